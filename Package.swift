@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "swipedeck",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "swipedeck", targets: ["swipedeck"]),
+        .library(name: "SwipePhysics", targets: ["SwipePhysics"]),
+        .library(name: "SwipedeckServer", targets: ["SwipedeckServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure model: Foundation only. The server and the browser (Public/js/physics.js) mirror it.
+        .target(name: "SwipePhysics"),
+        .target(
+            name: "SwipedeckServer",
+            dependencies: [
+                "SwipePhysics",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "swipedeck",
+            dependencies: [
+                "SwipedeckServer",
+                "SwipePhysics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Micro-benchmark of classify + validate (prints figures; run in release by `make bench-physics`).
+        .executableTarget(name: "PhysicsBench", dependencies: ["SwipePhysics"]),
+        .testTarget(name: "SwipePhysicsTests", dependencies: ["SwipePhysics"]),
+        .testTarget(
+            name: "SwipedeckServerTests",
+            dependencies: [
+                "SwipedeckServer",
+                "SwipePhysics",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

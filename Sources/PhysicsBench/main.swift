@@ -1,0 +1,1 @@
+print("physics bench: not yet written")

@@ -1,0 +1,52 @@
+/// Bounds a submitted trace must respect before its decision is even computed.
+/// Exceeding one is a typed `SwipeRejection` (HTTP 422 with the rule's code).
+public struct ValidationLimits: Sendable, Hashable, Codable {
+    /// Fewest samples, count. Default 2 (a velocity needs two points).
+    public var minSamples: Int
+    /// Most samples, count. Default 2048 (10 s at 200 Hz).
+    public var maxSamples: Int
+    /// Shortest gesture, ms from first to last sample. Default 8 (one frame at 120 Hz).
+    public var minDurationMs: Double
+    /// Longest gesture, ms since pointerdown. Default 30,000.
+    public var maxDurationMs: Double
+    /// Fastest segment between two samples (and from the pointerdown point to the first), px/ms.
+    /// Default 20 (20,000 px/s; fast human flicks peak near 10).
+    public var maxSpeed: Double
+    /// Smallest card side, CSS px. Default 16.
+    public var minCardSize: Double
+    /// Largest card side, CSS px. Default 4096.
+    public var maxCardSize: Double
+    /// Smallest viewport side, CSS px. Default 100.
+    public var minViewport: Double
+    /// Largest viewport side, CSS px. Default 16384.
+    public var maxViewport: Double
+    /// Fewest samples for the machine-likeness test, count. Default 5.
+    public var suspectMinSamples: Int
+    /// Sample intervals within this fraction of their mean count as constant. Default 0.02.
+    public var suspectIntervalTolerance: Double
+    /// Segment speeds within this fraction of their mean count as constant. Default 0.02.
+    public var suspectSpeedTolerance: Double
+    /// Points within this distance of the first-to-last line count as a perfect line, CSS px. Default 0.5.
+    public var suspectLineTolerancePx: Double
+
+    public init(
+        minSamples: Int = 2, maxSamples: Int = 2048, minDurationMs: Double = 8, maxDurationMs: Double = 30_000,
+        maxSpeed: Double = 20, minCardSize: Double = 16, maxCardSize: Double = 4096,
+        minViewport: Double = 100, maxViewport: Double = 16384, suspectMinSamples: Int = 5,
+        suspectIntervalTolerance: Double = 0.02, suspectSpeedTolerance: Double = 0.02, suspectLineTolerancePx: Double = 0.5
+    ) {
+        self.minSamples = minSamples
+        self.maxSamples = maxSamples
+        self.minDurationMs = minDurationMs
+        self.maxDurationMs = maxDurationMs
+        self.maxSpeed = maxSpeed
+        self.minCardSize = minCardSize
+        self.maxCardSize = maxCardSize
+        self.minViewport = minViewport
+        self.maxViewport = maxViewport
+        self.suspectMinSamples = suspectMinSamples
+        self.suspectIntervalTolerance = suspectIntervalTolerance
+        self.suspectSpeedTolerance = suspectSpeedTolerance
+        self.suspectLineTolerancePx = suspectLineTolerancePx
+    }
+}
