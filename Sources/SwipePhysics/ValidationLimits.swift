@@ -28,12 +28,16 @@ public struct ValidationLimits: Sendable, Hashable, Codable {
     public var suspectSpeedTolerance: Double
     /// Points within this distance of the first-to-last line count as a perfect line, CSS px. Default 0.5.
     public var suspectLineTolerancePx: Double
+    /// Distance a pointer may jump between samples regardless of elapsed time, CSS px
+    /// (sub-pixel rounding and coalesced events). Default 2.
+    public var pointerSlopPx: Double
 
     public init(
         minSamples: Int = 2, maxSamples: Int = 2048, minDurationMs: Double = 8, maxDurationMs: Double = 30_000,
         maxSpeed: Double = 20, minCardSize: Double = 16, maxCardSize: Double = 4096,
         minViewport: Double = 100, maxViewport: Double = 16384, suspectMinSamples: Int = 5,
-        suspectIntervalTolerance: Double = 0.02, suspectSpeedTolerance: Double = 0.02, suspectLineTolerancePx: Double = 0.5
+        suspectIntervalTolerance: Double = 0.02, suspectSpeedTolerance: Double = 0.02, suspectLineTolerancePx: Double = 0.5,
+        pointerSlopPx: Double = 2
     ) {
         self.minSamples = minSamples
         self.maxSamples = maxSamples
@@ -48,5 +52,6 @@ public struct ValidationLimits: Sendable, Hashable, Codable {
         self.suspectIntervalTolerance = suspectIntervalTolerance
         self.suspectSpeedTolerance = suspectSpeedTolerance
         self.suspectLineTolerancePx = suspectLineTolerancePx
+        self.pointerSlopPx = pointerSlopPx
     }
 }
