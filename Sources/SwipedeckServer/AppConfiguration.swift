@@ -1,0 +1,39 @@
+import Foundation
+
+/// Everything `buildApplication` needs. The CLI fills it from flags and environment variables;
+/// tests build one directly.
+public struct AppConfiguration: Sendable {
+    /// Interface to bind. Default 127.0.0.1.
+    public var host: String = "127.0.0.1"
+    /// TCP port. Default 8080.
+    public var port: Int = 8080
+    /// SQLite file. Default `./swipedeck.sqlite`.
+    public var databasePath: String = "swipedeck.sqlite"
+    /// Admin token; nil = generate on first run, store in the database, print once.
+    public var adminToken: String?
+    /// Directory holding `Templates/` and `Public/`. Default: the current directory if it has
+    /// them, else the source checkout this binary was built from.
+    public var resourceRoot: String = AppConfiguration.defaultResourceRoot()
+    /// Largest accepted request body, bytes. Default 2 MiB (a 100,000-sample trace still parses
+    /// and is refused as `too_long`).
+    public var maxBodyBytes: Int = 2 * 1024 * 1024
+    /// State-changing requests per second per participant (0 = unlimited); burst = 4 × rate.
+    public var participantRateLimit: Double = 30
+    /// State-changing requests per second per IP (0 = unlimited); burst = 2 × rate.
+    public var ipRateLimit: Double = 5000
+    /// `PRAGMA synchronous`: normal (crash-safe) or full (power-loss-safe).
+    public var synchronous: AppDatabase.SynchronousMode = .normal
+    /// Seed the bundled sample deck when the database has no decks. Default true.
+    public var seedSampleDeck: Bool = true
+    /// Most swipes in one group-commit transaction.
+    public var maxBatch: Int = 256
+
+    public init() {}
+
+    public static func defaultResourceRoot() -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        if FileManager.default.fileExists(atPath: cwd + "/Templates/layout.mustache") { return cwd }
+        // Sources/SwipedeckServer/AppConfiguration.swift → repository root.
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+}

@@ -1,0 +1,49 @@
+import Synchronization
+
+/// In-memory index of decks by slug and their card ids, so the swipe hot path needs no read
+/// transaction to check that a card belongs to a deck. Misses fall through to the database,
+/// so decks imported by another process are found too.
+public final class Catalog: Sendable {
+    struct Entry {
+        var deck: Deck
+        var cardIds: Set<Int64>
+    }
+
+    private let database: AppDatabase
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// The deck and whether `card` (if given) belongs to it.
+    /// - Throws: `ApiError.notFound("deck")`.
+    public func deck(_ slug: String) throws -> Deck {
+        try entry(slug).deck
+    }
+
+    /// Whether the card belongs to the deck (reloading the deck's cards once on a miss).
+    public func contains(card: Int64, in slug: String) throws -> Bool {
+        if try entry(slug).cardIds.contains(card) { return true }
+        entries.withLock { _ = $0.removeValue(forKey: slug) }
+        return try entry(slug).cardIds.contains(card)
+    }
+
+    /// Number of cards in the deck.
+    public func cardCount(_ slug: String) throws -> Int {
+        try entry(slug).cardIds.count
+    }
+
+    /// Forgets a deck (after an import replaced or added it).
+    public func invalidate(_ slug: String) {
+        entries.withLock { _ = $0.removeValue(forKey: slug) }
+    }
+
+    private func entry(_ slug: String) throws -> Entry {
+        if let e = entries.withLock({ $0[slug] }) { return e }
+        guard let deck = try database.deck(slug: slug), let id = deck.id else { throw ApiError.notFound("deck") }
+        let e = Entry(deck: deck, cardIds: try database.cardIds(deckId: id))
+        entries.withLock { $0[slug] = e }
+        return e
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SwipePhysics
+
+/// A deck: an ordered set of cards people swipe, judged by one physics profile.
+public struct Deck: Sendable, Hashable, Codable {
+    /// Row id; nil before insertion.
+    public var id: Int64?
+    /// URL name, `[a-z0-9-]{1,64}`, unique.
+    public var slug: String
+    /// Display title, 1–200 characters.
+    public var title: String
+    /// Optional description, up to 2,000 characters.
+    public var description: String
+    /// Name of a `SwipeProfile` (see `SwipeProfile.all`).
+    public var profile: String
+    /// Whether pass/like buttons and keyboard swipes (no trace) are accepted.
+    public var allowButtons: Bool
+    /// Overlay labels per direction family.
+    public var leftLabel: String
+    public var rightLabel: String
+    public var upLabel: String
+    public var downLabel: String
+    /// Seconds since 1970.
+    public var createdAt: Double
+
+    public init(
+        id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = "standard",
+        allowButtons: Bool = true, leftLabel: String = "NOPE", rightLabel: String = "LIKE",
+        upLabel: String = "SUPER", downLabel: String = "LATER", createdAt: Double
+    ) {
+        self.id = id
+        self.slug = slug
+        self.title = title
+        self.description = description
+        self.profile = profile
+        self.allowButtons = allowButtons
+        self.leftLabel = leftLabel
+        self.rightLabel = rightLabel
+        self.upLabel = upLabel
+        self.downLabel = downLabel
+        self.createdAt = createdAt
+    }
+
+    /// The deck's profile (falls back to `standard` for a name no longer known).
+    public var swipeProfile: SwipeProfile { SwipeProfile.named(profile) ?? .standard }
+
+    /// Overlay label for a decision.
+    public func label(for d: Decision) -> String {
+        switch d {
+        case .left, .upLeft, .downLeft: return leftLabel
+        case .right, .upRight, .downRight: return rightLabel
+        case .up: return upLabel
+        case .down: return downLabel
+        case .none: return ""
+        }
+    }
+}
+
+// MARK: - Database
+import GRDB
+
+extension Deck: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "decks"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import SwipePhysics
+
+/// A deck with its cards as clients send it (`POST /api/v1/decks`, `swipedeck import`).
+/// `validated(now:)` checks every field and names the first broken rule.
+public struct DeckInput: Sendable, Codable {
+    public struct Labels: Sendable, Codable {
+        public var left: String?
+        public var right: String?
+        public var up: String?
+        public var down: String?
+    }
+
+    public struct CardInput: Sendable, Codable {
+        public var title: String
+        public var subtitle: String?
+        public var body: String?
+        public var image: String?
+        public var link: String?
+        public var accent: String?
+
+        public init(title: String, subtitle: String? = nil, body: String? = nil, image: String? = nil, link: String? = nil, accent: String? = nil) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.image = image
+            self.link = link
+            self.accent = accent
+        }
+    }
+
+    public var slug: String
+    public var title: String
+    public var description: String?
+    public var profile: String?
+    public var allowButtons: Bool?
+    public var labels: Labels?
+    public var cards: [CardInput]
+
+    public init(slug: String, title: String, description: String? = nil, profile: String? = nil, allowButtons: Bool? = nil, labels: Labels? = nil, cards: [CardInput]) {
+        self.slug = slug
+        self.title = title
+        self.description = description
+        self.profile = profile
+        self.allowButtons = allowButtons
+        self.labels = labels
+        self.cards = cards
+    }
+
+    /// Most cards in one deck.
+    public static let maxCards = 100_000
+
+    /// The deck row and card rows (without ids) if every rule holds.
+    /// - Throws: `ApiError.invalidField` whose code names the rule (`invalid_slug`, `invalid_title`,
+    ///   `unknown_profile`, `invalid_label`, `no_cards`, `too_many_cards`, `invalid_card_title`,
+    ///   `invalid_card_text`, `invalid_image`, `invalid_link`, `invalid_accent`), with the card index.
+    public func validated(now: Double) throws(ApiError) -> (Deck, [Card]) {
+        func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
+        if !Self.isValidSlug(slug) { throw fail("invalid_slug", "slug must be 1–64 characters of a–z, 0–9 and '-'.") }
+        if !Self.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
+        if !Self.isText(description ?? "", max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
+        let profileName = profile ?? "standard"
+        if SwipeProfile.named(profileName) == nil {
+            throw fail("unknown_profile", "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
+        }
+        for l in [labels?.left, labels?.right, labels?.up, labels?.down] {
+            if let l, !Self.isText(l, max: 16, required: true) { throw fail("invalid_label", "labels must be 1–16 characters.") }
+        }
+        if cards.isEmpty { throw fail("no_cards", "a deck needs at least one card.") }
+        if cards.count > Self.maxCards { throw fail("too_many_cards", "a deck holds at most \(Self.maxCards) cards.") }
+        let deck = Deck(
+            slug: slug, title: title, description: description ?? "", profile: profileName, allowButtons: allowButtons ?? true,
+            leftLabel: labels?.left ?? "NOPE", rightLabel: labels?.right ?? "LIKE", upLabel: labels?.up ?? "SUPER",
+            downLabel: labels?.down ?? "LATER", createdAt: now)
+        var rows: [Card] = []
+        rows.reserveCapacity(cards.count)
+        for (i, c) in cards.enumerated() {
+            let at = "card \(i + 1)"
+            if !Self.isText(c.title, max: 200, required: true) { throw fail("invalid_card_title", "\(at): title must be 1–200 characters.") }
+            if !Self.isText(c.subtitle ?? "", max: 300, required: false) || !Self.isText(c.body ?? "", max: 5000, required: false) {
+                throw fail("invalid_card_text", "\(at): subtitle ≤ 300 and body ≤ 5,000 characters.")
+            }
+            let image = c.image ?? ""
+            if !image.isEmpty && !Self.isImage(image) { throw fail("invalid_image", "\(at): image must be a /path on this server or an https URL.") }
+            let link = c.link ?? ""
+            if !link.isEmpty && !Self.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
+            let accent = c.accent ?? "#6C5CE7"
+            if !Self.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
+            rows.append(Card(deckId: 0, position: i, title: c.title, subtitle: c.subtitle ?? "", body: c.body ?? "", image: image, link: link, accent: accent))
+        }
+        return (deck, rows)
+    }
+
+    static func isValidSlug(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+    }
+
+    /// Non-empty when required, at most `max` characters, and no control characters but newline/tab.
+    static func isText(_ s: String, max: Int, required: Bool) -> Bool {
+        if required && s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return false }
+        if s.count > max { return false }
+        return !s.unicodeScalars.contains { $0.value < 32 && $0 != "\n" && $0 != "\t" || $0.value == 127 }
+    }
+
+    static func isImage(_ s: String) -> Bool {
+        if s.hasPrefix("/") && !s.hasPrefix("//") { return s.count <= 500 && !s.contains(where: \.isWhitespace) }
+        return s.hasPrefix("https://") && s.count <= 2000 && URL(string: s) != nil
+    }
+
+    static func isLink(_ s: String) -> Bool {
+        if s.hasPrefix("/") && !s.hasPrefix("//") { return s.count <= 500 && !s.contains(where: \.isWhitespace) }
+        return (s.hasPrefix("https://") || s.hasPrefix("http://")) && s.count <= 2000 && URL(string: s) != nil
+    }
+
+    static func isHexColor(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        return u.count == 7 && u[0] == 35 && u[1...].allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
+    }
+}

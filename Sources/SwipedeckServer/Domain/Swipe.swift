@@ -1,0 +1,37 @@
+import Foundation
+
+/// A stored decision. Its id is the client's `Idempotency-Key`. Never deleted: undo sets
+/// `undoneAt`, a flip rewrites `direction` and logs the old one in `flips`.
+public struct Swipe: Sendable, Hashable, Codable {
+    public var id: String
+    public var deckId: Int64
+    public var cardId: Int64
+    public var participantId: String
+    /// A `Decision` raw value other than `none`.
+    public var direction: String
+    /// A `SwipeInput` raw value.
+    public var input: String
+    /// The trace as compact JSON (flat arrays), for drag swipes.
+    public var trace: String?
+    /// Release velocity, px/ms.
+    public var velocityX: Double?
+    public var velocityY: Double?
+    /// Gesture duration (last trace sample), ms.
+    public var durationMs: Double?
+    /// Time the card was on top before the decision, ms, as reported by the client.
+    public var decisionMs: Double?
+    /// Machine-like trace; excluded from results by default.
+    public var suspect: Bool
+    /// Fingerprint of the request body, to tell a replay from a different request with the same key.
+    public var requestHash: String
+    /// Seconds since 1970.
+    public var createdAt: Double
+    public var undoneAt: Double?
+}
+
+// MARK: - Database
+import GRDB
+
+extension Swipe: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "swipes"
+}

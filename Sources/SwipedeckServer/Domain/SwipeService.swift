@@ -1,0 +1,116 @@
+import Foundation
+import SwipePhysics
+
+/// Accepts swipes: checks the deck, card, input kind and participant, re-runs the physics on
+/// drag traces, logs refused traces, and hands valid swipes to the group-commit writer.
+public struct SwipeService: Sendable {
+    public let catalog: Catalog
+    public let writer: SwipeWriter
+
+    public init(catalog: Catalog, writer: SwipeWriter) {
+        self.catalog = catalog
+        self.writer = writer
+    }
+
+    /// Submits one swipe. Returns after its transaction committed.
+    ///
+    /// - Parameters:
+    ///   - key: the `Idempotency-Key`; nil makes a fresh one (no replay protection).
+    ///   - fingerprint: identifies the request body, to tell a replay from a reuse of the key.
+    ///   - cookieParticipant: the browser's participant id, used when the body names none.
+    ///   - now: seconds since 1970 (passed in; the service reads no clock).
+    /// - Throws: `ApiError` naming the broken rule.
+    public func submit(
+        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?, now: Double
+    ) async throws -> SwipeOutcome {
+        let deck = try catalog.deck(slug)
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let key = try key.map(Self.checkedKey) ?? UUID().uuidString
+        let participant = try Self.participant(r.participant, cookie: cookieParticipant)
+        guard let direction = Decision(rawValue: r.direction), direction != .none else {
+            throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
+        }
+        let input = try Self.input(r.input)
+        if let ms = r.decisionMs, !(ms >= 0 && ms <= 86_400_000) {
+            throw ApiError.invalidField(code: "invalid_decision_ms", message: "decisionMs must be between 0 and 86,400,000.")
+        }
+        guard try catalog.contains(card: r.card, in: slug) else { throw ApiError.notFound("card") }
+        let profile = deck.swipeProfile
+
+        var swipe = Swipe(
+            id: key, deckId: deckId, cardId: r.card, participantId: participant, direction: direction.rawValue,
+            input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: r.decisionMs,
+            suspect: false, requestHash: fingerprint, createdAt: now, undoneAt: nil)
+
+        let trace = (input == .button || input == .key) ? nil : r.trace
+        if let trace {
+            do throws(SwipeRejection) {
+                let verdict = try validate(trace, claimed: direction, profile: profile)
+                swipe.velocityX = verdict.velocity.x
+                swipe.velocityY = verdict.velocity.y
+                swipe.durationMs = trace.t.last
+                swipe.suspect = verdict.suspect
+                swipe.trace = Self.compact(trace)
+            } catch {
+                try await writer.submit(.rejection(deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
+                throw ApiError.rejected(error)
+            }
+        } else {
+            if input == .drag { throw ApiError.inputNotAllowed("A drag swipe needs its trace.") }
+            if !deck.allowButtons { throw ApiError.inputNotAllowed("This deck accepts drag swipes with a trace only.") }
+            if !profile.directions.contains(direction) {
+                throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
+            }
+        }
+        guard let outcome = try await writer.submit(.swipe(swipe)) else { throw ApiError.notFound("swipe") }
+        return outcome
+    }
+
+    /// `Idempotency-Key`: 1–128 characters of `[A-Za-z0-9._:-]`.
+    static func checkedKey(_ k: String) throws -> String {
+        let ok = !k.isEmpty && k.utf8.count <= 128 && k.utf8.allSatisfy { b in
+            (b >= 48 && b <= 58) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
+        }
+        if !ok { throw ApiError.invalidField(code: "invalid_idempotency_key", message: "Idempotency-Key must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':', '-'.") }
+        return k
+    }
+
+    static func participant(_ named: String?, cookie: String?) throws -> String {
+        if let named {
+            guard Participant.isValidId(named) else {
+                throw ApiError.invalidField(code: "invalid_participant", message: "participant must be 1–64 characters of A–Z, a–z, 0–9, '_', '-'.")
+            }
+            return named
+        }
+        guard let cookie else { throw ApiError.invalidField(code: "participant_required", message: "Send a participant id or accept the session cookie.") }
+        return cookie
+    }
+
+    static func input(_ s: String?) throws -> SwipeInput {
+        guard let s else { return .api }
+        guard let i = SwipeInput(rawValue: s) else {
+            throw ApiError.invalidField(code: "invalid_input", message: "input must be one of: drag, button, key, api.")
+        }
+        return i
+    }
+
+    /// The trace as compact JSON for storage (flat arrays; re-checkable by `swipedeck classify`).
+    static func compact(_ t: Trace) -> String? {
+        guard let data = try? JSONEncoder().encode(t) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// FNV-1a 64-bit of the parts, hex: a cheap fingerprint of a request for idempotency checks.
+    public static func fingerprint(_ parts: [some Collection<UInt8>]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for b in part {
+                h ^= UInt64(b)
+                h &*= 0x100_0000_01b3
+            }
+            h ^= 0xff
+            h &*= 0x100_0000_01b3
+        }
+        return String(h, radix: 16)
+    }
+}

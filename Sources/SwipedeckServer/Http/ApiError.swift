@@ -1,0 +1,91 @@
+import Hummingbird
+import SwipePhysics
+
+/// Every error a client can cause, each naming the broken rule. Mapped to an honest HTTP
+/// status and a JSON body `{"error":{"code":"…","message":"…"}}` (or the HTML error page).
+public enum ApiError: Error, Sendable, Equatable {
+    /// 400: the body is not valid JSON or misses a field.
+    case malformedJSON(String)
+    /// 400: a field has an invalid value (`code` names the field rule).
+    case invalidField(code: String, message: String)
+    /// 401: admin token missing or wrong.
+    case unauthorized
+    /// 403: a cookie-authenticated POST from another origin.
+    case crossOrigin
+    /// 403: undoing or flipping somebody else's swipe.
+    case notYourSwipe
+    /// 404: unknown route, deck, card, profile or swipe (`what` says which).
+    case notFound(String)
+    /// 409: this participant already has a live swipe on the card.
+    case alreadySwiped
+    /// 409: a deck with this slug exists.
+    case slugTaken
+    /// 409: the swipe was undone already.
+    case alreadyUndone
+    /// 413: the body is larger than the limit.
+    case tooLarge(Int)
+    /// 415: a JSON route got another content type.
+    case unsupportedMediaType
+    /// 422: the trace broke a physics rule; the code is the rule.
+    case rejected(SwipeRejection)
+    /// 422: the Idempotency-Key was used for a different request.
+    case idempotencyMismatch
+    /// 422: button/key swipes on a deck that only accepts drags, or a drag without a trace.
+    case inputNotAllowed(String)
+    /// 429: too many requests; retry after the given seconds.
+    case rateLimited(retryAfter: Int)
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .malformedJSON, .invalidField: return .badRequest
+        case .unauthorized: return .unauthorized
+        case .crossOrigin, .notYourSwipe: return .forbidden
+        case .notFound: return .notFound
+        case .alreadySwiped, .slugTaken, .alreadyUndone: return .conflict
+        case .tooLarge: return .contentTooLarge
+        case .unsupportedMediaType: return .unsupportedMediaType
+        case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
+        case .rateLimited: return .tooManyRequests
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .malformedJSON: return "malformed_json"
+        case .invalidField(let code, _): return code
+        case .unauthorized: return "unauthorized"
+        case .crossOrigin: return "cross_origin"
+        case .notYourSwipe: return "not_your_swipe"
+        case .notFound: return "not_found"
+        case .alreadySwiped: return "already_swiped"
+        case .slugTaken: return "slug_taken"
+        case .alreadyUndone: return "already_undone"
+        case .tooLarge: return "body_too_large"
+        case .unsupportedMediaType: return "unsupported_media_type"
+        case .rejected(let r): return r.rawValue
+        case .idempotencyMismatch: return "idempotency_mismatch"
+        case .inputNotAllowed: return "input_not_allowed"
+        case .rateLimited: return "rate_limited"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .malformedJSON(let m): return "The body is not valid JSON for this route: \(m)"
+        case .invalidField(_, let m): return m
+        case .unauthorized: return "This action needs the admin token: Authorization: Bearer <token>."
+        case .crossOrigin: return "Cross-origin POSTs are not accepted."
+        case .notYourSwipe: return "Only the participant who made a swipe can change it."
+        case .notFound(let what): return "No such \(what)."
+        case .alreadySwiped: return "This participant already swiped this card; undo it first."
+        case .slugTaken: return "A deck with this slug exists."
+        case .alreadyUndone: return "This swipe was undone already."
+        case .tooLarge(let limit): return "The body is larger than \(limit) bytes."
+        case .unsupportedMediaType: return "Send Content-Type: application/json."
+        case .rejected(let r): return r.message
+        case .idempotencyMismatch: return "This Idempotency-Key was used for a different request."
+        case .inputNotAllowed(let m): return m
+        case .rateLimited(let s): return "Too many requests; retry in \(s) s."
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error into an honest response: `ApiError` keeps its status and code; the
+/// router's own 404/405 and body-limit errors are mapped to ours; anything else is a logged 500
+/// with code `internal`. API paths get JSON; pages get the HTML error page.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let renderer: PageRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = Self.map(error, request: request, logger: context.logger)
+            let wantsJSON = request.uri.path.hasPrefix("/api/") || request.uri.path == "/openapi.json"
+                || (request.headers[.accept]?.contains("application/json") ?? false)
+            var response = wantsJSON
+                ? JSONResponse.error(apiError)
+                : renderer.errorPage(status: apiError.status, message: apiError.message, participantCookie: nil)
+            if case .rateLimited(let s) = apiError { response.headers[.retryAfter] = String(s) }
+            return response
+        }
+    }
+
+    static func map(_ error: any Error, request: Request, logger: Logger) -> ApiError {
+        if let e = error as? ApiError { return e }
+        if let e = error as? HTTPError {
+            switch e.status.code {
+            case 404: return .notFound("route")
+            case 405: return .notFound("route for this method")
+            case 413: return .tooLarge(0)
+            case 400: return .malformedJSON(e.body ?? "bad request")
+            default: break
+            }
+        }
+        if error is DecodingError { return .malformedJSON(String(describing: error).prefix(200).description) }
+        logger.error("internal error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+        return .invalidField(code: "internal", message: "internal error")
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// Token buckets per key (participant or IP): `ratePerSecond` tokens refill each second up to
+/// `burst`. Time is passed in. A rate of 0 disables the limiter.
+public final class RateLimiter: Sendable {
+    struct Bucket {
+        var tokens: Double
+        var updated: Double
+    }
+
+    public let ratePerSecond: Double
+    public let burst: Double
+    private let buckets = Mutex<[String: Bucket]>([:])
+
+    public init(ratePerSecond: Double, burst: Double) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = burst
+    }
+
+    /// Takes a token for `key` at time `now` (seconds). Returns nil when allowed, or the whole
+    /// seconds to wait before the next token.
+    public func take(_ key: String, now: Double) -> Int? {
+        if ratePerSecond <= 0 { return nil }
+        return buckets.withLock { b in
+            if b.count > 100_000 { b = b.filter { now - $0.value.updated < 60 } }
+            var bucket = b[key] ?? Bucket(tokens: burst, updated: now)
+            bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * ratePerSecond)
+            bucket.updated = now
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                b[key] = bucket
+                return nil
+            }
+            b[key] = bucket
+            return max(1, Int(((1 - bucket.tokens) / ratePerSecond).rounded(.up)))
+        }
+    }
+}

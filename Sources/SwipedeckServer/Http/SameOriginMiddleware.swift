@@ -1,0 +1,24 @@
+import Hummingbird
+import HTTPTypes
+
+/// Refuses state-changing requests (POST, PUT, PATCH, DELETE) that a browser marks as coming
+/// from another origin: an `Origin` header that is not this host, or `Sec-Fetch-Site: cross-site`.
+/// Requests without either header (curl, programs) carry no ambient browser credentials and pass.
+struct SameOriginMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch request.method {
+        case .get, .head, .options: return try await next(request, context)
+        default: break
+        }
+        if let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            let stripped = origin.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: "http://", with: "")
+            if origin == "null" || stripped != host { throw ApiError.crossOrigin }
+        } else if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
+            throw ApiError.crossOrigin
+        }
+        return try await next(request, context)
+    }
+}

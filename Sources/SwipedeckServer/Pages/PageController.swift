@@ -1,0 +1,181 @@
+import Foundation
+import Hummingbird
+import SwipePhysics
+
+/// HTML pages and their no-JavaScript form posts.
+struct PageController: Sendable {
+    let database: AppDatabase
+    let catalog: Catalog
+    let swipes: SwipeService
+    let renderer: PageRenderer
+    let clock: @Sendable () -> Double
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/", use: index)
+        router.get("/d/:deck", use: deckPage)
+        router.post("/d/:deck/swipe", use: formSwipe)
+        router.post("/d/:deck/undo", use: formUndo)
+        router.get("/d/:deck/results", use: resultsPage)
+        router.get("/d/:deck/history", use: historyPage)
+        router.post("/d/:deck/swipes/:id/undo", use: formUndoOne)
+        router.post("/d/:deck/swipes/:id/flip", use: formFlip)
+        router.get("/d/:deck/cards/:card", use: detailPage)
+        router.get("/css/stack/:file", use: stackCSS)
+    }
+
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let decks = try database.decks().map { s -> [String: Any] in
+            ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": s.cover]
+        }
+        return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
+    }
+
+    @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let profile = deck.swipeProfile
+        let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: context.participant, after: -1, limit: profile.stack.visible + 1)
+        let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
+        let dirs = Set(profile.directions)
+        var ctx = deckContext(deck)
+        ctx["kind"] = "deck"
+        ctx["pageTitle"] = deck.title
+        ctx["cards"] = cardViews
+        ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
+        ctx["empty"] = cards.isEmpty
+        ctx["remaining"] = remaining
+        ctx["cursor"] = cards.last?.position ?? -1
+        ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
+        ctx["profileName"] = profile.name
+        ctx["allowButtons"] = deck.allowButtons
+        ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
+        ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
+        return renderer.page("deck", ctx)
+    }
+
+    func deckContext(_ deck: Deck) -> [String: Any] {
+        [
+            "slug": deck.slug, "title": deck.title, "description": deck.description,
+            "leftLabel": deck.leftLabel, "rightLabel": deck.rightLabel, "upLabel": deck.upLabel, "downLabel": deck.downLabel,
+        ]
+    }
+
+    func cardView(_ c: Card, deck: Deck, depth: Int) -> [String: Any] {
+        [
+            "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": c.image, "depth": String(depth),
+            "detail": "/d/\(deck.slug)/cards/\(c.id ?? 0)", "accent": c.accent,
+        ]
+    }
+
+    struct FormSwipe: Decodable {
+        var card: Int64
+        var direction: String
+    }
+
+    @Sendable func formSwipe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let body = try await request.body.collect(upTo: 16 * 1024)
+        let form: FormSwipe
+        do {
+            form = try URLEncodedFormDecoder().decode(FormSwipe.self, from: String(buffer: body))
+        } catch {
+            throw ApiError.invalidField(code: "invalid_form", message: "The form needs a card and a direction.")
+        }
+        let req = SwipeRequest(card: form.card, direction: form.direction, input: SwipeInput.button.rawValue)
+        do {
+            _ = try await swipes.submit(
+                deck: slug, req, key: nil, fingerprint: UUID().uuidString, cookieParticipant: context.participant, now: clock())
+        } catch ApiError.alreadySwiped {
+            // A double submit of the same form: the first one counted; just show the next card.
+        }
+        return .redirect(to: "/d/\(slug)", type: .normal)
+    }
+
+    @Sendable func formUndo(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let deck = try catalog.deck(slug)
+        if let p = context.participant {
+            _ = try database.undoLatestSwipe(deckId: deck.id ?? 0, participant: p, at: clock())
+        }
+        return .redirect(to: "/d/\(slug)", type: .normal)
+    }
+
+    @Sendable func formUndoOne(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        _ = try database.undoSwipe(id: try context.parameters.require("id"), participant: context.participant ?? "", at: clock())
+        return .redirect(to: "/d/\(slug)/history", type: .normal)
+    }
+
+    @Sendable func formFlip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let id = try context.parameters.require("id")
+        guard let s = try database.swipe(id: id) else { throw ApiError.notFound("swipe") }
+        let to = Decision(rawValue: s.direction)?.mirroredHorizontally ?? .none
+        _ = try database.flipSwipe(id: id, participant: context.participant ?? "", to: to == .none ? s.direction : to.rawValue, at: clock())
+        return .redirect(to: "/d/\(slug)/history", type: .normal)
+    }
+
+    @Sendable func resultsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let report = try database.results(for: deck)
+        var ctx = deckContext(deck)
+        ctx.merge(ResultsView.context(report, deck: deck)) { _, new in new }
+        ctx["kind"] = "results"
+        ctx["pageTitle"] = "Results · \(deck.title)"
+        return renderer.page("results", ctx)
+    }
+
+    @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let entries = try database.history(deckId: deck.id ?? 0, participant: context.participant ?? "")
+        let now = clock()
+        let rows = entries.map { e -> [String: Any] in
+            let d = Decision(rawValue: e.swipe.direction) ?? .none
+            return [
+                "id": e.swipe.id, "title": e.card.title, "image": e.card.image, "direction": e.swipe.direction,
+                "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id ?? 0)",
+                "flipTo": deck.label(for: d.mirroredHorizontally),
+            ]
+        }
+        var ctx = deckContext(deck)
+        ctx["kind"] = "history"
+        ctx["pageTitle"] = "My swipes · \(deck.title)"
+        ctx["rows"] = rows
+        ctx["hasRows"] = !rows.isEmpty
+        ctx["profileJSON"] = PageRenderer.scriptSafeJSON(SwipeProfile.reveal)
+        ctx["listProfileJSON"] = PageRenderer.scriptSafeJSON(SwipeProfile.springList)
+        return renderer.page("history", ctx)
+    }
+
+    @Sendable func detailPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let deck = try catalog.deck(slug)
+        guard let id = Int64(try context.parameters.require("card")), try catalog.contains(card: id, in: slug),
+            let card = try database.card(id: id)
+        else { throw ApiError.notFound("card") }
+        var ctx = deckContext(deck)
+        ctx["kind"] = "detail"
+        ctx["pageTitle"] = card.title
+        ctx["card"] = cardView(card, deck: deck, depth: 0)
+        ctx["paragraphs"] = card.body.split(separator: "\n", omittingEmptySubsequences: true).map { ["text": String($0)] }
+        ctx["link"] = card.link
+        ctx["hasLink"] = !card.link.isEmpty
+        ctx["position"] = card.position + 1
+        return renderer.page("detail", ctx)
+    }
+
+    @Sendable func stackCSS(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let file = try context.parameters.require("file")
+        guard file.hasSuffix(".css"), let profile = SwipeProfile.named(String(file.dropLast(4))) else { throw ApiError.notFound("stylesheet") }
+        return Response(
+            status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(string: StackStylesheet.css(for: profile))))
+    }
+
+    /// "just now", "3 min ago", "2 h ago", "5 d ago".
+    static func ago(_ seconds: Double) -> String {
+        if seconds < 60 { return "just now" }
+        if seconds < 3600 { return "\(Int(seconds / 60)) min ago" }
+        if seconds < 86400 { return "\(Int(seconds / 3600)) h ago" }
+        return "\(Int(seconds / 86400)) d ago"
+    }
+}

@@ -1,0 +1,87 @@
+import GRDB
+
+extension AppDatabase {
+    /// Append-only: never edit a registered migration, add a new one.
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.create(table: "settings") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "decks") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("slug", .text).notNull().unique()
+                t.column("title", .text).notNull()
+                t.column("description", .text).notNull().defaults(to: "")
+                t.column("profile", .text).notNull()
+                t.column("allowButtons", .boolean).notNull().defaults(to: true)
+                t.column("leftLabel", .text).notNull().defaults(to: "NOPE")
+                t.column("rightLabel", .text).notNull().defaults(to: "LIKE")
+                t.column("upLabel", .text).notNull().defaults(to: "SUPER")
+                t.column("downLabel", .text).notNull().defaults(to: "LATER")
+                t.column("createdAt", .double).notNull()
+            }
+            try db.create(table: "cards") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("deck", onDelete: .restrict).notNull()
+                t.column("position", .integer).notNull()
+                t.column("title", .text).notNull()
+                t.column("subtitle", .text).notNull().defaults(to: "")
+                t.column("body", .text).notNull().defaults(to: "")
+                t.column("image", .text).notNull().defaults(to: "")
+                t.column("link", .text).notNull().defaults(to: "")
+                t.column("accent", .text).notNull().defaults(to: "#6C5CE7")
+            }
+            try db.create(index: "cards_by_deck_position", on: "cards", columns: ["deckId", "position"])
+            try db.create(table: "participants") { t in
+                t.primaryKey("id", .text)
+                t.column("kind", .text).notNull()
+                t.column("createdAt", .double).notNull()
+            }
+            try db.create(table: "swipes") { t in
+                t.primaryKey("id", .text)  // the Idempotency-Key
+                t.belongsTo("deck", onDelete: .restrict).notNull()
+                t.belongsTo("card", onDelete: .restrict).notNull()
+                t.column("participantId", .text).notNull().references("participants", onDelete: .restrict)
+                t.column("direction", .text).notNull()
+                t.column("input", .text).notNull()
+                t.column("trace", .text)
+                t.column("velocityX", .double)
+                t.column("velocityY", .double)
+                t.column("durationMs", .double)
+                t.column("decisionMs", .double)
+                t.column("suspect", .boolean).notNull().defaults(to: false)
+                t.column("requestHash", .text).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("undoneAt", .double)
+            }
+            // One live swipe per participant and card.
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX swipes_live_once ON swipes(participantId, cardId) WHERE undoneAt IS NULL
+                """)
+            try db.create(index: "swipes_by_deck", on: "swipes", columns: ["deckId", "undoneAt", "suspect", "cardId", "direction"])
+            try db.create(index: "swipes_by_participant", on: "swipes", columns: ["participantId", "deckId", "createdAt"])
+            try db.create(index: "swipes_by_deck_participant", on: "swipes", columns: ["deckId", "participantId"])
+            try db.create(index: "swipes_by_decision_time", on: "swipes", columns: ["deckId", "decisionMs"])
+            try db.create(table: "rejections") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("deck", onDelete: .restrict).notNull()
+                t.column("cardId", .integer)
+                t.column("participantId", .text)
+                t.column("code", .text).notNull()
+                t.column("createdAt", .double).notNull()
+            }
+            try db.create(index: "rejections_by_deck", on: "rejections", columns: ["deckId", "code"])
+            // A flip changes a decision; the original row keeps its first direction here.
+            try db.create(table: "flips") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("swipeId", .text).notNull().references("swipes", onDelete: .restrict)
+                t.column("fromDirection", .text).notNull()
+                t.column("toDirection", .text).notNull()
+                t.column("createdAt", .double).notNull()
+            }
+        }
+        return m
+    }
+}

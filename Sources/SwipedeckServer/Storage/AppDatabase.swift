@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The SQLite database: a WAL `DatabasePool` with the app's migrations applied.
+///
+/// Writes are methods named for their intent (`importDeck`, `recordSwipes`, `undoSwipe` …);
+/// nothing here deletes rows: an undo or a flip is recorded, never erased.
+public struct AppDatabase: Sendable {
+    /// The pool; readers run concurrently with the single writer (WAL).
+    public let pool: DatabasePool
+    /// The effective `PRAGMA synchronous` after opening (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA).
+    public let synchronous: Int
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    ///
+    /// - Parameter synchronous: `NORMAL` (GRDB's WAL default: a process crash loses nothing
+    ///   committed; a power loss may lose the last transactions) or `FULL` (each commit is
+    ///   fsynced: survives power loss). GRDB forces NORMAL after `prepareDatabase`, so a stronger
+    ///   setting is applied to every connection after opening and read back.
+    public init(path: String, synchronous: SynchronousMode = .normal) throws {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.maximumReaderCount = 4
+        let mode = synchronous
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            if mode == .full {
+                // Readers never write, but a pool reuses connection setup; harmless either way.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+        }
+        let pool = try DatabasePool(path: path, configuration: config)
+        if mode == .full {
+            try pool.barrierWriteWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
+        let effective = try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        if mode == .full && effective != 2 {
+            throw StorageError.pragmaNotApplied("synchronous=FULL read back as \(effective)")
+        }
+        self.pool = pool
+        self.synchronous = effective
+        try Self.migrator.migrate(pool)
+    }
+
+    /// `PRAGMA synchronous` levels offered in configuration.
+    public enum SynchronousMode: String, Sendable, CaseIterable {
+        case normal
+        case full
+    }
+
+    /// A human name for `synchronous`.
+    public var synchronousName: String {
+        switch synchronous {
+        case 0: return "OFF"
+        case 1: return "NORMAL"
+        case 2: return "FULL"
+        case 3: return "EXTRA"
+        default: return "unknown(\(synchronous))"
+        }
+    }
+}
+
+/// Storage failures that are not the client's fault.
+public enum StorageError: Error, CustomStringConvertible {
+    case pragmaNotApplied(String)
+
+    public var description: String {
+        switch self {
+        case .pragmaNotApplied(let s): return "SQLite setting not applied: \(s)"
+        }
+    }
+}

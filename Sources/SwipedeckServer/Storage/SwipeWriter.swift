@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// Group commit for swipes: requests that arrive while a transaction is running are inserted
+/// together in the next one. Each caller is resumed only after the transaction holding its row
+/// committed, so a 2xx still means "on disk" (as far as `PRAGMA synchronous` promises).
+///
+/// With one request at a time this is one transaction per swipe; under load batches grow to
+/// `maxBatch`, amortising the commit (the WAL append and, with FULL, the fsync).
+public actor SwipeWriter {
+    /// A swipe ready to insert (already validated) or a rejection to log.
+    public enum Item: Sendable {
+        case swipe(Swipe)
+        case rejection(deckId: Int64, cardId: Int64?, participantId: String?, code: String, at: Double)
+    }
+
+    private struct Job {
+        let item: Item
+        let continuation: CheckedContinuation<SwipeOutcome?, any Error>
+    }
+
+    private let pool: DatabasePool
+    private let maxBatch: Int
+    private var queue: [Job] = []
+    private var draining = false
+    /// Transactions committed and items written (for the benchmark report).
+    public private(set) var commits = 0
+    public private(set) var items = 0
+
+    public init(pool: DatabasePool, maxBatch: Int = 256) {
+        self.pool = pool
+        self.maxBatch = maxBatch
+    }
+
+    /// Writes the item in the next group transaction and returns once it committed.
+    /// Returns nil for a logged rejection.
+    @discardableResult
+    public func submit(_ item: Item) async throws -> SwipeOutcome? {
+        try await withCheckedThrowingContinuation { c in
+            queue.append(Job(item: item, continuation: c))
+            if !draining {
+                draining = true
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !queue.isEmpty {
+            let take = min(queue.count, maxBatch)
+            let batch = Array(queue.prefix(take))
+            queue.removeFirst(take)
+            let items = batch.map(\.item)
+            do {
+                let outcomes = try await pool.write { db in
+                    try items.map { try Self.apply($0, db) }
+                }
+                commits += 1
+                self.items += batch.count
+                for (job, outcome) in zip(batch, outcomes) { job.continuation.resume(returning: outcome) }
+            } catch {
+                for job in batch { job.continuation.resume(throwing: error) }
+            }
+        }
+        draining = false
+    }
+
+    /// One item inside the group transaction. Storage rules are checked by queries, not by
+    /// catching constraint errors, so one refused item never aborts its neighbours.
+    static func apply(_ item: Item, _ db: Database) throws -> SwipeOutcome? {
+        switch item {
+        case .rejection(let deckId, let cardId, let participantId, let code, let at):
+            try db.execute(
+                sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [deckId, cardId, participantId, code, at])
+            return nil
+        case .swipe(let swipe):
+            if let existing = try Swipe.fetchOne(db, key: swipe.id) {
+                return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
+            }
+            let live = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL",
+                arguments: [swipe.participantId, swipe.cardId]) ?? false
+            if live { return .refused(.alreadySwiped) }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)",
+                arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
+            try swipe.insert(db)
+            return .created(swipe)
+        }
+    }
+}

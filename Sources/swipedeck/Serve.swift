@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SwipedeckServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve decks over HTTP (the default command).")
+
+    @Option(help: "Interface to bind.") var host = "127.0.0.1"
+    @Option(help: "TCP port (0 picks a free one).") var port = 8080
+    @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
+    @Option(help: "Admin token (env SWIPEDECK_ADMIN_TOKEN); generated and printed once when unset.") var adminToken: String?
+    @Option(help: "PRAGMA synchronous: normal (crash-safe) or full (power-loss-safe) (env SWIPEDECK_SYNCHRONOUS).") var synchronous: String?
+    @Option(help: "State-changing requests per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
+    @Option(help: "State-changing requests per second per IP, 0 = unlimited (env SWIPEDECK_RATE_IP).") var rateIp: Double?
+    @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
+    @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
+
+    func run() async throws {
+        let env = ProcessInfo.processInfo.environment
+        var config = AppConfiguration()
+        config.host = host
+        config.port = port
+        config.databasePath = db ?? env["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
+        config.adminToken = adminToken ?? env["SWIPEDECK_ADMIN_TOKEN"]
+        if let s = synchronous ?? env["SWIPEDECK_SYNCHRONOUS"] {
+            guard let mode = AppDatabase.SynchronousMode(rawValue: s.lowercased()) else { throw ValidationError("--synchronous must be normal or full") }
+            config.synchronous = mode
+        }
+        if let r = rateParticipant ?? env["SWIPEDECK_RATE_PARTICIPANT"].flatMap(Double.init) { config.participantRateLimit = r }
+        if let r = rateIp ?? env["SWIPEDECK_RATE_IP"].flatMap(Double.init) { config.ipRateLimit = r }
+        if let b = maxBody ?? env["SWIPEDECK_MAX_BODY"].flatMap(Int.init) { config.maxBodyBytes = b }
+        config.seedSampleDeck = !noSample
+        var logger = Logger(label: "swipedeck")
+        logger.logLevel = env["SWIPEDECK_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let host = config.host
+        let app = try await buildApplication(config, logger: logger, onServerRunning: { port in
+            FileHandle.standardOutput.write(Data("Swipedeck is serving on http://\(host):\(port)\n".utf8))
+        })
+        try await app.runService()
+    }
+}

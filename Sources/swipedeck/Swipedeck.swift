@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `swipedeck`: parses arguments and calls into `SwipedeckServer` / `SwipePhysics`.
+@main
+struct Swipedeck: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Swipe-to-decide card decks: a server, importer, exporter and trace classifier.",
+        subcommands: [Serve.self, Import.self, Export.self, Classify.self],
+        defaultSubcommand: Serve.self)
+}
