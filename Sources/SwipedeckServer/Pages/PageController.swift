@@ -25,7 +25,7 @@ struct PageController: Sendable {
 
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let decks = try database.decks().map { s -> [String: Any] in
-            ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": s.cover]
+            ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": s.cover, "hasCover": !s.cover.isEmpty]
         }
         return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
     }
@@ -61,7 +61,7 @@ struct PageController: Sendable {
 
     func cardView(_ c: Card, deck: Deck, depth: Int) -> [String: Any] {
         [
-            "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": c.image, "depth": String(depth),
+            "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": c.image, "hasImage": !c.image.isEmpty, "depth": String(depth),
             "detail": "/d/\(deck.slug)/cards/\(c.id ?? 0)", "accent": c.accent,
         ]
     }
@@ -131,7 +131,7 @@ struct PageController: Sendable {
         let rows = entries.map { e -> [String: Any] in
             let d = Decision(rawValue: e.swipe.direction) ?? .none
             return [
-                "id": e.swipe.id, "title": e.card.title, "image": e.card.image, "direction": e.swipe.direction,
+                "id": e.swipe.id, "title": e.card.title, "image": e.card.image, "hasImage": !e.card.image.isEmpty, "direction": e.swipe.direction,
                 "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id ?? 0)",
                 "flipTo": deck.label(for: d.mirroredHorizontally),
             ]

@@ -17,7 +17,7 @@ enum ResultsView {
         }
         let rows = r.cards.map { c -> [String: Any] in
             [
-                "rank": c.rank, "title": c.title, "image": c.image, "likes": c.likes, "total": c.total,
+                "rank": c.rank, "title": c.title, "image": c.image, "hasImage": !c.image.isEmpty, "likes": c.likes, "total": c.total,
                 "rate": c.total > 0 ? "\(Int((c.likeRate * 100).rounded()))%" : "–",
                 "lower": String(format: "%.2f", c.wilson.lower), "upper": String(format: "%.2f", c.wilson.upper),
                 "left": c.counts["left", default: 0], "right": c.counts["right", default: 0],

@@ -1,0 +1,59 @@
+# Swipedeck: `make run` serves the sample deck; `make test` installs what a fresh machine lacks
+# (Debian chromium, wrk, esbuild, sqlite3; a Python venv with pinned Playwright, pytest and
+# schemathesis) and runs every suite: Swift (model, parity with node, server), node, and the
+# real-browser / durability / hostile-input / schemathesis suites under pytest.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+APT_PACKAGES := chromium wrk esbuild sqlite3
+
+.PHONY: run test deps apt venv swift-test node-test py-test bench bench-physics fuzz size clean
+
+run:
+	swift run swipedeck
+
+test: deps swift-test node-test py-test size
+
+deps: apt venv
+
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+swift-test:
+	swift build --build-tests
+	swift test --skip-build
+
+node-test:
+	node --test Tests/js/
+
+py-test: venv
+	swift build --product swipedeck
+	$(PY) -m pytest -q Tests/System Tests/Browser
+
+size:
+	bash scripts/js-size.sh
+
+bench-physics:
+	swift build -c release --product PhysicsBench
+	.build/release/PhysicsBench
+
+bench: deps
+	bash scripts/bench.sh
+
+fuzz: venv
+	swift build --product swipedeck
+	SWIPEDECK_FUZZ_EXAMPLES=1000 $(PY) -m pytest -q Tests/System/test_schemathesis.py
+
+clean:
+	rm -rf .build $(VENV)
