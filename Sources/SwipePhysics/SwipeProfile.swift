@@ -40,6 +40,10 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     /// `koloda`: fraction of the way to the target point that throws, unitless. 0.6 (seed 002).
     public var kolodaThreshold: Double
 
+    /// Pointer travel before a press becomes a drag, CSS px; less is a tap (links and buttons on
+    /// the card keep working). Default 6 (ours; about a finger's jitter on a phone).
+    public var tapSlopPx: Double
+
     // MARK: Motion
 
     /// Largest rotation while dragging, radians. Default π/10 (seeds 000 and 002).
@@ -93,6 +97,7 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         zoneInsetX: Double = 75,
         zoneInsetY: Double = 100,
         kolodaThreshold: Double = 0.6,
+        tapSlopPx: Double = 6,
         maxRotation: Double = Double.pi / 10,
         rotationByViewport: Bool = false,
         rotateAboutGrabPoint: Bool = true,
@@ -124,6 +129,7 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         self.zoneInsetX = zoneInsetX
         self.zoneInsetY = zoneInsetY
         self.kolodaThreshold = kolodaThreshold
+        self.tapSlopPx = tapSlopPx
         self.maxRotation = maxRotation
         self.rotationByViewport = rotationByViewport
         self.rotateAboutGrabPoint = rotateAboutGrabPoint

@@ -12,7 +12,9 @@ enum StackStylesheet {
             out += ".card[data-depth=\"\(depth)\"]{transform:translate(\(slot.translateX)px,\(slot.translateY)px) scale(\(slot.scaleX),\(slot.scaleY));"
                 + "opacity:\(slot.opacity);z-index:\(slot.zIndex)}\n"
         }
-        out += ".card[data-depth=\"gone\"]{opacity:0;z-index:0;pointer-events:none}\n"
+        // The stack moving up after a throw, with the profile's duration.
+        out += ".card{transition:transform \(s.advanceMs)ms,opacity \(s.advanceMs)ms}\n.card.dragging{transition:none}\n"
+        out += "@media (prefers-reduced-motion: reduce){.card{transition:opacity \(s.advanceMs)ms}}\n"
         return out
     }
 }
