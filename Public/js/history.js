@@ -1,0 +1,135 @@
+// My-history page: rows slide left to reveal Undo / Flip (seed 004, `reveal` profile) and the
+// list moves like a spring list (seed 003, `springList` profile). Constants come from the
+// profiles the server embeds; the maths from physics.js.
+import { classify, slideDuration, springLag, edgeSpread, springState } from './physics.js';
+
+const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame;
+const root = $('.history');
+if (root) history(root);
+
+function history(root) {
+  const R = JSON.parse($('#reveal-profile').textContent), S = JSON.parse($('#list-profile').textContent),
+    list = $('#rows'), D = root.dataset, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  let open = null, animating = 0, drag = null;
+
+  const travel = row => row.offsetWidth * R.reveal.actionFraction;
+  const front = row => $('.row-front', row);
+  const setX = (row, x) => { row.x = x; front(row).style.transform = x ? `translateX(${x}px)` : ''; };
+
+  // Linear slide to open (−travel) or closed (0), lasting at most maxSlideMs, scaled by the distance left.
+  function slide(row, opening) {
+    const from = row.x || 0, to = opening ? -travel(row) : 0, t0 = now(),
+      ms = slideDuration(from, travel(row), opening, R.reveal.maxSlideMs);
+    if (opening && open && open !== row) slide(open, false);
+    open = opening ? row : open === row ? null : open;
+    row.classList.toggle('open', opening);
+    animating++;
+    const step = () => {
+      const k = ms > 0 ? Math.min(1, (now() - t0) / ms) : 1;
+      setX(row, from + (to - from) * k);
+      if (k < 1) return raf(step);
+      animating--;
+    };
+    step();
+  }
+
+  list.addEventListener('pointerdown', e => {
+    const row = e.target.closest('.row');
+    if (!row || drag || e.button > 0 || e.target.closest('.row-actions')) return;
+    drag = { row, id: e.pointerId, t0: e.timeStamp, x0: e.clientX, y0: e.clientY, base: row.x || 0, t: [0], x: [0], y: [0], w: row.offsetWidth, h: row.offsetHeight, live: 0 };
+  });
+  list.addEventListener('pointermove', e => {
+    const g = drag;
+    if (!g || e.pointerId != g.id) return;
+    const t = e.timeStamp - g.t0, x = e.clientX - g.x0, y = e.clientY - g.y0;
+    if (!g.live) {
+      if (x * x + y * y < R.tapSlopPx * R.tapSlopPx) return;
+      if (x * x < y * y) return drag = null; // a vertical move is a scroll
+      g.live = 1;
+      g.row.setPointerCapture(g.id);
+      if (open && open !== g.row) slide(open, false);
+    }
+    if (t > g.t[g.t.length - 1]) g.t.push(t), g.x.push(x), g.y.push(y);
+    const m = -travel(g.row), v = g.base + x;
+    setX(g.row, v > 0 ? 0 : v < m ? m : v);
+  });
+  const end = e => {
+    const g = drag;
+    if (!g || e.pointerId != g.id) return;
+    drag = null;
+    if (!g.live) return;
+    g.row.addEventListener('click', k => k.preventDefault(), { capture: true, once: true });
+    const c = classify({ t: g.t, x: g.x, y: g.y, w: g.w, h: g.h, vw: innerWidth, vh: innerHeight, gx: 0, gy: 0 }, R);
+    slide(g.row, c.decision == 'none' ? g.base < 0 : c.decision == 'left');
+  };
+  list.addEventListener('pointerup', end);
+  list.addEventListener('pointercancel', end);
+  // No tap (or action) goes through while a row is sliding.
+  list.addEventListener('click', e => { if (animating) e.preventDefault(), e.stopPropagation(); }, true);
+
+  // Actions call the API and update the row in place; without JS they are plain form posts.
+  list.addEventListener('submit', async e => {
+    e.preventDefault();
+    const row = e.target.closest('.row'), id = encodeURIComponent(row.dataset.swipe), flip = e.target.action.endsWith('/flip'),
+      d = row.dataset.direction, to = d.includes('left') ? d.replace('left', 'right') : d.replace('right', 'left'),
+      r = await fetch('/api/v1/swipes/' + id + (flip ? '/flip' : ''), flip
+        ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ direction: to }) }
+        : { method: 'DELETE' }).catch(() => null);
+    if (!r || !r.ok) return alert('Could not reach the server; try again.');
+    if (!flip) { if (open === row) open = null; return row.remove(); }
+    row.dataset.direction = to;
+    const b = $('.badge', row), fam = to.includes('left') ? 'left' : to.includes('right') ? 'right' : to;
+    b.className = 'badge badge-' + to;
+    b.textContent = D[fam];
+    $('.act-flip', row).textContent = 'Flip to ' + D[d.includes('left') ? 'left' : 'right'];
+    slide(row, false);
+  });
+
+  // The open row closes when the list scrolls.
+  let lastY = scrollY, touchY = innerHeight / 2;
+  addEventListener('scroll', () => {
+    if (open) slide(open, false);
+    if (!reduce) lag(scrollY - lastY);
+    lastY = scrollY;
+  }, { passive: true });
+  addEventListener('pointermove', e => { touchY = e.clientY; }, { passive: true });
+
+  // Spring list: rows lag a scroll by their distance from the finger / scrollResistance, then
+  // spring back to their anchors; pulled past the top, the gaps spread by overscroll / boundaryResistance.
+  const rows = () => [...list.children], q = { responseMs: 1000 / S.springList.frequencyHz, dampingRatio: S.springList.damping };
+  let offsets = new Map(), t0 = 0, frame = 0;
+  function lag(delta) {
+    const all = rows();
+    all.forEach(r => {
+      const c = r.getBoundingClientRect(), o = (offsets.get(r) || 0) + springLag(delta, touchY, c.top + c.height / 2, S.springList.scrollResistance);
+      offsets.set(r, o);
+    });
+    settle();
+  }
+  function settle() {
+    t0 = now();
+    const start = new Map(offsets);
+    cancelAnimationFrame(frame);
+    const step = () => {
+      let moving = 0;
+      start.forEach((o0, r) => {
+        const [o] = springState(q, now() - t0, o0, 0);
+        offsets.set(r, o);
+        r.style.transform = Math.abs(o) > 0.1 ? `translateY(${o}px)` : '';
+        moving |= Math.abs(o) > 0.1;
+      });
+      if (moving) frame = raf(step);
+      else offsets = new Map();
+    };
+    frame = raf(step);
+  }
+  let pull = null;
+  list.addEventListener('touchstart', e => { if (!reduce && scrollY <= 0) pull = e.touches[0].clientY; }, { passive: true });
+  list.addEventListener('touchmove', e => {
+    if (pull == null) return;
+    const over = e.touches[0].clientY - pull, all = rows();
+    if (over <= 0) return;
+    all.forEach((r, i) => { offsets.set(r, edgeSpread(i, all.length, over, true, S.springList.boundaryResistance)); r.style.transform = `translateY(${offsets.get(r)}px)`; });
+  }, { passive: true });
+  list.addEventListener('touchend', () => { if (pull != null) pull = null, settle(); });
+}
