@@ -94,7 +94,8 @@ function deck(root) {
     const g = drag;
     if (!g || e.pointerId != g.id) return;
     drag = null;
-    if (!g.live) return;
+    // A tap (not a drag) on the card opens its detail view; links inside keep their own target.
+    if (!g.live) return e.type == 'pointerup' && !e.target.closest('a') && (location.href = $('.card-link', g.el).href);
     cancelAnimationFrame(g.frame);
     // A finished drag must not also click the link under the finger.
     g.el.addEventListener('click', k => k.preventDefault(), { capture: true, once: true });
