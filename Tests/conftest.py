@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BINARY = ROOT / ".build" / "debug" / "swipedeck"
+# SWIPEDECK_BINARY overrides the binary (e.g. a build in another --scratch-path).
+BINARY = Path(os.environ.get("SWIPEDECK_BINARY") or ROOT / ".build" / "debug" / "swipedeck").resolve()
 ADMIN_TOKEN = "test-admin-token"
 
 
