@@ -14,7 +14,7 @@ function deck(root) {
   const proto = stack.children[0]?.cloneNode(true);
   let cursor = +D.cursor, remaining = +D.remaining, drag = null, shownAt = now(), fetching, backoff = 0, timer;
 
-  const cards = () => [...stack.children];
+  const cards = () => [...stack.children].filter(c => !c.classList.contains('leaving'));
   const queue = () => JSON.parse(localStorage.getItem(QK) || '[]');
   const save = q => localStorage.setItem(QK, JSON.stringify(q));
   const fam = d => d.includes('left') ? 'left' : d.includes('right') ? 'right' : d;
@@ -133,7 +133,8 @@ function deck(root) {
     const o = throwOut(dx, dy, v, d, innerWidth, P), t0 = now(), ms = o.durationMs;
     g = g || { w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, gy: 0 };
     el.anim = 1;
-    el.classList.add('dragging');
+    el.classList.add('dragging', 'leaving');
+    el.style.zIndex = 99;
     overlays(el, d, 1);
     const item = { key: crypto.randomUUID(), body: { card: +el.dataset.card, direction: d, input, decisionMs: Math.round(now() - shownAt) } };
     if (trace) item.body.trace = trace;
@@ -184,6 +185,7 @@ function deck(root) {
 
   function putBack(el) {
     const u = unit('left');
+    el.classList.remove('leaving');
     stack.prepend(el);
     remaining++;
     shownAt = now();
