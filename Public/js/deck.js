@@ -12,7 +12,7 @@ function deck(root) {
     reduce = matchMedia('(prefers-reduced-motion: reduce)').matches, dirs = P.directions, done = [],
     vertical = dirs.some(d => d != 'left' && d != 'right');
   const proto = stack.children[0]?.cloneNode(true);
-  let cursor = +D.cursor, remaining = +D.remaining, drag = null, shownAt = now(), fetching, backoff = 0, timer;
+  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag = null, shownAt = now(), fetching, backoff = 0, timer;
 
   const cards = () => [...stack.children].filter(c => !c.classList.contains('leaving'));
   const queue = () => JSON.parse(localStorage.getItem(QK) || '[]');
@@ -98,12 +98,13 @@ function deck(root) {
     if (!g.live) return e.type == 'pointerup' && !e.target.closest('a') && (location.href = $('.card-link', g.el).href);
     cancelAnimationFrame(g.frame);
     // A finished drag must not also click the link under the finger.
-    g.el.addEventListener('click', k => k.preventDefault(), { capture: true, once: true });
+    dragged = setTimeout(() => dragged = 0);
     const { el, t, x, y } = g, trace = { t, x, y, w: g.w, h: g.h, vw: g.vw, vh: g.vh, gx: g.gx, gy: g.gy, ox: g.ox, oy: g.oy },
       c = classify(trace, P), n = t.length - 1;
     if (e.type == 'pointerup' && !c.rejection && c.decision != 'none') fling(el, c.decision, c.velocity, x[n], y[n], 'drag', trace, g);
     else back(el, x[n], y[n], c.velocity, g);
   };
+  stack.addEventListener('click', e => dragged && e.preventDefault(), true);
   stack.addEventListener('pointerup', end);
   stack.addEventListener('pointercancel', end);
 

@@ -10,9 +10,9 @@ if (root) history(root);
 function history(root) {
   const R = JSON.parse($('#reveal-profile').textContent), S = JSON.parse($('#list-profile').textContent),
     list = $('#rows'), D = root.dataset, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  let open = null, animating = 0, drag = null;
+  let open = null, animating = 0, drag = null, dragged = 0;
 
-  const travel = row => row.offsetWidth * R.reveal.actionFraction;
+  const travel = row => $('.row-actions', row).offsetWidth;
   const front = row => $('.row-front', row);
   const setX = (row, x) => { row.x = x; front(row).style.transform = x ? `translateX(${x}px)` : ''; };
 
@@ -58,14 +58,14 @@ function history(root) {
     if (!g || e.pointerId != g.id) return;
     drag = null;
     if (!g.live) return;
-    g.row.addEventListener('click', k => k.preventDefault(), { capture: true, once: true });
+    dragged = setTimeout(() => dragged = 0); // the click that ends this drag (if any) comes before this runs
     const c = classify({ t: g.t, x: g.x, y: g.y, w: g.w, h: g.h, vw: innerWidth, vh: innerHeight, gx: 0, gy: 0 }, R);
     slide(g.row, c.decision == 'none' ? g.base < 0 : c.decision == 'left');
   };
   list.addEventListener('pointerup', end);
   list.addEventListener('pointercancel', end);
   // No tap (or action) goes through while a row is sliding.
-  list.addEventListener('click', e => { if (animating) e.preventDefault(), e.stopPropagation(); }, true);
+  list.addEventListener('click', e => { if (animating || dragged) e.preventDefault(), e.stopPropagation(); }, true);
 
   // Actions call the API and update the row in place; without JS they are plain form posts.
   list.addEventListener('submit', async e => {

@@ -1,0 +1,169 @@
+"""Issue 7 in a real browser: history rows with reveal actions, the spring list, the card detail view."""
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+
+@pytest.fixture()
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def rows(server, sql, args=()):
+    with sqlite3.connect(server.db) as c:
+        return c.execute(sql, args).fetchall()
+
+
+def swipe_with_buttons(page, n):
+    for i in range(n):
+        top = page.locator(".card[data-depth='0']").get_attribute("data-card")
+        page.click(".ctl-like" if i % 2 == 0 else ".ctl-nope")
+        page.wait_for_function("c => document.querySelector(\".card[data-depth='0']\")?.dataset.card !== c", arg=top)
+
+
+def wait_rows(server, n, timeout=5.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        got = rows(server, "SELECT COUNT(*) FROM swipes WHERE undoneAt IS NULL")[0][0]
+        if got == n:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"expected {n} live swipes, have {got}")
+
+
+def drag_row(page, row, dx):
+    box = row.bounding_box()
+    x, y = box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for i in range(1, 13):
+        page.mouse.move(x + dx * i / 12, y + (i % 2), steps=1)
+        page.wait_for_timeout(12)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_history_reveal_undo_flip(server, browser, viewport):
+    page = browser.new_page(viewport=viewport)
+    page.goto(server.base + "/d/getaways")
+    swipe_with_buttons(page, 8)
+    wait_rows(server, 8)
+
+    page.goto(server.base + "/d/getaways/history")
+    items = page.locator(".row")
+    assert items.count() == 8
+    first, second = items.nth(0), items.nth(1)
+
+    drag_row(page, first, -180)
+    page.wait_for_function("() => document.querySelectorAll('.row.open').length === 1")
+    assert "open" in first.get_attribute("class")
+    # The actions are uncovered: the front moved left by the action width.
+    assert first.locator(".row-front").evaluate("e => new DOMMatrix(getComputedStyle(e).transform).m41") < -50
+
+    # Opening another row closes the first: only one open row.
+    drag_row(page, second, -180)
+    page.wait_for_function("() => document.querySelectorAll('.row.open').length === 1 && document.querySelectorAll('.row')[1].classList.contains('open')")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"history-{viewport['width']}.png"))
+
+    # Flip changes the stored direction; the row stays.
+    swipe_id = second.get_attribute("data-swipe")
+    before = rows(server, "SELECT direction FROM swipes WHERE id = ?", (swipe_id,))[0][0]
+    second.locator(".act-flip").click()
+    deadline = time.time() + 5
+    while rows(server, "SELECT direction FROM swipes WHERE id = ?", (swipe_id,))[0][0] == before and time.time() < deadline:
+        time.sleep(0.05)
+    after = rows(server, "SELECT direction FROM swipes WHERE id = ?", (swipe_id,))[0][0]
+    assert {before, after} == {"left", "right"}
+    assert rows(server, "SELECT COUNT(*) FROM flips WHERE swipeId = ?", (swipe_id,))[0][0] == 1
+
+    # Undo marks the swipe undone (the row is kept in SQLite) and removes it from the list.
+    drag_row(page, first, -180)
+    page.wait_for_function("() => document.querySelector('.row')?.classList.contains('open')")
+    undo_id = first.get_attribute("data-swipe")
+    first.locator(".act-undo").click()
+    page.wait_for_function("id => !document.querySelector(`[data-swipe=\"${id}\"]`)", arg=undo_id)
+    assert rows(server, "SELECT undoneAt IS NOT NULL FROM swipes WHERE id = ?", (undo_id,))[0][0] == 1
+    assert rows(server, "SELECT COUNT(*) FROM swipes")[0][0] == 8
+
+
+def test_history_row_closes_on_scroll(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 500})
+    page.goto(server.base + "/d/getaways")
+    swipe_with_buttons(page, 12)
+    wait_rows(server, 12)
+    page.goto(server.base + "/d/getaways/history")
+    drag_row(page, page.locator(".row").nth(0), -180)
+    page.wait_for_function("() => document.querySelectorAll('.row.open').length === 1")
+    page.mouse.wheel(0, 300)
+    page.wait_for_function("() => document.querySelectorAll('.row.open').length === 0")
+
+
+def test_history_actions_without_javascript(server, browser):
+    ctx = browser.new_context(java_script_enabled=False)
+    page = ctx.new_page()
+    page.goto(server.base + "/d/getaways")
+    page.click(".ctl-like")
+    page.click(".ctl-like")
+    wait_rows(server, 2)
+    page.goto(server.base + "/d/getaways/history")
+    page.locator(".row").nth(0).locator(".act-flip").click()
+    assert rows(server, "SELECT COUNT(*) FROM flips")[0][0] == 1
+    page.locator(".row").nth(1).locator(".act-undo").click()
+    assert rows(server, "SELECT COUNT(*) FROM swipes WHERE undoneAt IS NOT NULL")[0][0] == 1
+    ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_detail_view_opens_and_returns_to_stack(server, browser, viewport):
+    page = browser.new_page(viewport=viewport)
+    page.goto(server.base + "/d/getaways")
+    swipe_with_buttons(page, 2)
+    top = page.locator(".card[data-depth='0']")
+    card = top.get_attribute("data-card")
+    # A tap on the card (not a drag, not the link) opens the detail view.
+    box = top.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
+    page.wait_for_url(f"**/d/getaways/cards/{card}")
+    assert page.locator(".detail h1").inner_text().strip()
+    # Accordion: opening a closed section closes the open one.
+    sections = page.locator(".accordion details")
+    assert sections.nth(0).get_attribute("open") is not None
+    sections.nth(1).locator("summary").click()
+    page.wait_for_function("() => !document.querySelectorAll('.accordion details')[0].open")
+    # Fade-in rows get their class when in view.
+    page.wait_for_function("() => document.querySelector('.fade-row.in') !== null")
+    # Double-tap zooms the photo.
+    page.locator(".detail-hero").dblclick()
+    assert page.locator(".hero-img").evaluate("e => new DOMMatrix(getComputedStyle(e).transform).a") > 1.5
+    page.locator(".detail-hero").dblclick()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"detail-{viewport['width']}.png"), full_page=True)
+    # Parallax: scrolling moves the header image.
+    page.evaluate("document.body.style.minHeight = '3000px'")
+    page.mouse.wheel(0, 400)
+    page.wait_for_function("() => new DOMMatrix(getComputedStyle(document.querySelector('.hero-img')).transform).m42 > 0")
+    # Back returns to the same place in the stack: the same card on top, nothing swiped.
+    page.click(".back-to-stack")
+    page.wait_for_function("c => document.querySelector(\".card[data-depth='0']\")?.dataset.card === c", arg=card)
+    assert rows(server, "SELECT COUNT(*) FROM swipes")[0][0] == 2
+
+
+def test_detail_without_javascript(server, browser):
+    ctx = browser.new_context(java_script_enabled=False)
+    page = ctx.new_page()
+    page.goto(server.base + "/d/getaways/cards/1")
+    assert page.locator(".detail h1").inner_text().strip()
+    assert page.locator(".accordion details").count() >= 2
+    page.click(".back-to-stack")
+    assert "/d/getaways" in page.url
+    ctx.close()
