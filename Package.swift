@@ -29,7 +29,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ]
+            ],
+            // The sample deck is read from the checkout at run time (resourceRoot), not bundled.
+            exclude: ["Resources"]
         ),
         .executableTarget(
             name: "swipedeck",
