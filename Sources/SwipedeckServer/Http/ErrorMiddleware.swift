@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Turns every error into an honest response: `ApiError` keeps its status and code; the
 /// router's own 404/405 and body-limit errors are mapped to ours; anything else is a logged 500
@@ -35,6 +36,8 @@ struct ErrorMiddleware: RouterMiddleware {
             default: break
             }
         }
+        // A body collected with `collect(upTo:)` that outgrew the limit (chunked, no Content-Length).
+        if let e = error as? NIOTooManyBytesError { return .tooLarge(e.maxBytes ?? 0) }
         if error is DecodingError { return .malformedJSON(String(describing: error).prefix(200).description) }
         logger.error("internal error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
         return .invalidField(code: "internal", message: "internal error")
