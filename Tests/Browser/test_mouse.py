@@ -1,0 +1,69 @@
+"""Desktop mouse (1280×800): drags past the threshold throw the card, short slow drags spring back,
+short fast flicks are flings. Every accepted gesture must land in SQLite as input `drag`."""
+import json
+import random
+
+import pytest
+
+from deckkit import TOP, Mouse, assert_no_swipes, open_deck, top_box, top_card, wait_swipes, wait_thrown
+
+
+@pytest.mark.parametrize("direction", ["right", "left"])
+def test_drag_past_threshold_throws_card(server, desktop, direction):
+    page = desktop
+    first = open_deck(page, server)
+    box = top_box(page)
+    sign = 1 if direction == "right" else -1
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45
+    # distanceThreshold is 0.35 of the card width; drag to 0.55 with a human-ish profile.
+    Mouse(page).drag(x0, y0, sign * box["width"] * 0.55, 18, duration_ms=420, moves=26, rng=random.Random(7))
+
+    nxt = wait_thrown(page, first)
+    assert nxt != first
+    assert page.locator(TOP).count() == 1
+    assert page.eval_on_selector(TOP, "e => e.style.transform") == ""
+
+    (row,) = wait_swipes(server, 1)
+    assert row["cardId"] == int(first)
+    assert row["direction"] == direction
+    assert row["input"] == "drag"
+    assert row["undoneAt"] is None
+    trace = json.loads(row["trace"])
+    assert len(trace["t"]) >= 5 and (trace["x"][-1] > 0) == (direction == "right")
+    # The counter follows the stack.
+    assert page.inner_text("#remaining") == "23"
+
+
+def test_short_slow_drag_springs_back(server, desktop):
+    page = desktop
+    first = open_deck(page, server)
+    box = top_box(page)
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45
+    # 0.15 of the width (under the 0.35 threshold) at ~0.1 px/ms (under flingVelocity 0.5), then a pause.
+    mouse = Mouse(page)
+    mouse.drag(x0, y0, box["width"] * 0.15, 4, duration_ms=650, moves=32, hold_ms=150, release=False, rng=random.Random(3))
+    moved = page.eval_on_selector(TOP, "e => e.style.transform")
+    assert "translate(" in moved, f"the card should follow the pointer while dragging, transform={moved!r}"
+    mouse.up()
+    # The spring settles and clears the inline transform.
+    page.wait_for_function("sel => { const e = document.querySelector(sel); return e && !e.style.transform && !e.classList.contains('dragging'); }", arg=TOP)
+    assert top_card(page) == first
+    assert_no_swipes(server, settle=1.5)
+    assert top_card(page) == first
+    assert page.inner_text("#remaining") == "24"
+
+
+def test_short_fast_flick_is_a_fling(server, desktop):
+    page = desktop
+    first = open_deck(page, server)
+    box = top_box(page)
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45
+    # Short (well under the distance threshold, above minFlingDistance 0.08·w) but fast: ~1.2 px/ms.
+    dx = max(60, box["width"] * 0.14)
+    assert dx < box["width"] * 0.35
+    Mouse(page).flick(x0, y0, dx, duration_ms=50, moves=5, rng=random.Random(11))
+    wait_thrown(page, first)
+    (row,) = wait_swipes(server, 1)
+    assert (row["cardId"], row["direction"], row["input"]) == (int(first), "right", "drag")
+    trace = json.loads(row["trace"])
+    assert max(trace["x"]) < box["width"] * 0.35, "the flick must be accepted by speed, not by distance"
