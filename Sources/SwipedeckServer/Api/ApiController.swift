@@ -71,10 +71,9 @@ struct ApiController: Sendable {
     @Sendable func listCards(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let deck = try catalog.deck(slug)
-        let q = request.uri.queryParameters
-        let limit = try Self.intParam(q["limit"].map(String.init), name: "limit", default: 20, range: 1...100)
-        let cursor = try Self.intParam(q["cursor"].map(String.init), name: "cursor", default: -1, range: -1...Int(Int32.max))
-        let participant = try q["participant"].map { p -> String in
+        let limit = try Self.intParam(try Self.query(request, "limit"), name: "limit", default: 20, range: 1...100)
+        let cursor = try Self.intParam(try Self.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
+        let participant = try Self.query(request, "participant").map { p -> String in
             guard Participant.isValidId(String(p)) else { throw ApiError.invalidField(code: "invalid_participant", message: "participant must be 1–64 characters of A–Z, a–z, 0–9, '_', '-'.") }
             return String(p)
         } ?? context.participant
@@ -83,8 +82,16 @@ struct ApiController: Sendable {
         return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))
     }
 
+    /// A query parameter given at most once (nil when absent); a repeated one is a 400 `invalid_<name>`.
+    static func query(_ request: Request, _ name: String) throws -> String? {
+        let all = request.uri.queryParameters.getAll(name)
+        if all.count > 1 { throw ApiError.invalidField(code: "invalid_\(name)", message: "\(name) may be given once.") }
+        return all.first
+    }
+
+    /// An integer query parameter; absent gives the default, anything else (empty too) must be in range.
     static func intParam(_ s: String?, name: String, default d: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let s, !s.isEmpty else { return d }
+        guard let s else { return d }
         guard let v = Int(s), range.contains(v) else {
             throw ApiError.invalidField(code: "invalid_\(name)", message: "\(name) must be an integer in \(range.lowerBound)…\(range.upperBound).")
         }
@@ -186,7 +193,7 @@ struct ApiController: Sendable {
     }
 
     func participantParam(_ request: Request, _ context: AppRequestContext) throws -> String {
-        try SwipeService.participant(request.uri.queryParameters["participant"].map(String.init), cookie: context.participant)
+        try SwipeService.participant(try Self.query(request, "participant"), cookie: context.participant)
     }
 
     // MARK: Results
