@@ -2,154 +2,127 @@
 // profile JSON the server embeds (#swipe-profile) through physics.js; this file only wires the DOM.
 import { classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, unit } from './physics.js';
 
-const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame;
-const root = $('.deck-page');
+const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame, root = $('.deck-page');
 if (root) deck(root);
 
 function deck(root) {
   const P = JSON.parse($('#swipe-profile').textContent), D = root.dataset, stack = $('#stack'), form = $('.controls', root),
-    toast = $('.toast', root), count = $('#remaining'), empty = $('.empty-state', root), api = D.api, QK = 'sd-queue:' + D.deck,
-    reduce = matchMedia('(prefers-reduced-motion: reduce)').matches, dirs = P.directions, done = [],
-    vertical = dirs.some(d => d != 'left' && d != 'right');
-  const proto = stack.children[0]?.cloneNode(true);
-  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag = null, shownAt = now(), fetching, backoff = 0, timer;
+    toast = $('.toast', root), QK = 'sd-queue:' + D.deck, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches,
+    dirs = P.directions, done = [], vertical = dirs.some(d => !/^(left|right)$/.test(d)), proto = stack.children[0]?.cloneNode(true);
+  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag, shownAt = now(), fetching, backoff = 0, timer;
 
   const cards = () => [...stack.children].filter(c => !c.classList.contains('leaving'));
-  const queue = () => JSON.parse(localStorage.getItem(QK) || '[]');
-  const save = q => localStorage.setItem(QK, JSON.stringify(q));
-  const fam = d => d.includes('left') ? 'left' : d.includes('right') ? 'right' : d;
+  const queue = () => JSON.parse(localStorage.getItem(QK) || '[]'), save = q => localStorage.setItem(QK, JSON.stringify(q));
   const say = m => { toast.textContent = m; toast.classList.add('show'); clearTimeout(say.t); say.t = setTimeout(() => toast.classList.remove('show'), 2500); };
-  const paint = (el, x, y, r) => el.style.transform = `translate(${x}px,${y}px) rotate(${r}rad)`;
-  const overlays = (el, d, o) => el.querySelectorAll('.overlay').forEach(v => v.style.opacity = v.classList.contains('overlay-' + fam(d)) ? o : 0);
+  // transform only during motion; overlays of the direction's family (diagonals show left/right)
+  const paint = (el, x, y, g) => el.style.transform = `translate(${x}px,${y}px) rotate(${rotation(x, g.w, g.h, g.vw, g.gy, P)}rad)`;
+  const overlays = (el, d, o) => el.querySelectorAll('.overlay').forEach(v => v.style.opacity = v.classList.contains('overlay-' + (d.match(/left|right/) || [d])[0]) ? o : 0);
+  const geo = el => ({ w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, gy: 0 });
+  // Runs f(elapsed ms) each frame until it returns false; the element ignores new drags meanwhile.
+  const animate = (el, f, then) => { const t0 = now(); el.anim = 1; (function s() { f(now() - t0) ? raf(s) : (el.anim = 0, then()); })(); };
 
   function layout() {
     const cs = cards(), top = cs[0];
-    cs.forEach((c, i) => c.dataset.depth = i > P.stack.visible ? P.stack.visible : i);
-    remaining = remaining < 0 ? 0 : remaining;
-    count.textContent = remaining;
-    empty.hidden = !!top;
+    cs.forEach((c, i) => c.dataset.depth = Math.min(i, P.stack.visible));
+    $('#remaining').textContent = remaining = Math.max(remaining, 0);
+    $('.empty-state', root).hidden = !!top;
     form.card.value = top ? top.dataset.card : '';
     form.querySelectorAll('[name=direction]').forEach(b => b.disabled = !top);
-    if (cs.length <= P.stack.visible && remaining > cs.length) more();
+    if (cs.length <= P.stack.visible && remaining > cs.length && !fetching) more();
   }
 
+  // More cards before the stack runs dry (the server skips this participant's swiped cards).
   async function more() {
-    if (fetching) return;
     fetching = 1;
     try {
-      const r = await fetch(`${api}/cards?cursor=${cursor}&limit=10`), j = await r.json(), pending = queue().map(q => q.body.card);
+      const j = await (await fetch(`${D.api}/cards?cursor=${cursor}&limit=10`)).json(), pending = queue().map(q => q.body.card);
       for (const c of j.cards) {
         cursor = c.position;
-        if (pending.includes(c.id) || $(`[data-card="${c.id}"]`, stack)) continue;
-        if (proto) fill(stack.appendChild(proto.cloneNode(true)), c);
+        if (proto && !pending.includes(c.id) && !$(`[data-card="${c.id}"]`, stack)) {
+          const el = stack.appendChild(proto.cloneNode(true)), img = $('img', el);
+          el.id = 'card-' + (el.dataset.card = c.id);
+          $('.card-title', el).textContent = c.title;
+          $('.card-subtitle', el).textContent = c.subtitle;
+          $('.card-link', el).href = c.detail;
+          if (img) img.src = c.image;
+        }
       }
-    } catch { /* offline: the stack keeps what it has; layout() retries on the next advance */ }
+    } catch { /* offline: keep what we have; the next advance tries again */ }
     fetching = 0;
     layout();
   }
 
-  function fill(el, c) {
-    el.id = 'card-' + c.id;
-    el.dataset.card = c.id;
-    el.removeAttribute('style');
-    $('.card-title', el).textContent = c.title;
-    $('.card-subtitle', el).textContent = c.subtitle;
-    $('.card-link', el).href = c.detail;
-    const img = $('img', el);
-    if (img) img.src = c.image;
-    overlays(el, '', 0);
-  }
-
-  // Pointer: one active pointer; a small dead zone keeps taps on links working.
+  // Pointer Events: one active pointer, captured once the drag starts; a dead zone of
+  // tapSlopPx keeps taps (links, the detail view) working; no layout reads while moving.
   stack.style.touchAction = vertical ? 'none' : 'pan-y';
   stack.addEventListener('pointerdown', e => {
-    const el = cards()[0];
+    const el = cards()[0], b = el && el.getBoundingClientRect();
     if (drag || !el || !el.contains(e.target) || e.button > 0 || el.anim) return;
-    const b = el.getBoundingClientRect();
-    drag = { el, id: e.pointerId, t0: e.timeStamp, x0: e.clientX, y0: e.clientY, t: [0], x: [0], y: [0], w: el.offsetWidth, h: el.offsetHeight,
-      vw: innerWidth, vh: innerHeight, gx: e.clientX - b.left, gy: e.clientY - b.top, ox: e.clientX, oy: e.clientY, live: 0 };
+    drag = { el, id: e.pointerId, t0: e.timeStamp, t: [0], x: [0], y: [0], ...geo(el), vh: innerHeight,
+      gx: e.clientX - b.left, gy: e.clientY - b.top, ox: e.clientX, oy: e.clientY };
   });
   stack.addEventListener('pointermove', e => {
     const g = drag;
     if (!g || e.pointerId != g.id) return;
-    const t = e.timeStamp - g.t0, x = e.clientX - g.x0, y = e.clientY - g.y0;
+    const t = e.timeStamp - g.t0, x = e.clientX - g.ox, y = e.clientY - g.oy;
     if (!g.live) {
-      // Dead zone: a tap (or a vertical scroll when only left/right are enabled) is not a drag.
       if (x * x + y * y < P.tapSlopPx * P.tapSlopPx) return;
-      if (!vertical && x * x < y * y) return drag = null;
+      if (!vertical && x * x < y * y) return drag = 0; // a vertical move is the page scrolling
       g.live = 1;
       g.el.setPointerCapture(g.id);
       g.el.classList.add('dragging');
       g.el.style.transformOrigin = P.rotateAboutGrabPoint ? `${g.gx}px ${g.gy}px` : '';
     }
-    if (t > g.t[g.t.length - 1]) g.t.push(t), g.x.push(x), g.y.push(y);
-    if (!g.frame) g.frame = raf(() => {
-      const n = g.t.length - 1, dx = g.x[n], dy = g.y[n], s = dragState(dx, dy, g.w, g.h, g.vw, g.vh, g.ox, P);
-      g.frame = 0;
-      paint(g.el, dx, dy, rotation(dx, g.w, g.h, g.vw, g.gy, P));
+    if (t > g.t.at(-1)) g.t.push(t), g.x.push(x), g.y.push(y);
+    g.f = g.f || raf(() => {
+      const s = dragState(x, y, g.w, g.h, g.vw, g.vh, g.ox, P);
+      g.f = 0;
+      paint(g.el, g.x.at(-1), g.y.at(-1), g);
       overlays(g.el, s.candidate, overlayOpacity(s.progress, P));
     });
   });
   const end = e => {
     const g = drag;
     if (!g || e.pointerId != g.id) return;
-    drag = null;
+    drag = 0;
     // A tap (not a drag) on the card opens its detail view; links inside keep their own target.
     if (!g.live) return e.type == 'pointerup' && !e.target.closest('a') && (location.href = $('.card-link', g.el).href);
-    cancelAnimationFrame(g.frame);
-    // A finished drag must not also click the link under the finger.
-    dragged = setTimeout(() => dragged = 0);
+    cancelAnimationFrame(g.f);
+    dragged = setTimeout(() => dragged = 0); // swallow only the click that ends this drag
     const { el, t, x, y } = g, trace = { t, x, y, w: g.w, h: g.h, vw: g.vw, vh: g.vh, gx: g.gx, gy: g.gy, ox: g.ox, oy: g.oy },
-      c = classify(trace, P), n = t.length - 1;
-    if (e.type == 'pointerup' && !c.rejection && c.decision != 'none') fling(el, c.decision, c.velocity, x[n], y[n], 'drag', trace, g);
-    else back(el, x[n], y[n], c.velocity, g);
+      c = classify(trace, P);
+    e.type == 'pointerup' && c.decision != 'none' ? fling(el, c.decision, c.velocity, x.at(-1), y.at(-1), 'drag', trace, g)
+      : back(el, x.at(-1), y.at(-1), c.velocity, g);
   };
   stack.addEventListener('click', e => dragged && e.preventDefault(), true);
   stack.addEventListener('pointerup', end);
   stack.addEventListener('pointercancel', end);
 
   // Spring back with the profile's return spring (critically damped under reduced motion: no bounce).
-  function back(el, dx, dy, v, g, then) {
-    const q = reduce ? { ...P.returnSpring, dampingRatio: 1 } : P.returnSpring,
-      T = settleTime(q, Math.hypot(dx, dy), Math.hypot(v.x, v.y)), t0 = now();
-    el.anim = 1;
-    const step = () => {
-      const t = now() - t0, [x] = springState(q, t, dx, v.x), [y] = springState(q, t, dy, v.y);
-      if (t < T) {
-        paint(el, x, y, rotation(x, g.w, g.h, g.vw, g.gy, P));
-        overlays(el, '', 0);
-        return raf(step);
-      }
-      el.anim = 0;
+  function back(el, dx, dy, v, g) {
+    const q = reduce ? { ...P.returnSpring, dampingRatio: 1 } : P.returnSpring, T = settleTime(q, Math.hypot(dx, dy), Math.hypot(v.x, v.y));
+    overlays(el, '', 0);
+    animate(el, t => t < T && paint(el, springState(q, t, dx, v.x)[0], springState(q, t, dy, v.y)[0], g), () => {
       el.classList.remove('dragging');
       el.removeAttribute('style');
-      then && then();
-    };
-    step();
+    });
   }
 
-  // Throw out along the release at the release speed, then the stack moves up (CSS transition
-  // from /css/stack/{profile}.css) and the swipe is queued for the server.
-  function fling(el, d, v, dx, dy, input, trace, g) {
-    const o = throwOut(dx, dy, v, d, innerWidth, P), t0 = now(), ms = o.durationMs;
-    g = g || { w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, gy: 0 };
-    el.anim = 1;
+  // Throw out along the release at the release speed (reduced motion: a short fade); the stack
+  // moves up at once (CSS transition from /css/stack/{profile}.css) and the swipe is queued.
+  function fling(el, d, v, dx, dy, input, trace, g = geo(el)) {
+    const o = throwOut(dx, dy, v, d, innerWidth, P), item = { key: crypto.randomUUID(), body: { card: +el.dataset.card, direction: d, input, trace, decisionMs: Math.round(now() - shownAt) } };
     el.classList.add('dragging', 'leaving');
     el.style.zIndex = 99;
     overlays(el, d, 1);
-    const item = { key: crypto.randomUUID(), body: { card: +el.dataset.card, direction: d, input, decisionMs: Math.round(now() - shownAt) } };
-    if (trace) item.body.trace = trace;
-    done.push({ el, key: item.key, remainingBefore: remaining });
+    done.push({ el, key: item.key });
     save([...queue(), item]);
-    const step = () => {
-      const k = Math.min(1, (now() - t0) / ms), x = dx + (o.x - dx) * k, y = dy + (o.y - dy) * k;
-      paint(el, x, y, rotation(x, g.w, g.h, g.vw, g.gy, P));
+    animate(el, t => {
+      const k = Math.min(1, t / (reduce ? P.throwMinMs : o.durationMs));
+      paint(el, dx + (o.x - dx) * k, dy + (o.y - dy) * k, g);
       if (reduce) el.style.opacity = 1 - k;
-      if (k < 1) return raf(step);
-      el.anim = 0;
-      el.remove();
-    };
-    step();
+      return k < 1;
+    }, () => el.remove());
     remaining--;
     shownAt = now();
     layout();
@@ -159,64 +132,52 @@ function deck(root) {
   // Buttons and keys animate like real swipes; the form still posts when scripts are off.
   const act = (d, input) => {
     const el = cards()[0];
-    if (!el || el.anim || drag) return;
     if (d == 'undo') return undo();
-    if (dirs.includes(d) && D.allowButtons == 'true') fling(el, d, { x: 0, y: 0 }, 0, 0, input);
+    if (el && !el.anim && !drag && dirs.includes(d) && D.allowButtons == 'true') fling(el, d, { x: 0, y: 0 }, 0, 0, input);
   };
   form.addEventListener('submit', e => {
     e.preventDefault();
     const b = e.submitter;
-    act(b && b.classList.contains('ctl-undo') ? 'undo' : b ? b.value : 'right', 'button');
+    act(b.classList.contains('ctl-undo') ? 'undo' : b.value, 'button');
   });
   addEventListener('keydown', e => {
-    if (e.target.closest('input,textarea,select') || e.metaKey || e.ctrlKey || e.altKey) return;
     const d = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', Backspace: 'undo', z: 'undo', Z: 'undo' }[e.key];
-    if (d) e.preventDefault(), act(d, 'key');
+    if (d && !e.target.closest('input,textarea,select') && !e.metaKey && !e.ctrlKey && !e.altKey) e.preventDefault(), act(d, 'key');
   });
 
-  // Undo: the last card comes back (springing from where it left) and the swipe is undone on the server.
-  async function undo() {
-    const last = done.pop();
+  // Undo: the last card springs back from where it left, and the swipe is undone on the server
+  // (or simply dropped from the queue if the server never had it).
+  function undo() {
+    const last = done.pop(), q = queue();
     if (!last) return say('Nothing to undo');
-    const { el, key } = last, q = queue(), queued = q.find(i => i.key == key);
-    if (queued) save(q.filter(i => i !== queued));
-    else fetch('/api/v1/swipes/' + encodeURIComponent(key), { method: 'DELETE' }).then(r => r.ok || say('Undo failed'), () => say('Offline: undo failed'));
-    putBack(el);
+    if (q.some(i => i.key == last.key)) save(q.filter(i => i.key != last.key));
+    else fetch('/api/v1/swipes/' + last.key, { method: 'DELETE' }).then(r => r.ok || say('Undo failed'), () => say('Offline: undo failed'));
+    putBack(last.el);
   }
-
   function putBack(el) {
-    const u = unit('left');
     el.classList.remove('leaving');
+    el.style.opacity = '';
     stack.prepend(el);
     remaining++;
     shownAt = now();
-    el.style.opacity = '';
     layout();
-    back(el, u.x * innerWidth, 0, { x: 0, y: 0 }, { w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, gy: 0 });
+    back(el, unit('left').x * innerWidth, 0, { x: 0, y: 0 }, geo(el));
   }
 
-  // Delivery: unacknowledged swipes live in localStorage until the server answers; retries reuse
-  // the Idempotency-Key, so a retry after a lost answer never makes a second row.
+  // Delivery: unacknowledged swipes wait in localStorage and are retried with backoff (also after
+  // a reload or while offline) under the same Idempotency-Key, so a retry never makes a second row.
   async function flush() {
     clearTimeout(timer);
     for (const item of queue()) {
-      let r;
-      try {
-        r = await fetch(`${api}/swipes`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify(item.body) });
-      } catch { r = null; }
-      if (r && (r.ok || r.status == 409 || r.status == 404 || r.status == 422)) {
-        save(queue().filter(i => i.key != item.key));
-        backoff = 0;
-        if (r.status == 422) {
-          const j = await r.json().catch(() => ({})), i = done.findIndex(x => x.key == item.key);
-          say('Not counted: ' + (j.error ? j.error.message : 'rejected'));
-          if (i >= 0) putBack(done.splice(i, 1)[0].el);
-        }
-        continue;
+      const r = await fetch(D.api + '/swipes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify(item.body) }).catch(() => 0);
+      if (!r || r.status == 429 || r.status >= 500) return timer = setTimeout(flush, Math.min(r ? +r.headers.get('Retry-After') || 1 : 2 ** backoff++, 8) * 1e3);
+      save(queue().filter(i => i.key != item.key));
+      backoff = 0;
+      if (r.status == 422) {
+        const j = await r.json().catch(() => ({})), i = done.findIndex(x => x.key == item.key);
+        say('Not counted: ' + (j.error ? j.error.message : 'rejected'));
+        if (i >= 0) putBack(done.splice(i, 1)[0].el);
       }
-      const wait = r && r.status == 429 ? +r.headers.get('Retry-After') : 2 ** backoff++;
-      timer = setTimeout(flush, Math.min(wait, 8) * 1000);
-      return;
     }
   }
   addEventListener('online', flush);
