@@ -1,0 +1,107 @@
+"""Property-based API fuzzing with schemathesis against a running server and its own
+`GET /openapi.json`.
+
+Every operation gets at least `SWIPEDECK_FUZZ_EXAMPLES` generated cases (100 by default,
+`make fuzz` runs 1,000), positive and negative, plus schemathesis' explicit-example and
+coverage phases. Required: no 5xx, and every response conforms to the document (status
+code declared, content type, headers, body schema). Invalid input must be refused with a
+4xx (`negative_data_rejection`).
+
+Two checks are left out on purpose. `unsupported_method` wants 405 + Allow for methods a path
+does not declare; the router answers 404 `not_found` for any method/path pair it lacks. `positive_data_acceptance` expects every schema-valid
+request to succeed, but a schema cannot express the physics (a schema-valid trace that does
+not throw the card is a 422 naming the rule), card membership, or one live swipe per card.
+"""
+import collections
+import json
+import os
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    ignored_auth,
+    missing_required_header,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+# Statuses seen per operation, for the coverage test after the fuzz run.
+SEEN = collections.defaultdict(collections.Counter)
+EXAMPLES = int(os.environ.get("SWIPEDECK_FUZZ_EXAMPLES", "100"))
+ADMIN_TOKEN = "test-admin-token"  # the shared fixture starts every server with it
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    missing_required_header,
+    ignored_auth,
+]
+
+
+@pytest.fixture()
+def fuzz_server(make_server):
+    # Rate limits off: fuzzing must not be throttled into 429s.
+    return make_server(extra_args=["--rate-participant", "0", "--rate-ip", "0"])
+
+
+@pytest.fixture()
+def api_schema(fuzz_server, request):
+    # schemathesis 4.32's lazy loader renames the test node through `node._nodeid`, which pytest 9
+    # no longer has (node ids are computed); giving it one keeps `from_fixture` working.
+    if not hasattr(request.node, "_nodeid"):
+        request.node._nodeid = request.node.nodeid
+    schema = schemathesis.openapi.from_url(fuzz_server.base + "/openapi.json")
+    schema.config.update(base_url=fuzz_server.base)
+    schema.config.generation.update(max_examples=EXAMPLES)
+    return schema
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+def test_api_conforms_to_its_openapi_document(case, fuzz_server):
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"} if case.operation.method.upper() == "POST" and case.path == "/api/v1/decks" else None
+    response = case.call_and_validate(base_url=fuzz_server.base, headers=headers, checks=CHECKS, timeout=30)
+    SEEN[case.operation.label][response.status_code] += 1
+
+
+def test_every_operation_was_fuzzed_and_reached_success():
+    """Runs after the fuzz test (file order): every documented operation was called, and each got
+    at least one 2xx (the document's examples name the sample deck and a valid swipe)."""
+    if not SEEN:
+        pytest.skip("the fuzz test did not run")
+    doc = json.loads((ROOT / "Public" / "openapi.json").read_text())
+    # schemathesis does not fuzz the operation that serves the schema it loaded; see the test below.
+    labels = {f"{m.upper()} {p}" for p, ops in doc["paths"].items() for m in ops} - {"GET /openapi.json"}
+    assert set(SEEN) == labels
+    for label, statuses in sorted(SEEN.items()):
+        print(f"{label}: {dict(sorted(statuses.items()))}")
+    no_success = [label for label, st in SEEN.items() if not any(200 <= s < 300 for s in st)]
+    # Undo and flip need an existing swipe id, which a stateless fuzzer cannot know.
+    assert set(no_success) <= {"DELETE /api/v1/swipes/{id}", "POST /api/v1/swipes/{id}/flip"}, no_success
+
+
+def test_openapi_document_is_served(fuzz_server):
+    import urllib.request
+
+    with urllib.request.urlopen(fuzz_server.base + "/openapi.json", timeout=10) as r:
+        assert r.status == 200
+        assert r.headers["Content-Type"].startswith("application/json")
+        served = json.loads(r.read())
+    assert served == json.loads((ROOT / "Public" / "openapi.json").read_text())
+    assert served["openapi"].startswith("3.1")
+    assert served["components"]["securitySchemes"]["adminToken"] == {
+        "type": "http", "scheme": "bearer", "description": served["components"]["securitySchemes"]["adminToken"]["description"]}
