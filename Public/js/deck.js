@@ -9,7 +9,7 @@ function deck(root) {
   const P = JSON.parse($('#swipe-profile').textContent), D = root.dataset, stack = $('#stack'), form = $('.controls', root),
     toast = $('.toast', root), QK = 'sd-queue:' + D.deck, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches,
     dirs = P.directions, done = [], vertical = dirs.some(d => !/^(left|right)$/.test(d)), proto = stack.children[0]?.cloneNode(true);
-  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag, shownAt = now(), fetching, backoff = 0, timer;
+  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag, shownAt = now(), fetching, backoff = 0, timer, sending, posting;
 
   const cards = () => [...stack.children].filter(c => !c.classList.contains('leaving'));
   const queue = () => JSON.parse(localStorage.getItem(QK) || '[]'), save = q => localStorage.setItem(QK, JSON.stringify(q));
@@ -19,7 +19,8 @@ function deck(root) {
   const overlays = (el, d, o) => el.querySelectorAll('.overlay').forEach(v => v.style.opacity = v.classList.contains('overlay-' + (d.match(/left|right/) || [d])[0]) ? o : 0);
   const geo = el => ({ w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, gy: 0 });
   // Runs f(elapsed ms) each frame until it returns false; the element ignores new drags meanwhile.
-  const animate = (el, f, then) => { const t0 = now(); el.anim = 1; (function s() { f(now() - t0) ? raf(s) : (el.anim = 0, then()); })(); };
+  // A newer animation of the same element (undo during a throw) silently ends the older one.
+  const animate = (el, f, then) => { const t0 = now(), a = el.anim = {}; (function s() { el.anim == a && (f(now() - t0) ? raf(s) : (el.anim = 0, then())); })(); };
 
   function layout() {
     const cs = cards(), top = cs[0];
@@ -148,10 +149,12 @@ function deck(root) {
   // Undo: the last card springs back from where it left, and the swipe is undone on the server
   // (or simply dropped from the queue if the server never had it).
   function undo() {
-    const last = done.pop(), q = queue();
+    const last = done.pop(), q = queue(), k = last?.key, busy = k == sending && posting;
     if (!last) return say('Nothing to undo');
-    if (q.some(i => i.key == last.key)) save(q.filter(i => i.key != last.key));
-    else fetch('/api/v1/swipes/' + last.key, { method: 'DELETE' }).then(r => r.ok || say('Undo failed'), () => say('Offline: undo failed'));
+    save(q.filter(i => i.key != k));
+    // Delivered, or being posted right now: undo on the server (once that POST has landed).
+    if (busy || !q.some(i => i.key == k)) Promise.resolve(busy).then(() => fetch('/api/v1/swipes/' + k, { method: 'DELETE' }))
+      .then(r => r.ok || r.status == 404 || say('Undo failed'), () => say('Offline: undo failed'));
     putBack(last.el);
   }
   function putBack(el) {
@@ -169,7 +172,9 @@ function deck(root) {
   async function flush() {
     clearTimeout(timer);
     for (const item of queue()) {
-      const r = await fetch(D.api + '/swipes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify(item.body) }).catch(() => 0);
+      sending = item.key;
+      const r = await (posting = fetch(D.api + '/swipes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify(item.body) }).catch(() => 0));
+      sending = 0;
       if (!r || r.status == 429 || r.status >= 500) return timer = setTimeout(flush, Math.min(r ? +r.headers.get('Retry-After') || 1 : 2 ** backoff++, 8) * 1e3);
       save(queue().filter(i => i.key != item.key));
       backoff = 0;
