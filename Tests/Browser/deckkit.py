@@ -58,7 +58,8 @@ def assert_no_swipes(server, settle=1.5):
 # ---------------------------------------------------------------- DOM
 
 def top_card(page):
-    return page.eval_on_selector(TOP, "e => e.dataset.card")
+    """The top card's id, or None when no card is on top."""
+    return page.evaluate("sel => document.querySelector(sel)?.dataset.card ?? null", TOP)
 
 
 def wait_top_card(page):

@@ -1,4 +1,6 @@
 """Buttons, keyboard and undo on the desktop page; a reload resumes at the first unswiped card."""
+import time
+
 from deckkit import TOP, open_deck, poll, queue, swipes, top_card, wait_swipes, wait_thrown
 
 
@@ -53,3 +55,45 @@ def test_buttons_keys_undo_and_reload(server, desktop):
     act(lambda: page.click(".ctl-like"), "right", "button")
     rows = swipes(server)
     assert len(rows) == 5 and sum(r["undoneAt"] is None for r in rows) == 3
+
+
+def test_undo_during_the_throw(server, desktop):
+    """Undo pressed while the card is still flying out (and its POST may be in flight): the card
+    comes back and stays, and the server ends with no live swipe for it."""
+    page = desktop
+    first = open_deck(page, server)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("z")
+    # Past the longest throw (throwMaxMs 480) and the spring back: the end state must hold.
+    page.wait_for_timeout(1500)
+    assert top_card(page) == first, "the card that was put back must not be removed when its throw animation ends"
+    assert page.locator(f'#stack .card[data-card="{first}"]').count() == 1
+    assert page.eval_on_selector(TOP, "e => e.style.transform") == ""
+    assert page.inner_text("#remaining") == "24"
+    poll(lambda: queue(page) == [], what="an empty delivery queue")
+    time.sleep(0.5)
+    live = [r for r in swipes(server) if r["undoneAt"] is None]
+    assert live == [], f"an undone swipe must not stay counted: {live}"
+    # And the card can be swiped again, once.
+    act_card = top_card(page)
+    page.keyboard.press("ArrowLeft")
+    wait_thrown(page, act_card)
+    live = poll(lambda: [r for r in swipes(server) if r["undoneAt"] is None], what="one live swipe")
+    assert [(r["cardId"], r["direction"]) for r in live] == [(int(first), "left")]
+
+
+def test_rejected_swipe_comes_back(server, desktop):
+    """A 422 from the server (validation rejected the swipe) puts the card back with a toast."""
+    page = desktop
+    page.route("**/api/v1/decks/getaways/swipes", lambda route: route.fulfill(
+        status=422, content_type="application/json",
+        body='{"error":{"code":"decision_mismatch","message":"the trace does not support that decision"}}'))
+    first = open_deck(page, server)
+    page.click(".ctl-like")
+    page.wait_for_selector(".toast.show")
+    assert "Not counted" in page.inner_text(".toast")
+    page.wait_for_timeout(1500)
+    assert top_card(page) == first, "a rejected card must be back on top after its throw animation"
+    assert page.inner_text("#remaining") == "24"
+    assert queue(page) == []
+    assert swipes(server) == []
