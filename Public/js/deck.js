@@ -9,7 +9,7 @@ function deck(root) {
   const P = JSON.parse($('#swipe-profile').textContent), D = root.dataset, stack = $('#stack'), form = $('.controls', root),
     toast = $('.toast', root), QK = 'sd-queue:' + D.deck, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches,
     dirs = P.directions, done = [], vertical = dirs.some(d => !/^(left|right)$/.test(d)), proto = stack.children[0]?.cloneNode(true);
-  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag, shownAt = now(), fetching, backoff = 0, timer, sending, posting;
+  let dragged = 0, cursor = +D.cursor, remaining = +D.remaining, drag, shownAt = now(), fetching, backoff = 0, timer, sending, posting, flushing;
 
   const cards = () => [...stack.children].filter(c => !c.classList.contains('leaving'));
   const queue = () => JSON.parse(localStorage.getItem(QK) || '[]'), save = q => localStorage.setItem(QK, JSON.stringify(q));
@@ -171,11 +171,13 @@ function deck(root) {
   // a reload or while offline) under the same Idempotency-Key, so a retry never makes a second row.
   async function flush() {
     clearTimeout(timer);
-    for (const item of queue()) {
+    if (flushing) return; // one delivery loop at a time: it picks up swipes queued meanwhile
+    flushing = 1;
+    for (let item; (item = queue()[0]);) {
       sending = item.key;
       const r = await (posting = fetch(D.api + '/swipes', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify(item.body) }).catch(() => 0));
       sending = 0;
-      if (!r || r.status == 429 || r.status >= 500) return timer = setTimeout(flush, Math.min(r ? +r.headers.get('Retry-After') || 1 : 2 ** backoff++, 8) * 1e3);
+      if (!r || r.status == 429 || r.status >= 500) return flushing = 0, timer = setTimeout(flush, Math.min(r ? +r.headers.get('Retry-After') || 1 : 2 ** backoff++, 8) * 1e3);
       save(queue().filter(i => i.key != item.key));
       backoff = 0;
       if (r.status == 422) {
@@ -184,6 +186,7 @@ function deck(root) {
         if (i >= 0) putBack(done.splice(i, 1)[0].el);
       }
     }
+    flushing = 0;
   }
   addEventListener('online', flush);
 
