@@ -97,3 +97,24 @@ def test_rejected_swipe_comes_back(server, desktop):
     assert page.inner_text("#remaining") == "24"
     assert queue(page) == []
     assert swipes(server) == []
+
+
+def test_rapid_swipes_are_posted_once_each(server, desktop):
+    """Swipes faster than the network round trip: one delivery loop, one POST per swipe."""
+    page = desktop
+    open_deck(page, server)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 250, "downloadThroughput": -1, "uploadThroughput": -1})
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and r.url.endswith("/swipes") and posts.append(r.headers.get("idempotency-key")))
+    thrown = []
+    for key in ("ArrowRight", "ArrowLeft", "ArrowRight"):
+        top = top_card(page)
+        page.keyboard.press(key)
+        page.wait_for_function("([sel, id]) => document.querySelector(sel)?.dataset.card !== id", arg=[TOP, top])
+        thrown.append(int(top))
+    poll(lambda: queue(page) == [], timeout=10, what="an empty delivery queue")
+    rows = wait_swipes(server, 3)
+    assert [r["cardId"] for r in rows] == thrown
+    assert sorted(posts) == sorted(r["id"] for r in rows), f"each swipe is POSTed exactly once: {posts}"
