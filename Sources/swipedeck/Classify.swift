@@ -18,14 +18,12 @@ struct Classify: ParsableCommand {
         } else {
             handle = .standardInput
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
         var pending = Data()
         var out = Data()
         func emit(_ line: Data) {
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
             let c = Classification.of(line: line, profile: p)
-            out.append((try? encoder.encode(c)) ?? Data())
+            out.append(contentsOf: Array(c.jsonLine.utf8))
             out.append(10)
             if out.count > 1 << 16 {
                 FileHandle.standardOutput.write(out)
