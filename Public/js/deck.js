@@ -29,7 +29,7 @@ function deck(root) {
     $('.empty-state', root).hidden = !!top;
     form.card.value = top ? top.dataset.card : '';
     form.querySelectorAll('[name=direction]').forEach(b => b.disabled = !top);
-    if (cs.length <= P.stack.visible && remaining > cs.length && !fetching) more();
+    if (cs.length <= 2 * P.stack.visible && remaining > cs.length && !fetching) more();
   }
 
   // More cards before the stack runs dry (the server skips this participant's swiped cards).

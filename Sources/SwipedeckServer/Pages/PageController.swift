@@ -33,7 +33,7 @@ struct PageController: Sendable {
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try catalog.deck(try context.parameters.require("deck"))
         let profile = deck.swipeProfile
-        let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: context.participant, after: -1, limit: profile.stack.visible + 1)
+        let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: context.participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
         let dirs = Set(profile.directions)
         var ctx = deckContext(deck)
@@ -51,6 +51,9 @@ struct PageController: Sendable {
         ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
         return renderer.page("deck", ctx)
     }
+
+    /// Cards rendered beyond the visible stack, so quick swipes never outrun the next fetch.
+    static let bufferedCards = 5
 
     func deckContext(_ deck: Deck) -> [String: Any] {
         [

@@ -4,7 +4,7 @@ import Foundation
 /// bar chart (numbers only; titles stay escaped text in the template).
 enum ResultsView {
     static func context(_ r: ResultsReport, deck: Deck) -> [String: Any] {
-        let shown = Array(r.cards.prefix(12))
+        let shown = Array(r.cards.filter { $0.total > 0 }.prefix(12))  // a card nobody judged has no rate to draw
         let rowH = 34.0, labelW = 220.0, barW = 300.0
         let bars = shown.enumerated().map { i, c -> [String: Any] in
             let y = Double(i) * rowH
@@ -25,7 +25,7 @@ enum ResultsView {
             ]
         }
         let rejections = r.rejections.sorted { $0.key < $1.key }.map { ["code": $0.key, "count": $0.value] as [String: Any] }
-        let median = r.medianDecisionMs.map { $0 >= 1000 ? String(format: "%.1f s", $0 / 1000) : "\(Int($0)) ms" } ?? "–"
+        let median = r.medianDecisionMs.map { String(format: "%.1f s", $0 / 1000) } ?? "–"
         return [
             "bars": bars, "chartHeight": Double(shown.count) * rowH, "rows": rows, "participants": r.participants,
             "swipes": r.swipes, "suspect": r.suspectExcluded, "median": median, "rejections": rejections,
