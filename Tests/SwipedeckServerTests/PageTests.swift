@@ -1,0 +1,281 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import SwipePhysics
+import Testing
+
+@testable import SwipedeckServer
+
+/// HTML pages and their no-JavaScript form posts.
+@Suite("Pages")
+struct PageTests {
+    @Test("GET / lists the decks with links and card counts")
+    func index() async throws {
+        try await withApp { client, _ in
+            try await client.makeDeck("trips", titles: ["a", "b", "c"])
+            let r = try await client.get("/")
+            #expect(r.status == .ok)
+            #expect(r.contentType.hasPrefix("text/html"))
+            #expect(r.text.contains(#"href="/d/trips""#))
+            #expect(r.text.contains("<h2>Deck trips</h2>"))
+            #expect(r.text.contains("3 cards"))
+            #expect(r.text.contains(#"href="/d/getaways""#))
+        }
+    }
+
+    @Test("GET /d/{deck}: the profile JSON decodes back to the deck's profile", arguments: ["standard", "eightway", "classic"])
+    func deckPageProfile(profile: String) async throws {
+        try await withApp { client, _ in
+            try await client.makeDeck("p", titles: ["a"], profile: profile)
+            let r = try await client.get("/d/p")
+            #expect(r.status == .ok)
+            let json = try #require(scriptContent(r.text, id: "swipe-profile"))
+            #expect(r.text.contains(#"<script type="application/json" id="swipe-profile">"#))
+            let decoded = try JSONDecoder().decode(SwipeProfile.self, from: Data(json.utf8))
+            #expect(decoded == SwipeProfile.named(profile))
+            #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
+            #expect(r.text.contains(#"href="/css/stack/\#(profile).css""#))
+        }
+    }
+
+    @Test("GET /d/{deck}: the stack with depths 0…, the form and its buttons")
+    func deckPageStack() async throws {
+        try await withApp { client, _ in
+            // The page renders the visible stack plus a buffer of cards; one more stays unrendered.
+            let rendered = SwipeProfile.standard.stack.visible + PageController.bufferedCards
+            let ids = try await client.makeDeck("s", titles: (0...rendered).map { "c\($0)" })
+            let r = try await client.get("/d/s")
+            #expect(r.status == .ok)
+            let html = r.text
+            for depth in 0..<rendered {
+                #expect(html.contains(#"id="card-\#(ids[depth])" data-card="\#(ids[depth])" data-depth="\#(depth)""#))
+            }
+            #expect(!html.contains(#"data-card="\#(ids[rendered])""#))
+            #expect(html.contains(#"<form class="controls" method="post" action="/d/s/swipe">"#))
+            #expect(html.contains(#"<input type="hidden" name="card" value="\#(ids[0])">"#))
+            #expect(html.contains(#"formaction="/d/s/undo""#))
+            #expect(html.contains(#"name="direction" value="left""#))
+            #expect(html.contains(#"name="direction" value="right""#))
+            #expect(html.contains(#"data-remaining="\#(rendered + 1)""#))
+            #expect(html.contains(#"<div class="empty-state" hidden>"#))
+            #expect(html.contains(#"href="/d/s/cards/\#(ids[0])""#))
+
+            // A drag-only deck renders no direction buttons.
+            try await client.makeDeck("drag-only", titles: ["a"], allowButtons: false)
+            let d = try await client.get("/d/drag-only").text
+            #expect(!d.contains(#"name="direction""#))
+            #expect(d.contains(#"data-allow-buttons="false""#))
+        }
+    }
+
+    @Test("form swipes: 303 back to the deck, stored as button input, next card on top; form undo brings it back")
+    func formSwipeAndUndo() async throws {
+        try await withApp { client, env in
+            let ids = try await client.makeDeck("f", titles: ["c0", "c1", "c2"])
+            let me = cookie("formuser")
+            let r = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
+            #expect(r.status == .seeOther)
+            #expect(r.headers[.location] == "/d/f")
+            let row = try #require(try env.row("SELECT * FROM swipes WHERE participantId = 'formuser'"))
+            #expect(row["input"] as String == "button")
+            #expect(row["direction"] as String == "right")
+            #expect(row["cardId"] as Int64 == ids[0])
+
+            let next = try await client.get("/d/f", headers: me).text
+            #expect(next.contains(#"data-card="\#(ids[1])" data-depth="0""#))
+            #expect(!next.contains(#"data-card="\#(ids[0])""#))
+            #expect(next.contains(#"name="card" value="\#(ids[1])""#))
+
+            // A double submit of the same form is not an error.
+            let twice = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
+            #expect(twice.status == .seeOther)
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = 'formuser'") == 1)
+
+            let undo = try await client.postForm("/d/f/undo", "card=\(ids[1])", headers: me)
+            #expect(undo.status == .seeOther)
+            #expect(undo.headers[.location] == "/d/f")
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = 'formuser'") == 1)
+            #expect(try env.row("SELECT undoneAt FROM swipes WHERE participantId = 'formuser'")?["undoneAt"] as Double? == fixedTime)
+            let back = try await client.get("/d/f", headers: me).text
+            #expect(back.contains(#"data-card="\#(ids[0])" data-depth="0""#))
+
+            // Undo with nothing to undo still redirects.
+            #expect(try await client.postForm("/d/f/undo", "", headers: cookie("nobody")).status == .seeOther)
+        }
+    }
+
+    @Test("form swipe errors: invalid form 400, unknown deck 404, drag-only deck 422, unknown card 404 (HTML pages)")
+    func formSwipeErrors() async throws {
+        try await withApp { client, env in
+            let ids = try await client.makeDeck("f", titles: ["a"])
+            let closed = try await client.makeDeck("closed", titles: ["a"], allowButtons: false)
+            let me = cookie("formerr")
+            let bad = try await client.postForm("/d/f/swipe", "direction=right", headers: me)
+            #expect(bad.status == .badRequest)
+            #expect(bad.contentType.hasPrefix("text/html"))
+            let garbage = try await client.postForm("/d/f/swipe", "card=abc&direction=right", headers: me)
+            #expect(garbage.status == .badRequest)
+            #expect(try await client.postForm("/d/nope/swipe", "card=\(ids[0])&direction=right", headers: me).status == .notFound)
+            #expect(try await client.postForm("/d/nope/undo", "", headers: me).status == .notFound)
+            #expect(try await client.postForm("/d/f/swipe", "card=999999&direction=right", headers: me).status == .notFound)
+            #expect(try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=sideways", headers: me).status == .badRequest)
+            let refused = try await client.postForm("/d/closed/swipe", "card=\(closed[0])&direction=left", headers: me)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.contentType.hasPrefix("text/html"))
+            // Form bodies are capped at 16 KiB.
+            let huge = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right&pad=" + String(repeating: "x", count: 17 * 1024), headers: me)
+            #expect(huge.status == .contentTooLarge)
+            #expect(huge.contentType.hasPrefix("text/html"))
+            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+        }
+    }
+
+    @Test("the empty-deck view once every card is swiped")
+    func emptyDeck() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("e", titles: ["a", "b"])
+            let me = cookie("finisher")
+            for id in ids {
+                #expect(try await client.postForm("/d/e/swipe", "card=\(id)&direction=left", headers: me).status == .seeOther)
+            }
+            let html = try await client.get("/d/e", headers: me).text
+            #expect(html.contains(#"<div class="empty-state">"#))
+            #expect(html.contains("all caught up"))
+            #expect(!html.contains(#"<article class="card""#))
+            #expect(html.contains(#"data-remaining="0""#))
+            #expect(html.contains(#"value="left" aria-label="NOPE" title="NOPE (←)" disabled"#))
+            // Somebody else still gets the stack.
+            let other = try await client.get("/d/e", headers: cookie("newcomer")).text
+            #expect(other.contains(#"<div class="empty-state" hidden>"#))
+        }
+    }
+
+    @Test("unknown deck, card or route: the HTML 404 page")
+    func notFoundPages() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("one", titles: ["a"])
+            let other = try await client.makeDeck("two", titles: ["b"])
+            for uri in [
+                "/d/nope", "/d/nope/results", "/d/nope/history", "/d/one/cards/999999", "/d/one/cards/\(other[0])", "/d/one/cards/abc",
+                "/d/nope/cards/\(ids[0])", "/no/such/page",
+            ] {
+                let r = try await client.get(uri)
+                #expect(r.status == .notFound, "\(uri)")
+                #expect(r.contentType.hasPrefix("text/html"), "\(uri)")
+                #expect(r.text.contains("<h1>404</h1>"), "\(uri)")
+            }
+            #expect(try await client.get("/d/nope").text.contains("No such deck."))
+        }
+    }
+
+    @Test("GET /css/stack/{profile}.css holds the StackSlot transforms; unknown is 404")
+    func stackCSS() async throws {
+        try await withApp { client, _ in
+            for profile in SwipeProfile.all {
+                let r = try await client.get("/css/stack/\(profile.name).css")
+                #expect(r.status == .ok)
+                #expect(r.contentType.hasPrefix("text/css"))
+                let s = profile.stack
+                for depth in 0...s.visible {
+                    let slot = StackSlot.at(depth: depth, count: s.visible + 1, w: 380, stack: s)
+                    #expect(r.text.contains(
+                        #".card[data-depth="\#(depth)"]{transform:translate(\#(slot.translateX)px,\#(slot.translateY)px) scale(\#(slot.scaleX),\#(slot.scaleY));opacity:\#(slot.opacity);z-index:\#(slot.zIndex)}"#),
+                        "\(profile.name) depth \(depth)")
+                }
+            }
+            for uri in ["/css/stack/nope.css", "/css/stack/standard", "/css/stack/standard.js"] {
+                let r = try await client.get(uri)
+                #expect(r.status == .notFound, "\(uri)")
+            }
+        }
+    }
+
+    @Test("results page: counts, ranked table and links to the exports")
+    func resultsPage() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("r", titles: ["a", "b"])
+            let empty = try await client.get("/d/r/results")
+            #expect(empty.status == .ok)
+            #expect(empty.text.contains("No swipes yet"))
+            #expect(empty.text.contains("None: every submitted trace matched its claim."))
+
+            #expect(try await client.postForm("/d/r/swipe", "card=\(ids[0])&direction=right", headers: cookie("u1")).status == .seeOther)
+            #expect(try await client.postForm("/d/r/swipe", "card=\(ids[0])&direction=left", headers: cookie("u2")).status == .seeOther)
+            #expect(try await client.postForm("/d/r/swipe", "card=\(ids[1])&direction=left", headers: cookie("u2")).status == .seeOther)
+            let html = try await client.get("/d/r/results").text
+            #expect(html.contains("<b>2</b><span>participants</span>"))
+            #expect(html.contains("<b>3</b><span>swipes counted</span>"))
+            #expect(html.contains("<b>1</b><span>LIKE</span>"))
+            #expect(html.contains("<b>2</b><span>NOPE &amp; other</span>"))
+            #expect(html.contains(#"<svg class="bars""#))
+            #expect(html.contains(#"href="/api/v1/decks/r/results.csv""#))
+            #expect(html.contains("<td class=\"num\">1</td><td class=\"num\">2</td><td class=\"num\">50%</td>"))
+        }
+    }
+
+    @Test("history page lists my swipes; its forms undo and flip them")
+    func historyPage() async throws {
+        try await withApp { client, env in
+            let ids = try await client.makeDeck("h", titles: ["First card", "Second card"])
+            let me = cookie("historian")
+            let empty = try await client.get("/d/h/history", headers: me)
+            #expect(empty.status == .ok)
+            #expect(empty.text.contains("No swipes yet"))
+            #expect(scriptContent(empty.text, id: "reveal-profile").flatMap { try? JSONDecoder().decode(SwipeProfile.self, from: Data($0.utf8)) } == .reveal)
+
+            #expect(try await client.postForm("/d/h/swipe", "card=\(ids[0])&direction=right", headers: me).status == .seeOther)
+            #expect(try await client.postForm("/d/h/swipe", "card=\(ids[1])&direction=left", headers: me).status == .seeOther)
+            let first = try #require(try env.row("SELECT id FROM swipes WHERE cardId = ?", [ids[0]])?["id"] as String?)
+
+            let html = try await client.get("/d/h/history", headers: me).text
+            #expect(html.contains("<b>First card</b>"))
+            #expect(html.contains("<b>Second card</b>"))
+            #expect(html.contains(#"data-swipe="\#(first)" data-direction="right""#))
+            #expect(html.contains(#"action="/d/h/swipes/\#(first)/undo""#))
+            #expect(html.contains("Flip to NOPE"))
+            #expect(html.contains("just now"))
+            let second = try #require(html.range(of: "Second card"))
+            #expect(second.lowerBound < html.range(of: "First card")!.lowerBound, "newest first")
+            // Somebody else's history is empty.
+            #expect(try await client.get("/d/h/history", headers: cookie("stranger")).text.contains("No swipes yet"))
+
+            let flip = try await client.postForm("/d/h/swipes/\(first)/flip", "", headers: me)
+            #expect(flip.status == .seeOther)
+            #expect(flip.headers[.location] == "/d/h/history")
+            #expect(try env.row("SELECT direction FROM swipes WHERE id = ?", [first])?["direction"] as String? == "left")
+            #expect(try env.count("SELECT COUNT(*) FROM flips WHERE swipeId = ?", [first]) == 1)
+
+            // Another participant may neither flip nor undo it.
+            #expect(try await client.postForm("/d/h/swipes/\(first)/flip", "", headers: cookie("stranger")).status == .forbidden)
+            #expect(try await client.postForm("/d/h/swipes/\(first)/undo", "", headers: cookie("stranger")).status == .forbidden)
+            #expect(try await client.postForm("/d/h/swipes/nope/undo", "", headers: me).status == .notFound)
+            #expect(try await client.postForm("/d/h/swipes/nope/flip", "", headers: me).status == .notFound)
+
+            let undo = try await client.postForm("/d/h/swipes/\(first)/undo", "", headers: me)
+            #expect(undo.status == .seeOther)
+            #expect(undo.headers[.location] == "/d/h/history")
+            #expect(try env.row("SELECT undoneAt FROM swipes WHERE id = ?", [first])?["undoneAt"] as Double? == fixedTime)
+            let after = try await client.get("/d/h/history", headers: me).text
+            #expect(!after.contains("<b>First card</b>"))
+            #expect(after.contains("<b>Second card</b>"))
+        }
+    }
+
+    @Test("card detail page: title, body paragraphs, link, position")
+    func detailPage() async throws {
+        try await withApp { client, _ in
+            let body = #"{"slug":"det","title":"Det","cards":[{"title":"Zero"},{"title":"Lake","subtitle":"Calm","body":"Para one.\nPara two.","link":"https://example.com/lake"}]}"#
+            #expect(try await client.createDeck(body).status == .created)
+            let ids = try await client.cardIds("det")
+            let r = try await client.get("/d/det/cards/\(ids[1])")
+            #expect(r.status == .ok)
+            let html = r.text
+            #expect(html.contains("<h1>Lake</h1>"))
+            #expect(html.contains(#"<p class="lead">Calm</p>"#))
+            #expect(html.contains(#"<p class="fade-row">Para one.</p><p class="fade-row">Para two.</p>"#))
+            #expect(html.contains(#"<a href="https://example.com/lake" rel="noopener">"#))
+            #expect(html.contains("Card 2 of"))
+            #expect(html.contains(#"href="/d/det#card-\#(ids[1])""#))
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SwipePhysics
+import Testing
+
+@testable import SwipedeckServer
+
+// Shared helpers of the server tests: an app built exactly as production builds it (on a fresh
+// temporary SQLite file), request shorthands, a small JSON reader and trace builders.
+// No suite lives here.
+
+/// The time every test app reads from its clock (seconds since 1970).
+let fixedTime: Double = 1_790_000_000
+
+/// The admin token every test app is configured with.
+let adminToken = "t0ken"
+
+/// A fresh path for a temporary SQLite database.
+func temporaryDatabasePath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-test-\(UUID().uuidString).sqlite").path
+}
+
+/// Removes the database file and its WAL companions.
+func removeDatabase(at path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+/// What a test gets besides the client: where its database lives.
+struct TestEnv: Sendable {
+    let dbPath: String
+
+    /// A separate GRDB connection to the app's database, to check what was really stored.
+    func queue() throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        return try DatabaseQueue(path: dbPath, configuration: config)
+    }
+
+    func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
+        try queue().read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? -1 }
+    }
+
+    func row(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
+        try queue().read { db in try Row.fetchOne(db, sql: sql, arguments: arguments) }
+    }
+}
+
+/// Builds the app with `buildApplication` exactly as `swipedeck serve` does (temporary database,
+/// admin token `t0ken`, default resource root, sample deck seeded, fixed clock) and runs `body`
+/// against its router.
+func withApp(
+    _ configure: (inout AppConfiguration) -> Void = { _ in },
+    _ body: @Sendable (_ client: any TestClientProtocol, _ env: TestEnv) async throws -> Void
+) async throws {
+    let path = temporaryDatabasePath()
+    defer { removeDatabase(at: path) }
+    var config = AppConfiguration()
+    config.databasePath = path
+    config.adminToken = adminToken
+    config.seedSampleDeck = true
+    configure(&config)
+    var logger = Logger(label: "swipedeck-test")
+    logger.logLevel = .warning
+    let app = try await buildApplication(config, logger: logger, clock: { fixedTime })
+    let env = TestEnv(dbPath: path)
+    try await app.test(.router) { client in try await body(client, env) }
+}
+
+// MARK: - Requests
+
+let jsonType: HTTPFields = [.contentType: "application/json"]
+
+func cookie(_ participant: String) -> HTTPFields {
+    [.cookie: "sd_pid=\(participant)"]
+}
+
+func merged(_ a: HTTPFields, _ b: HTTPFields) -> HTTPFields {
+    var out = a
+    out.append(contentsOf: b)
+    return out
+}
+
+extension TestClientProtocol {
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(uri: uri, method: .get, headers: headers)
+    }
+
+    func postJSON(_ uri: String, _ json: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(uri: uri, method: .post, headers: merged(jsonType, headers), body: ByteBuffer(string: json))
+    }
+
+    func postForm(_ uri: String, _ form: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(
+            uri: uri, method: .post, headers: merged([.contentType: "application/x-www-form-urlencoded"], headers),
+            body: ByteBuffer(string: form))
+    }
+
+    /// `POST /api/v1/decks` with the admin token. Returns the response.
+    func createDeck(_ json: String, token: String = adminToken) async throws -> TestResponse {
+        try await postJSON("/api/v1/decks", json, headers: [.authorization: "Bearer \(token)"])
+    }
+
+    /// Creates a deck and returns its card ids in deck order.
+    @discardableResult
+    func makeDeck(
+        _ slug: String, titles: [String], profile: String = "standard", allowButtons: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [Int64] {
+        let cards = titles.map { ["title": $0] }
+        let body = try jsonString(["slug": slug, "title": "Deck \(slug)", "profile": profile, "allowButtons": allowButtons, "cards": cards])
+        let r = try await createDeck(body)
+        #expect(r.status == .created, "creating deck \(slug): \(r.text)", sourceLocation: sourceLocation)
+        return try await cardIds(slug)
+    }
+
+    /// The deck's card ids in deck order (through the paged cards API, as a participant who has
+    /// swiped nothing).
+    func cardIds(_ slug: String) async throws -> [Int64] {
+        var ids: [Int64] = []
+        var cursor = -1
+        while true {
+            let r = try await get("/api/v1/decks/\(slug)/cards?limit=100&cursor=\(cursor)&participant=nobody-yet")
+            let j = try r.json()
+            ids += j["cards"].array.compactMap { $0["id"].int.map(Int64.init) }
+            guard let next = j["nextCursor"].string, let c = Int(next) else { break }
+            cursor = c
+        }
+        return ids
+    }
+
+    /// `POST /api/v1/decks/{deck}/swipes`.
+    func swipe(
+        _ slug: String, card: Int64, direction: String, input: String? = "drag", trace: Trace? = rightDrag(),
+        participant: String? = "alice", key: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        let body = try swipeBody(card: card, direction: direction, input: input, trace: trace, participant: participant)
+        var h = headers
+        if let key { h[.init("Idempotency-Key")!] = key }
+        return try await postJSON("/api/v1/decks/\(slug)/swipes", body, headers: h)
+    }
+}
+
+func swipeBody(card: Int64, direction: String, input: String? = "drag", trace: Trace? = rightDrag(), participant: String? = "alice", decisionMs: Double? = nil, key: String? = nil) throws -> String {
+    let r = SwipeRequest(card: card, direction: direction, input: input, trace: trace, participant: participant, decisionMs: decisionMs, idempotencyKey: key)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return String(decoding: try encoder.encode(r), as: UTF8.self)
+}
+
+func jsonString(_ object: Any) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+}
+
+// MARK: - Responses
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    func json() throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    var contentType: String { headers[.contentType] ?? "" }
+}
+
+/// Checks an API error: its status, a JSON content type, and a body that is exactly
+/// `{"error":{"code":…,"message":…}}` with the expected code and a non-empty message.
+func expectAPIError(
+    _ r: TestResponse, _ status: HTTPResponse.Status, _ code: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(r.status == status, "status \(r.status.code), body \(r.text)", sourceLocation: sourceLocation)
+    #expect(r.contentType.hasPrefix("application/json"), "content type \(r.contentType)", sourceLocation: sourceLocation)
+    guard let j = try? r.json() else {
+        Issue.record("not JSON: \(r.text)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(j.object.map { Array($0.keys) } == ["error"], "keys of \(r.text)", sourceLocation: sourceLocation)
+    #expect(Set(j["error"].object?.keys.map { $0 } ?? []) == ["code", "message"], "error keys of \(r.text)", sourceLocation: sourceLocation)
+    #expect(j["error"]["code"].string == code, "code in \(r.text)", sourceLocation: sourceLocation)
+    #expect(!(j["error"]["message"].string ?? "").isEmpty, "message in \(r.text)", sourceLocation: sourceLocation)
+}
+
+/// The content of `<script … id="{id}">…</script>` in an HTML page.
+func scriptContent(_ html: String, id: String) -> String? {
+    guard let open = html.range(of: "id=\"\(id)\">") else { return nil }
+    guard let close = html.range(of: "</script>", range: open.upperBound..<html.endIndex) else { return nil }
+    return String(html[open.upperBound..<close.lowerBound])
+}
+
+/// Minimal JSON reader for assertions.
+enum JSONValue: Decodable, Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let d = try? c.decode(Double.self) {
+            self = .number(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
+    }
+
+    subscript(key: String) -> JSONValue {
+        if case .object(let o) = self { return o[key] ?? .null }
+        return .null
+    }
+
+    subscript(index: Int) -> JSONValue {
+        if case .array(let a) = self, a.indices.contains(index) { return a[index] }
+        return .null
+    }
+
+    var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    var double: Double? { if case .number(let d) = self { return d } else { return nil } }
+    var int: Int? { double.map { Int($0) } }
+    var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    var array: [JSONValue] { if case .array(let a) = self { return a } else { return [] } }
+    var object: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    var isNull: Bool { self == .null }
+}
+
+// MARK: - Traces (standard profile, card 400 × 600 in a 400 × 800 viewport)
+
+/// A trace from explicit samples on the square geometry.
+func trace(_ t: [Double], _ x: [Double], _ y: [Double], w: Double = 400, h: Double = 600) -> Trace {
+    Trace(t: t, x: x, y: y, w: w, h: h, vw: 400, vh: 800, gx: w / 2, gy: h / 2)
+}
+
+/// A human-enough drag: a ramp to (`dx`, 0) in 20 steps of 16 ms, then 7 still samples (the
+/// release velocity is 0, so the decision is by distance: |dx| / 400 against 0.35). Not suspect:
+/// the speed is not constant.
+func drag(dx: Double) -> Trace {
+    var t: [Double] = [], x: [Double] = [], y: [Double] = []
+    for i in 1...20 {
+        t.append(16 * Double(i)); x.append(dx * Double(i) / 20); y.append(0)
+    }
+    for i in 1...7 {
+        t.append(320 + 16 * Double(i)); x.append(dx); y.append(0)
+    }
+    return trace(t, x, y)
+}
+
+/// Thrown right (200 px of a 400 px card).
+func rightDrag() -> Trace { drag(dx: 200) }
+/// Thrown left.
+func leftDrag() -> Trace { drag(dx: -200) }
+/// Springs back (20 px, slowly).
+func springBack() -> Trace { drag(dx: 20) }
+
+/// A machine-like throw to the right: constant 16 ms intervals, constant speed, a perfect line.
+/// Valid, but flagged suspect.
+func machineDrag() -> Trace {
+    let t = (1...20).map { 16 * Double($0) }
+    return trace(t, t.map { $0 * 0.75 }, t.map { _ in 0 })
+}
