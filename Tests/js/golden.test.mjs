@@ -1,0 +1,38 @@
+// `node --test Tests/js/`: physics.js classifies every golden vector exactly as Swift did when
+// Tests/Fixtures/golden.jsonl was generated (ParityGoldenTests.swift), with the profiles Swift encoded
+// into Tests/Fixtures/profiles.json. deepStrictEqual compares numbers with Object.is, so -0 ≠ 0.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { classify, DECISIONS } from '../../Public/js/physics.js';
+
+const fixture = name => readFileSync(new URL(`../Fixtures/${name}`, import.meta.url), 'utf8');
+const profiles = Object.fromEntries(JSON.parse(fixture('profiles.json')).map(p => [p.name, p]));
+const golden = fixture('golden.jsonl').split('\n').filter(Boolean).map(l => JSON.parse(l));
+
+test('golden.jsonl covers every profile and every rejection code', () => {
+  assert.ok(golden.length >= 40, `only ${golden.length} golden lines`);
+  assert.deepEqual(new Set(golden.map(g => g.profile)), new Set(Object.keys(profiles)));
+  const codes = new Set(golden.map(g => g.expected.rejection));
+  for (const code of [null, 'malformed', 'size_out_of_range', 'too_few_samples', 'too_long', 'non_monotonic_time',
+    'too_short', 'impossible_speed', 'decision_mismatch', 'not_a_throw']) assert.ok(codes.has(code), `no golden line for ${code}`);
+});
+
+for (const [i, g] of golden.entries()) {
+  test(`golden ${i + 1} (${g.profile}): ${g.note}`, () => {
+    assert.deepStrictEqual(classify(g.input.trace, profiles[g.profile], g.input.claimed), g.expected);
+  });
+}
+
+test('the decision names are the ones the profiles use', () => {
+  for (const p of Object.values(profiles)) for (const d of p.directions) assert.ok(DECISIONS.includes(d), d);
+});
+
+test('classify treats claimed undefined and null as no claim, and unknown claims as malformed', () => {
+  const g = golden.find(g => g.note == 'thrown right, no claim'), p = profiles[g.profile];
+  assert.deepStrictEqual(classify(g.input.trace, p), g.expected);
+  assert.deepStrictEqual(classify(g.input.trace, p, null), g.expected);
+  for (const bad of ['sideways', 3, true, ['right'], 'RIGHT']) assert.equal(classify(g.input.trace, p, bad).rejection, 'malformed');
+  for (const bad of [undefined, null, 5, 'trace', [], { ...g.input.trace, w: '320' }, { ...g.input.trace, x: [0, null] }])
+    assert.equal(classify(bad, p).rejection, 'malformed');
+});
