@@ -11,7 +11,7 @@ const M = Math, INF = Infinity, NONE = 'none', L = 'left', R = 'right';
 export const DECISIONS = [NONE, L, R, 'up', 'down', 'up_left', 'up_right', 'down_left', 'down_right'];
 /** Koloda target point {x, y} of a decision, components in {-1, 0, 1} (none = 0, 0). */
 export const target = d => ({ x: d.includes(R) - d.includes(L), y: d.includes('down') - d.includes('up') });
-/** Unit vector {x, y} of a decision in screen coordinates; diagonals use M.sqrt(0.5) as Swift does. */
+/** Unit vector {x, y} of a decision in screen coordinates; diagonals use sqrt(0.5) as Swift does. */
 export const unit = d => { const g = target(d), k = g.x && g.y ? M.sqrt(0.5) : 1; return { x: g.x * k, y: g.y * k }; };
 /** Seed 000's `min(v, 1)`: capped above only. */
 const cap = v => v < 1 ? v : 1;
@@ -30,7 +30,9 @@ export function releaseVelocity({ t, x, y }, windowMs) {
   return tt > 0 ? { x: tx / tt, y: ty / tt } : { x: 0, y: 0 };
 }
 
-/** DragState.of and judge's rule switch in one: [candidate, progress, decision]; the decision needs trace r and velocity v. */
+/** DragState.of and judge's rule switch in one: [candidate, progress, decision]; the decision needs trace r and velocity v.
+ * judge's own recomputations (distanceOrFling's projection, Koloda's fraction k) are the same operations on the same
+ * numbers as DragState's, so their values are reused here. */
 function rule(dx, dy, w, h, vw, vh, ox, p, r, v) {
   let c = NONE, pr = 0, d = NONE, b, q, g, px = 2 * dx / w, py = 2 * dy / h;
   switch (p.rule) {
@@ -74,10 +76,11 @@ export function dragState(dx, dy, w, h, vw, vh, ox, p) {
 
 /** The trace-shape rules of validate with profile.limits `L`: the first broken rule's code, or null. */
 export function checkTrace(r, L) {
-  const { t, x, y } = r, n = t.length, both = (u, v, a, b) => u >= a && u <= b && v >= a && v <= b;
+  const { t, x, y } = r, n = t.length, within = (v, a, b) => v >= a && v <= b;
   let pt = 0, px = 0, py = 0;
   return x.length != n || y.length != n || ![r.w, r.h, r.vw, r.vh, r.gx, r.gy, r.ox ?? 0, r.oy ?? 0, ...t, ...x, ...y].every(isFinite) ? 'malformed'
-    : !(both(r.w, r.h, L.minCardSize, L.maxCardSize) && both(r.vw, r.vh, L.minViewport, L.maxViewport) && r.gx >= 0 && r.gx <= r.w && r.gy >= 0 && r.gy <= r.h) ? 'size_out_of_range'
+    : !(within(r.w, L.minCardSize, L.maxCardSize) && within(r.h, L.minCardSize, L.maxCardSize) &&
+      within(r.vw, L.minViewport, L.maxViewport) && within(r.vh, L.minViewport, L.maxViewport) && within(r.gx, 0, r.w) && within(r.gy, 0, r.h)) ? 'size_out_of_range'
     : n < L.minSamples || !n ? 'too_few_samples'
     : n > L.maxSamples ? 'too_long'
     : t.some((v, i) => i ? !(v > t[i - 1]) : v < 0) ? 'non_monotonic_time'
