@@ -250,6 +250,10 @@ struct PageTests {
             #expect(try await client.postForm("/d/h/swipes/\(first)/undo", "", headers: cookie("stranger")).status == .forbidden)
             #expect(try await client.postForm("/d/h/swipes/nope/undo", "", headers: me).status == .notFound)
             #expect(try await client.postForm("/d/h/swipes/nope/flip", "", headers: me).status == .notFound)
+            // The deck in the URL must be the swipe's deck.
+            #expect(try await client.postForm("/d/getaways/swipes/\(first)/flip", "", headers: me).status == .notFound)
+            #expect(try await client.postForm("/d/nope/swipes/\(first)/undo", "", headers: me).status == .notFound)
+            #expect(try env.count("SELECT COUNT(*) FROM flips WHERE swipeId = ?", [first]) == 1)
 
             let undo = try await client.postForm("/d/h/swipes/\(first)/undo", "", headers: me)
             #expect(undo.status == .seeOther)

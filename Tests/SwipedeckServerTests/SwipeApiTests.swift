@@ -76,11 +76,20 @@ struct SwipeApiTests {
             #expect(c2.status == .created)
             #expect(c2.headers[Self.replayedHeader] == "true")
 
+            // A client with neither cookie nor participant field retries honestly: a replay, not a mismatch.
+            let ids2 = try await client.makeDeck("e", titles: ["c"])
+            let n1 = try await client.swipe("e", card: ids2[0], direction: "right", participant: nil, key: "anon-key")
+            #expect(n1.status == .created)
+            let n2 = try await client.swipe("e", card: ids2[0], direction: "right", participant: nil, key: "anon-key")
+            #expect(n2.status == .created)
+            #expect(n2.headers[Self.replayedHeader] == "true")
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE id = 'anon-key'") == 1)
+
             let other = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(other, .unprocessableContent, "idempotency_mismatch")
             let otherDirection = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(otherDirection, .unprocessableContent, "idempotency_mismatch")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == before + 1)
+            #expect(try env.count("SELECT COUNT(*) FROM swipes") == before + 2)
             #expect(try env.row("SELECT direction FROM swipes WHERE id = 'same-key'")?["direction"] as String? == "right")
         }
     }

@@ -104,7 +104,7 @@ struct ApiController: Sendable {
         let slug = try context.parameters.require("deck")
         let body = try await collectJSONBody(request)
         let r: SwipeRequest = try Self.decode(SwipeRequest.self, body)
-        let participantPart = Array((r.participant ?? context.participant ?? "").utf8)
+        let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
         let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
@@ -132,7 +132,7 @@ struct ApiController: Sendable {
             for (i, item) in batch.swipes.enumerated() {
                 group.addTask {
                     let part = (try? encoder.encode(item)) ?? Data()
-                    let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.participant ?? "").utf8), Array(part)])
+                    let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.knownParticipant ?? "").utf8), Array(part)])
                     do {
                         let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookieParticipant: context.participant, now: clock())
                         switch o {

@@ -6,6 +6,9 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The browser participant id from the `sd_pid` cookie (set by `ParticipantMiddleware`).
     public var participant: String?
+    /// True when `participant` was just assigned (the request carried no cookie): such an id
+    /// identifies nobody yet, so it is not part of a request's idempotency fingerprint.
+    public var participantIsNew = false
     /// Peer IP for rate limiting; nil in router tests.
     public let remoteAddress: String?
 
@@ -13,4 +16,9 @@ public struct AppRequestContext: RequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
     }
+}
+
+extension AppRequestContext {
+    /// The cookie participant, unless it was assigned by this very request.
+    var knownParticipant: String? { participantIsNew ? nil : participant }
 }

@@ -15,6 +15,7 @@ struct ParticipantMiddleware: RouterMiddleware {
         }
         let fresh = Self.newId()
         context.participant = fresh
+        context.participantIsNew = true
         var response = try await next(request, context)
         response.setCookie(Cookie(name: Self.cookieName, value: fresh, maxAge: 60 * 60 * 24 * 365, path: "/", httpOnly: true, sameSite: .lax))
         return response

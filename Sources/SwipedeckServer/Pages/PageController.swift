@@ -103,15 +103,22 @@ struct PageController: Sendable {
     }
 
     @Sendable func formUndoOne(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let slug = try context.parameters.require("deck")
-        _ = try database.undoSwipe(id: try context.parameters.require("id"), participant: context.participant ?? "", at: clock())
+        let (slug, s) = try swipeInDeck(context)
+        _ = try database.undoSwipe(id: s.id, participant: context.participant ?? "", at: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
-    @Sendable func formFlip(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// The `:deck` slug and the `:id` swipe, which must belong to that deck (404 otherwise).
+    func swipeInDeck(_ context: AppRequestContext) throws -> (String, Swipe) {
         let slug = try context.parameters.require("deck")
-        let id = try context.parameters.require("id")
-        guard let s = try database.swipe(id: id) else { throw ApiError.notFound("swipe") }
+        let deck = try catalog.deck(slug)
+        guard let s = try database.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
+        return (slug, s)
+    }
+
+    @Sendable func formFlip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (slug, s) = try swipeInDeck(context)
+        let id = s.id
         let to = Decision(rawValue: s.direction)?.mirroredHorizontally ?? .none
         _ = try database.flipSwipe(id: id, participant: context.participant ?? "", to: to == .none ? s.direction : to.rawValue, at: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
