@@ -21,5 +21,5 @@ total=$(gzip -9 < "$tmp/all.js" | wc -c)
 printf '%-22s %6d bytes minified, %5d bytes gzip -9 (budget %d, %d left)\n' together "$(wc -c < "$tmp/all.js")" "$total" "$budget" "$((budget - total))"
 if [ "$total" -gt "$budget" ]; then
   echo "js-size: over the $budget-byte budget by $((total - budget)) bytes" >&2
-  [ "${STRICT:-0}" = 1 ] && exit 1
+  if [ "${STRICT:-0}" = 1 ]; then exit 1; fi
 fi
