@@ -22,9 +22,17 @@ public func validate(_ trace: Trace, claimed: Decision?, profile: SwipeProfile) 
 public func checkTrace(_ tr: Trace, limits: ValidationLimits) throws(SwipeRejection) {
     let n = tr.t.count
     if tr.x.count != n || tr.y.count != n { throw .malformed }
-    let scalars = [tr.w, tr.h, tr.vw, tr.vh, tr.gx, tr.gy, tr.ox ?? 0, tr.oy ?? 0]
-    for v in scalars where !v.isFinite { throw .malformed }
-    for i in 0..<n where !(tr.t[i].isFinite && tr.x[i].isFinite && tr.y[i].isFinite) { throw .malformed }
+    // The eight scalars (`ox`, `oy` count as 0 when absent), checked without building an array.
+    if !(tr.w.isFinite && tr.h.isFinite && tr.vw.isFinite && tr.vh.isFinite && tr.gx.isFinite && tr.gy.isFinite
+        && (tr.ox ?? 0).isFinite && (tr.oy ?? 0).isFinite)
+    {
+        throw .malformed
+    }
+    // One pass over the samples gathers what the per-sample rules below need (finite, strictly
+    // increasing time, speed); the rules are still applied one after another in their fixed order,
+    // with the same arithmetic, so the outcome is that of checking them in separate passes.
+    let pass = SamplePass(tr, maxSpeed: limits.maxSpeed, slopPx: limits.pointerSlopPx)
+    if !pass.finite { throw .malformed }
 
     if !(tr.w >= limits.minCardSize && tr.w <= limits.maxCardSize && tr.h >= limits.minCardSize && tr.h <= limits.maxCardSize) {
         throw .sizeOutOfRange
@@ -37,20 +45,60 @@ public func checkTrace(_ tr: Trace, limits: ValidationLimits) throws(SwipeReject
     if n < limits.minSamples || n == 0 { throw .tooFewSamples }
     if n > limits.maxSamples { throw .tooLong }
     if tr.t[0] < 0 { throw .nonMonotonicTime }
-    for i in 1..<n where !(tr.t[i] > tr.t[i - 1]) { throw .nonMonotonicTime }
+    if !pass.increasing { throw .nonMonotonicTime }
     if tr.t[n - 1] - tr.t[0] < limits.minDurationMs { throw .tooShort }
     if tr.t[n - 1] > limits.maxDurationMs { throw .tooLong }
+    if !pass.withinSpeed { throw .impossibleSpeed }
+}
 
-    // Squared distances against squared reach: no square root needed, and no rounding to mirror.
-    let s = limits.maxSpeed
-    var pt = 0.0, px = 0.0, py = 0.0
-    for i in 0..<n {
-        let dx = tr.x[i] - px, dy = tr.y[i] - py
-        let reach = s * (tr.t[i] - pt) + limits.pointerSlopPx
-        if dx * dx + dy * dy > reach * reach { throw .impossibleSpeed }
-        pt = tr.t[i]
-        px = tr.x[i]
-        py = tr.y[i]
+/// The per-sample facts `checkTrace` needs, from a single pass over `t`, `x`, `y` (which the
+/// caller has checked are the same length).
+struct SamplePass {
+    /// Every `t[i]`, `x[i]`, `y[i]` is finite. When false, the other two are meaningless.
+    var finite: Bool
+    /// `t[i] > t[i − 1]` for every i ≥ 1.
+    var increasing: Bool
+    /// No segment (from the pointerdown point (0, 0) at t = 0 to the first sample, then between
+    /// samples) is longer than `maxSpeed` × its duration + `slopPx`. Squared distances against
+    /// squared reach: no square root needed, and no rounding to mirror.
+    var withinSpeed: Bool
+
+    @inline(__always)
+    init(_ tr: Trace, maxSpeed s: Double, slopPx: Double) {
+        // Flags are OR-ed as integers with no early exit, so the loop has no branches and the
+        // compiler can vectorise it; each segment's arithmetic is exactly the one-by-one check's.
+        var nonFinite = 0, notIncreasing = 0, tooFast = 0
+        tr.t.withUnsafeBufferPointer { t in
+            tr.x.withUnsafeBufferPointer { x in
+                tr.y.withUnsafeBufferPointer { y in
+                    let n = t.count
+                    precondition(x.count == n && y.count == n)
+                    if n == 0 { return }
+                    // Not finite (NaN or ±infinity) ⇔ all exponent bits set.
+                    let e: UInt64 = 0x7FF0_0000_0000_0000
+                    // The first segment runs from the pointerdown point (0, 0) at t = 0.
+                    do {
+                        let ti = t[0], xi = x[0], yi = y[0]
+                        nonFinite = (ti.bitPattern & e == e ? 1 : 0) | (xi.bitPattern & e == e ? 1 : 0) | (yi.bitPattern & e == e ? 1 : 0)
+                        let dx = xi - 0.0, dy = yi - 0.0
+                        let reach = s * (ti - 0.0) + slopPx
+                        tooFast = dx * dx + dy * dy > reach * reach ? 1 : 0
+                    }
+                    for i in 1..<n {
+                        let ti = t[i], xi = x[i], yi = y[i]
+                        let pt = t[i - 1], px = x[i - 1], py = y[i - 1]
+                        nonFinite |= (ti.bitPattern & e == e ? 1 : 0) | (xi.bitPattern & e == e ? 1 : 0) | (yi.bitPattern & e == e ? 1 : 0)
+                        notIncreasing |= ti > pt ? 0 : 1
+                        let dx = xi - px, dy = yi - py
+                        let reach = s * (ti - pt) + slopPx
+                        tooFast |= dx * dx + dy * dy > reach * reach ? 1 : 0
+                    }
+                }
+            }
+        }
+        finite = nonFinite == 0
+        increasing = notIncreasing == 0
+        withinSpeed = tooFast == 0
     }
 }
 

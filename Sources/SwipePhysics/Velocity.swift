@@ -21,9 +21,21 @@ public struct Velocity: Sendable, Hashable, Codable {
     /// Computed with centred sums (mean first) for stability; `physics.js` performs the same
     /// operations in the same order, so the result is bit-identical.
     public static func release(of trace: Trace, windowMs: Double) -> Velocity {
-        let t = trace.t, xs = trace.x, ys = trace.y
+        trace.t.withUnsafeBufferPointer { t in
+            trace.x.withUnsafeBufferPointer { xs in
+                trace.y.withUnsafeBufferPointer { ys in
+                    release(t, xs, ys, windowMs: windowMs)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func release(_ t: UnsafeBufferPointer<Double>, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, windowMs: Double) -> Velocity {
         let n = t.count
         if n < 2 { return .zero }
+        // Reads below stay in bounds (as the array subscripts they replace would have trapped).
+        precondition(xs.count >= n && ys.count >= n)
         let end = t[n - 1]
         var start = n - 1
         while start > 0 && end - t[start - 1] <= windowMs { start -= 1 }
