@@ -1,6 +1,6 @@
 // Swipedeck gesture shim: enhances the server-rendered stack. Every physics number comes from the
 // profile JSON the server embeds (#swipe-profile) through physics.js; this file only wires the DOM.
-import { classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, unit } from './physics.js';
+import { classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, unit, entrance } from './physics.js';
 
 const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame, root = $('.deck-page');
 if (root) deck(root);
@@ -194,4 +194,15 @@ function deck(root) {
   for (const q of queue()) { const el = $(`[data-card="${q.body.card}"]`, stack); if (el) el.remove(), remaining--; }
   layout();
   flush();
+  // Seed 000 (classic): the cards fly in from random off-screen points over enterMs.
+  if (P.enterMs && !reduce) cards().forEach(el => {
+    const s = entrance(Math.random(), Math.random(), Math.random());
+    el.classList.add('dragging');
+    animate(el, t => {
+      const k = 1 - Math.min(1, t / P.enterMs);
+      el.style.transform = `translate(${s.x * k}px,${s.y * k}px) rotate(${s.rotation * k}rad)`;
+      el.style.opacity = 1 - k;
+      return k > 0;
+    }, () => { el.classList.remove('dragging'); el.removeAttribute('style'); });
+  });
 }
