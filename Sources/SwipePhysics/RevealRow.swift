@@ -6,7 +6,7 @@ public enum RevealRow {
     public static func direction(of xs: [Double], clampPx: Double, samples: Int) -> Decision {
         let n = xs.count
         if n < 2 { return .none }
-        var first = n - samples
+        var first = n - max(samples, 0)
         if first < 1 { first = 1 }
         var sum = 0.0
         for i in first..<n {

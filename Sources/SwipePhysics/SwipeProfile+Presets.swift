@@ -38,7 +38,8 @@ extension SwipeProfile {
 
     /// Seed 002 (a Koloda-style view): 8 directions, thrown at 60 % of the way to the target
     /// point, rotation π/10 × strength about the grab point, POP spring (bounciness 10,
-    /// speed 20 → tension ≈ 117.8, so response ≈ 579 ms, damping ratio ≈ 0.59), inset stack.
+    /// speed 20 → tension ≈ 117.8, so response ≈ 579 ms, damping ratio ≈ 0.59 — DESIGN's values; the
+    /// seed names POP but prints no parameters), inset stack.
     public static let eightway = SwipeProfile(
         name: "eightway",
         summary: "Seed 002: eight directions, thrown at 60% of the way to the target point.",

@@ -24,10 +24,11 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     public var flingVelocity: Double
     /// `distanceOrFling`: least displacement / card size for a fling, unitless. Default 0.08 (DESIGN).
     public var minFlingDistance: Double
-    /// `classic`: |x| / viewport width beyond which a release throws, unitless. 0.4 (seed 000).
+    /// `classic`: |x| / viewport width beyond which a release throws, unitless. 0.4 (DESIGN; seed 000's
+    /// `swipeXPosLimitRatio`, whose value the article does not print).
     public var classicXRatio: Double
-    /// `classic`: |y| / viewport height that must also be exceeded, unitless. 0.02 (seed 000; the
-    /// seed's quirk: a perfectly horizontal drag never throws).
+    /// `classic`: |y| / viewport height that must also be exceeded, unitless. 0.02 (DESIGN; the condition
+    /// is seed 000's `swipeYPosLimitRatio` test, quirk kept: a perfectly horizontal drag never throws).
     public var classicYRatio: Double
     /// `zone`: press time before the drag starts, ms. 50 (seed 000 `minimumPressDuration = 0.05`).
     public var pressDelayMs: Double
@@ -58,8 +59,8 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     public var overlayStart: Double
     /// Overlay opacity is 1 at this fraction of the threshold. Default 1.0 (DESIGN).
     public var overlayFull: Double
-    /// Spring that brings a released card back. Default 260 ms response, ζ 0.68 (seed 000
-    /// `durationOfReturnOriginal = 0.26`, `usingSpringWithDamping: 0.68`).
+    /// Spring that brings a released card back. Default 260 ms response (DESIGN "0.26 s return"), ζ 0.68
+    /// (seed 000 `usingSpringWithDamping: 0.68`).
     public var returnSpring: SpringParameters
     /// How a thrown card leaves.
     public var throwStyle: ThrowStyle
@@ -67,10 +68,10 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     public var exitDistanceFactor: Double
     /// Shortest throw-out, ms. Default 180 (ours: below that the card seems to vanish).
     public var throwMinMs: Double
-    /// Longest throw-out, ms. Default 480 (seed 000 `durationOfSwipeOut = 0.48`).
+    /// Longest throw-out, ms. Default 480 (DESIGN; seed 000's `durationOfSwipeOut`, value not printed).
     public var throwMaxMs: Double
     /// New cards enter from a random off-screen point, ms; 0 = they appear in place.
-    /// Default 0; `classic` 930 (seed 000 `durationOfInitialize = 0.93`).
+    /// Default 0; `classic` 930 (DESIGN; seed 000's `durationOfInitialize`, value not printed).
     public var enterMs: Double
     /// Stack layout.
     public var stack: StackParameters

@@ -1,7 +1,9 @@
 /// Why a trace was refused. The raw value is the API error code (HTTP 422) and the
 /// `rejection` field of `swipedeck classify`; `physics.js` returns the same strings.
 ///
-/// Checks run in declaration order and the first broken rule wins, on both sides.
+/// The first broken rule wins, on both sides, checked in this order: malformed, size_out_of_range,
+/// too_few_samples, too_long (sample count), non_monotonic_time, too_short, too_long (duration),
+/// impossible_speed, then the claim (decision_mismatch / not_a_throw).
 public enum SwipeRejection: String, Error, Sendable, Hashable, Codable, CaseIterable {
     /// A number is NaN or infinite, or `t`, `x`, `y` differ in length.
     case malformed
