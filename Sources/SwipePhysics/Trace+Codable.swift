@@ -8,9 +8,9 @@ extension Trace: Codable {
     /// reject them as `malformed` (a 422 naming the rule) instead of a generic parse error.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        t = try c.decode([LenientDouble].self, forKey: .t).map(\.value)
-        x = try c.decode([LenientDouble].self, forKey: .x).map(\.value)
-        y = try c.decode([LenientDouble].self, forKey: .y).map(\.value)
+        t = try Self.numbers(c, .t)
+        x = try Self.numbers(c, .x)
+        y = try Self.numbers(c, .y)
         w = try c.decode(LenientDouble.self, forKey: .w).value
         h = try c.decode(LenientDouble.self, forKey: .h).value
         vw = try c.decode(LenientDouble.self, forKey: .vw).value
@@ -19,6 +19,13 @@ extension Trace: Codable {
         gy = try c.decode(LenientDouble.self, forKey: .gy).value
         ox = try c.decodeIfPresent(LenientDouble.self, forKey: .ox)?.value
         oy = try c.decodeIfPresent(LenientDouble.self, forKey: .oy)?.value
+    }
+
+    /// An array of numbers: decoded as `[Double]` (the fast path for every real trace), and only
+    /// when that fails element by element, allowing the NaN/Infinity strings.
+    private static func numbers(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> [Double] {
+        if let plain = try? c.decode([Double].self, forKey: key) { return plain }
+        return try c.decode([LenientDouble].self, forKey: key).map(\.value)
     }
 
     public func encode(to encoder: any Encoder) throws {

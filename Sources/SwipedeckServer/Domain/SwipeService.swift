@@ -95,9 +95,43 @@ public struct SwipeService: Sendable {
     }
 
     /// The trace as compact JSON for storage (flat arrays; re-checkable by `swipedeck classify`).
+    /// Written by hand: this runs for every drag swipe, and `JSONEncoder` was the largest single
+    /// cost of the swipe route. Numbers are Swift's shortest round-trip spelling (`12.5`, `3`,
+    /// `1e-05`), which decodes to the same doubles; the trace was validated, so all are finite.
     static func compact(_ t: Trace) -> String? {
-        guard let data = try? JSONEncoder().encode(t) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        var out = ""
+        out.reserveCapacity(64 + 8 * 3 * t.t.count)
+        func number(_ v: Double) {
+            guard v.isFinite else { out += "null"; return }
+            if v == v.rounded(.towardZero) && abs(v) < 1e15 {
+                out += String(Int64(v))
+                if v == 0 && v.sign == .minus { out = String(out.dropLast()) + "-0" }
+            } else {
+                out += v.description
+            }
+        }
+        func array(_ key: String, _ values: [Double]) {
+            out += "\"\(key)\":["
+            for (i, v) in values.enumerated() {
+                if i > 0 { out += "," }
+                number(v)
+            }
+            out += "]"
+        }
+        out += "{"
+        array("t", t.t)
+        out += ","
+        array("x", t.x)
+        out += ","
+        array("y", t.y)
+        for (key, v) in [("w", t.w), ("h", t.h), ("vw", t.vw), ("vh", t.vh), ("gx", t.gx), ("gy", t.gy)] {
+            out += ",\"\(key)\":"
+            number(v)
+        }
+        if let ox = t.ox { out += ",\"ox\":"; number(ox) }
+        if let oy = t.oy { out += ",\"oy\":"; number(oy) }
+        out += "}"
+        return out
     }
 
     /// FNV-1a 64-bit of the parts, hex: a cheap fingerprint of a request for idempotency checks.

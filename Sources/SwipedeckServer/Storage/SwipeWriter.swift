@@ -67,25 +67,34 @@ public actor SwipeWriter {
 
     /// One item inside the group transaction. Storage rules are checked by queries, not by
     /// catching constraint errors, so one refused item never aborts its neighbours.
+    ///
+    /// This runs on the single writer for every swipe, so it uses cached prepared statements
+    /// (no SQL parsing per swipe) and binds the row's columns directly.
     static func apply(_ item: Item, _ db: Database) throws -> SwipeOutcome? {
         switch item {
         case .rejection(let deckId, let cardId, let participantId, let code, let at):
-            try db.execute(
-                sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [deckId, cardId, participantId, code, at])
+            try db.cachedStatement(sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [deckId, cardId, participantId, code, at])
             return nil
         case .swipe(let swipe):
-            if let existing = try Swipe.fetchOne(db, key: swipe.id) {
+            if let existing = try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]) {
                 return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
             }
             let live = try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL",
+                db.cachedStatement(sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL"),
                 arguments: [swipe.participantId, swipe.cardId]) ?? false
             if live { return .refused(.alreadySwiped) }
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)",
-                arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
-            try swipe.insert(db)
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
+                .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
+            try db.cachedStatement(sql: """
+                INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, velocityX, velocityY,
+                                    durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    swipe.id, swipe.deckId, swipe.cardId, swipe.participantId, swipe.direction, swipe.input, swipe.trace,
+                    swipe.velocityX, swipe.velocityY, swipe.durationMs, swipe.decisionMs, swipe.suspect, swipe.requestHash,
+                    swipe.createdAt, swipe.undoneAt,
+                ])
             return .created(swipe)
         }
     }
