@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Mustache
+import SwipePhysics
+import Synchronization
 
 /// Renders `Templates/*.mustache` into HTML responses. Every data value goes through `{{ }}`
 /// (HTML-escaped); the only triple-mustache is the profile JSON, which the server builds from
@@ -29,8 +31,33 @@ public struct PageRenderer: Sendable {
     static func scriptSafeJSON(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let s = String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
-        return s.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + 16)
+        for b in data {
+            switch b {
+            case UInt8(ascii: "<"): out += Array("\\u003c".utf8)
+            case UInt8(ascii: ">"): out += Array("\\u003e".utf8)
+            case UInt8(ascii: "&"): out += Array("\\u0026".utf8)
+            default: out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// A profile's script-safe JSON, made once per profile: profiles are constants, and the deck
+    /// page embeds one on every request (encoding it each time was a sixth of the page's cost).
+    static func scriptSafeJSON(_ profile: SwipeProfile) -> String {
+        if let cached = profileJSON.withLock({ $0[profile] }) { return cached }
+        let json = scriptSafeJSON(ProfileBox(profile: profile))
+        profileJSON.withLock { $0[profile] = json }
+        return json
+    }
+
+    private struct ProfileBox: Encodable {
+        let profile: SwipeProfile
+        func encode(to encoder: any Encoder) throws { try profile.encode(to: encoder) }
+    }
+
+    private static let profileJSON = Mutex<[SwipeProfile: String]>([:])
 }
