@@ -86,9 +86,12 @@ extension AppDatabase {
         // direction (swipes_by_deck), distinct participants, and decision times (count, median).
         // Covering indexes make the last two index-only scans (about 10 ms instead of 650 ms for
         // 100,000 swipes); the (deckId, decisionMs) index they replace could not skip undone rows.
+        // `suspect` comes before `undoneAt` on purpose: a query that does not constrain `suspect`
+        // (the deck page's "cards this participant has not swiped") must not find a (deckId,
+        // undoneAt) prefix here and prefer it to swipes_by_deck_participant (it did: 100x slower).
         m.registerMigration("v2-results-indexes") { db in
-            try db.create(index: "swipes_results_participants", on: "swipes", columns: ["deckId", "undoneAt", "suspect", "participantId"])
-            try db.create(index: "swipes_results_timing", on: "swipes", columns: ["deckId", "undoneAt", "suspect", "decisionMs"])
+            try db.create(index: "swipes_results_participants", on: "swipes", columns: ["deckId", "suspect", "undoneAt", "participantId"])
+            try db.create(index: "swipes_results_timing", on: "swipes", columns: ["deckId", "suspect", "undoneAt", "decisionMs"])
             try db.drop(index: "swipes_by_decision_time")
         }
         return m
