@@ -103,7 +103,7 @@ struct ApiController: Sendable {
     @Sendable func postSwipe(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let body = try await collectJSONBody(request)
-        let r: SwipeRequest = try Self.decode(SwipeRequest.self, body)
+        let r: SwipeRequest = try SwipeBodyParser.parse(body) ?? Self.decode(SwipeRequest.self, body)
         let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
         let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
         let outcome = try await swipes.submit(
