@@ -103,15 +103,21 @@ struct ApiController: Sendable {
     @Sendable func postSwipe(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let body = try await collectJSONBody(request)
-        let r: SwipeRequest = try SwipeBodyParser.parse(body) ?? Self.decode(SwipeRequest.self, body)
+        let fast = SwipeBodyParser.parse(body)
+        let r: SwipeRequest = try fast?.request ?? Self.decode(SwipeRequest.self, body)
         let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
         let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
-            cookieParticipant: context.participant, now: clock())
+            cookieParticipant: context.participant, now: clock(), traceJSON: fast?.traceJSON)
+        func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
+            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+            headers.append(contentsOf: extra)
+            return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)).json)))
+        }
         switch outcome {
-        case .created(let s): return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)), status: .created, headers: [.location: "/api/v1/swipes/\(s.id)"])
-        case .replayed(let s): return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)), status: .created, headers: [.idempotentReplayed: "true"])
+        case .created(let s): return answer(s, [.location: "/api/v1/swipes/\(s.id)"])
+        case .replayed(let s): return answer(s, [.idempotentReplayed: "true"])
         case .refused(let e): throw e
         }
     }

@@ -116,3 +116,67 @@ struct BatchItemResult: Encodable, Sendable {
         self.init(status: Int(e.status.code), swipe: nil, replayed: false, error: ErrorJSON(code: e.code, message: e.message))
     }
 }
+
+// MARK: - Hand-written JSON for the swipe route
+
+extension SwipeEnvelope {
+    /// `{"swipe":{…}}` with sorted keys, as `JSONResponse.make` would write it (numbers in
+    /// Swift's shortest round-trip spelling). Written by hand because this answers every swipe
+    /// and `JSONEncoder` was a measurable share of the route's CPU.
+    var json: String {
+        var o = "{\"swipe\":{"
+        let s = swipe
+        o += "\"card\":\(s.card),\"createdAt\":"
+        o += Self.number(s.createdAt)
+        if let d = s.decisionMs { o += ",\"decisionMs\":" + Self.number(d) }
+        o += ",\"deck\":" + Self.string(s.deck)
+        o += ",\"direction\":" + Self.string(s.direction)
+        if let d = s.durationMs { o += ",\"durationMs\":" + Self.number(d) }
+        o += ",\"id\":" + Self.string(s.id)
+        o += ",\"input\":" + Self.string(s.input)
+        o += ",\"participant\":" + Self.string(s.participant)
+        o += ",\"suspect\":" + (s.suspect ? "true" : "false")
+        o += ",\"undone\":" + (s.undone ? "true" : "false")
+        if let v = s.velocity {
+            o += ",\"velocity\":{"
+            var first = true
+            for key in v.keys.sorted() {
+                o += (first ? "" : ",") + Self.string(key) + ":" + Self.number(v[key] ?? 0)
+                first = false
+            }
+            o += "}"
+        }
+        o += "}}"
+        return o
+    }
+
+    /// A finite double as JSON (`1`, `0.25`, `1e-07`); non-finite ones (never stored) as null.
+    static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded(.towardZero) && abs(v) < 1e15 { return String(Int64(v)) }
+        return v.description
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func string(_ s: String) -> String {
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
+        var o = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": o += "\\\""
+            case "\\": o += "\\\\"
+            case "\n": o += "\\n"
+            case "\r": o += "\\r"
+            case "\t": o += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    o += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    o.unicodeScalars.append(u)
+                }
+            }
+        }
+        return o + "\""
+    }
+}

@@ -19,9 +19,12 @@ public struct SwipeService: Sendable {
     ///   - fingerprint: identifies the request body, to tell a replay from a reuse of the key.
     ///   - cookieParticipant: the browser's participant id, used when the body names none.
     ///   - now: seconds since 1970 (passed in; the service reads no clock).
+    ///   - traceJSON: the trace as compact JSON when the caller has it already (the request's
+    ///     own text, for storage); nil makes it from `r.trace`.
     /// - Throws: `ApiError` naming the broken rule.
     public func submit(
-        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?, now: Double
+        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?, now: Double,
+        traceJSON: String? = nil
     ) async throws -> SwipeOutcome {
         let deck = try catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
@@ -50,7 +53,7 @@ public struct SwipeService: Sendable {
                 swipe.velocityY = verdict.velocity.y
                 swipe.durationMs = trace.t.last
                 swipe.suspect = verdict.suspect
-                swipe.trace = Self.compact(trace)
+                swipe.trace = traceJSON ?? Self.compact(trace)
             } catch {
                 try await writer.submit(.rejection(deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
                 throw ApiError.rejected(error)
