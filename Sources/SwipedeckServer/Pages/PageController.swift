@@ -34,22 +34,27 @@ struct PageController: Sendable {
         let deck = try catalog.deck(try context.parameters.require("deck"))
         let profile = deck.swipeProfile
         let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: context.participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
-        let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
-        let dirs = Set(profile.directions)
-        var ctx = deckContext(deck)
-        ctx["kind"] = "deck"
-        ctx["pageTitle"] = deck.title
-        ctx["cards"] = cardViews
-        ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
-        ctx["empty"] = cards.isEmpty
-        ctx["remaining"] = remaining
-        ctx["cursor"] = cards.last?.position ?? -1
-        ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
-        ctx["profileName"] = profile.name
-        ctx["allowButtons"] = deck.allowButtons
-        ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
-        ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
-        return renderer.page("deck", ctx)
+        // The page is a function of the deck, the cards shown and the count left (all immutable
+        // or in the key), so its HTML is rendered once per combination.
+        let key = "deck|\(deck.id ?? 0)|\(remaining)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
+        return renderer.cachedPage("deck", key: key) {
+            let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
+            let dirs = Set(profile.directions)
+            var ctx = deckContext(deck)
+            ctx["kind"] = "deck"
+            ctx["pageTitle"] = deck.title
+            ctx["cards"] = cardViews
+            ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
+            ctx["empty"] = cards.isEmpty
+            ctx["remaining"] = remaining
+            ctx["cursor"] = cards.last?.position ?? -1
+            ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
+            ctx["profileName"] = profile.name
+            ctx["allowButtons"] = deck.allowButtons
+            ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
+            ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
+            return ctx
+        }
     }
 
     /// Cards rendered beyond the visible stack, so quick swipes never outrun the next fetch.

@@ -9,9 +9,43 @@ import Synchronization
 /// its own constants and escapes for a `<script>` block (`<`, `>`, `&` as \u escapes).
 public struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    /// Rendered HTML of pages that are pure functions of immutable data (see `cachedPage`).
+    let cache = RenderCache()
 
     public init(templatesDirectory: String) async throws {
         library = try await MustacheLibrary(directory: templatesDirectory)
+    }
+
+    /// Like `page`, for a page whose HTML depends only on `key` (which must name everything the
+    /// context is made from, all of it immutable: decks and cards never change once imported,
+    /// templates are loaded once). Rendering Mustache was most of the deck page's cost.
+    func cachedPage(_ template: String, key: String, _ context: () -> [String: Any]) -> Response {
+        let html: String
+        if let hit = cache.get(key) {
+            html = hit
+        } else {
+            html = library.render(context(), withTemplate: template) ?? "<!doctype html><title>Template missing</title>"
+            cache.set(key, html)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A bounded map from key to HTML (emptied when full: a cache, not a store).
+    final class RenderCache: Sendable {
+        private let entries = Mutex<[String: String]>([:])
+        static let capacity = 2048
+
+        func get(_ key: String) -> String? { entries.withLock { $0[key] } }
+
+        func set(_ key: String, _ html: String) {
+            entries.withLock { e in
+                if e.count >= Self.capacity { e.removeAll(keepingCapacity: true) }
+                e[key] = html
+            }
+        }
     }
 
     /// Renders `template` with `context` as a 200 (or `status`) HTML response.
