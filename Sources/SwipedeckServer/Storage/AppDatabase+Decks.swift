@@ -70,8 +70,9 @@ extension AppDatabase {
                 AND id NOT IN (SELECT cardId FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL)
                 """
             let args: StatementArguments = [deckId, position, participant ?? "", deckId]
-            let cards = try Card.fetchAll(db, sql: "SELECT * \(filter) ORDER BY position LIMIT \(limit)", arguments: args)
-            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: args) ?? 0
+            // Cached statements: the deck page and the cards API run these on every request.
+            let cards = try Card.fetchAll(db.cachedStatement(sql: "SELECT * \(filter) ORDER BY position LIMIT ?"), arguments: args + [limit])
+            let remaining = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(filter)"), arguments: args) ?? 0
             return (cards, remaining)
         }
     }
