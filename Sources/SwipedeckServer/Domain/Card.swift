@@ -37,6 +37,20 @@ import GRDB
 extension Card: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "cards"
 
+    /// Reads the columns directly (the deck page and cards API fetch cards on every request;
+    /// the `Decodable` path was most of that read's cost).
+    public init(row: Row) throws {
+        id = row["id"]
+        deckId = row["deckId"]
+        position = row["position"]
+        title = row["title"]
+        subtitle = row["subtitle"]
+        body = row["body"]
+        image = row["image"]
+        link = row["link"]
+        accent = row["accent"]
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
