@@ -19,7 +19,7 @@ DURATION=${BENCH_DURATION:-10s}
 THREADS=${BENCH_THREADS:-2}
 SCRATCH=${SWIPEDECK_BENCH_SCRATCH:-.build}
 
-for tool in wrk curl sqlite3 python3; do
+for tool in wrk sqlite3 python3; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (make deps installs wrk and sqlite3)" >&2; exit 1; }
 done
 
@@ -37,13 +37,25 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
+# http_get URL [seconds|body]: prints the body, or the wall time in seconds (no curl needed).
+http_get() {
+  python3 - "$1" "${2:-body}" <<'PY'
+import sys, time, urllib.request
+t = time.perf_counter()
+with urllib.request.urlopen(sys.argv[1], timeout=30) as r:
+    body = r.read()
+    assert r.status == 200, r.status
+print(f"{time.perf_counter() - t:.4f}" if sys.argv[2] == "seconds" else body.decode())
+PY
+}
+
 start_server() { # db
   PORT=$(free_port)
   "$BIN" serve --host 127.0.0.1 --port "$PORT" --db "$1" --admin-token bench-token \
     --rate-participant 0 --rate-ip 0 >>"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 200); do
-    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
+    http_get "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
     kill -0 "$PID" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
     sleep 0.05
   done
@@ -83,7 +95,7 @@ run_wrk() {
 DB="$WORK/bench.sqlite"
 start_server "$DB"
 BASE="http://127.0.0.1:$PORT"
-CARDS=$(curl -fsS "$BASE/api/v1/decks/getaways/cards?limit=100&participant=bench-lister" |
+CARDS=$(http_get "$BASE/api/v1/decks/getaways/cards?limit=100&participant=bench-lister" |
   python3 -c 'import json,sys; print(" ".join(str(c["id"]) for c in json.load(sys.stdin)["cards"]))')
 echo "== server on $BASE (pid $PID), getaways cards: $(wc -w <<<"$CARDS")"
 grep -o 'synchronous=[A-Z]*' "$WORK/server.log" | head -n 1
@@ -124,7 +136,7 @@ python3 scripts/bench_seed.py "$RDB" --deck getaways --swipes 100000
 stop_server
 start_server "$RDB"
 BASE="http://127.0.0.1:$PORT"
-COLD=$(curl -fsS -o /dev/null -w '%{time_total}' "$BASE/d/getaways/results")
+COLD=$(http_get "$BASE/d/getaways/results" seconds)
 COLD_MS=$(python3 -c "print(f'{$COLD * 1000:.1f}')")
 echo "GET /d/getaways/results, 100,000 swipes: cold (first request after start) $COLD_MS ms"
 run_wrk "GET /d/getaways/results (100k)" 4 "$BASE/d/getaways/results" scripts/bench_get.lua
@@ -136,7 +148,7 @@ stop_server
 # ---------------------------------------------------------------- report
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
-MACHINE="$(nproc) cores ($CPU), $(free -g | awk '/^Mem:/ {print $2}') GiB RAM, $(uname -sr); wrk -t$THREADS on the same cores; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+MACHINE="$(nproc) cores ($CPU), $(awk '/^MemTotal:/ {printf "%d", $2 / 1048576}' /proc/meminfo) GiB RAM, $(uname -sr); wrk -t$THREADS on the same cores; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
   echo
