@@ -1,29 +1,13 @@
 import Foundation
 @testable import SwipePhysics
 
-/// ParitySplitMix64 (Steele, Lea & Flood 2014): a tiny seeded generator, so the parity traces are the
-/// same on every run and on every machine.
-struct ParitySplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1), 53 random bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+/// The parity generator draws from the suites' `SplitMix64` (Helpers.swift), so the traces are the
+/// same on every run and machine; these two spellings read well in the generator.
+extension SplitMix64 {
     /// Uniform in [a, b).
-    mutating func range(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+    mutating func range(_ a: Double, _ b: Double) -> Double { uniform(a, b) }
     /// Uniform in 0..<n.
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
-    mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
+    mutating func int(_ n: Int) -> Int { int(0, n - 1) }
 }
 
 /// JSON text of a number that both decoders read back to the same bits: Swift's shortest
@@ -120,9 +104,9 @@ struct ParityCase {
 /// ones (NaN / infinities, bad sizes, non-monotonic time, teleports, missing fields, wrong types,
 /// bad claims).
 struct ParityGenerator {
-    var rng: ParitySplitMix64
+    var rng: SplitMix64
 
-    init(seed: UInt64) { rng = ParitySplitMix64(seed: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     // MARK: Geometry
 
