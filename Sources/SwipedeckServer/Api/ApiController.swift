@@ -149,7 +149,7 @@ struct ApiController: Sendable {
                     } catch let e as ApiError {
                         return (i, BatchItemResult(e))
                     } catch {
-                        return (i, BatchItemResult(.invalidField(code: "internal", message: "internal error")))
+                        return (i, BatchItemResult(.internalError))
                     }
                 }
             }

@@ -34,6 +34,8 @@ public enum ApiError: Error, Sendable, Equatable {
     case inputNotAllowed(String)
     /// 429: too many requests; retry after the given seconds.
     case rateLimited(retryAfter: Int)
+    /// 500: a fault on our side (logged); never caused by what a client sends.
+    case internalError
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -46,6 +48,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
         case .rateLimited: return .tooManyRequests
+        case .internalError: return .internalServerError
         }
     }
 
@@ -66,6 +69,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .idempotencyMismatch: return "idempotency_mismatch"
         case .inputNotAllowed: return "input_not_allowed"
         case .rateLimited: return "rate_limited"
+        case .internalError: return "internal"
         }
     }
 
@@ -86,6 +90,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .idempotencyMismatch: return "This Idempotency-Key was used for a different request."
         case .inputNotAllowed(let m): return m
         case .rateLimited(let s): return "Too many requests; retry in \(s) s."
+        case .internalError: return "Internal error; it has been logged."
         }
     }
 }

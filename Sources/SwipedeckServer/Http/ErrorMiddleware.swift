@@ -40,6 +40,6 @@ struct ErrorMiddleware: RouterMiddleware {
         if let e = error as? NIOTooManyBytesError { return .tooLarge(e.maxBytes ?? 0) }
         if error is DecodingError { return .malformedJSON(String(describing: error).prefix(200).description) }
         logger.error("internal error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
-        return .invalidField(code: "internal", message: "internal error")
+        return .internalError
     }
 }

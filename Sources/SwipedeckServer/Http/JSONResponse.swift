@@ -21,7 +21,6 @@ enum JSONResponse {
     }
 
     static func error(_ e: ApiError) -> Response {
-        let status: HTTPResponse.Status = e.code == "internal" ? .internalServerError : e.status
-        return make(ErrorBody(error: .init(code: e.code, message: e.message)), status: status)
+        make(ErrorBody(error: .init(code: e.code, message: e.message)), status: e.status)
     }
 }
