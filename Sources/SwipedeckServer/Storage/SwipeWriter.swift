@@ -23,7 +23,7 @@ public actor SwipeWriter {
     private let maxBatch: Int
     private var queue: [Job] = []
     private var draining = false
-    /// Transactions committed and items written (for the benchmark report).
+    /// Transactions committed and items written (group-commit accounting, checked by the storage tests).
     public private(set) var commits = 0
     public private(set) var items = 0
 
