@@ -45,7 +45,8 @@ public struct DampedSpring: Sendable, Hashable {
     /// Time (ms) after which |position| stays below `epsilon`, from an upper envelope of the
     /// motion that only decreases (so "stays" holds). 0 when the envelope starts below `epsilon`.
     public func settleTime(x0: Double, v0: Double, epsilon: Double = 0.5) -> Double {
-        if envelope(0, x0: x0, v0: v0) <= epsilon { return 0 }
+        // `!(… > ε)`: an envelope that is NaN (no finite motion) settles at once, as in physics.js.
+        if !(envelope(0, x0: x0, v0: v0) > epsilon) { return 0 }
         var hi = 1.0
         while envelope(hi, x0: x0, v0: v0) > epsilon && hi < 1e9 { hi *= 2 }
         var lo = 0.0

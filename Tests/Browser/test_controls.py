@@ -90,7 +90,7 @@ def test_rejected_swipe_comes_back(server, desktop):
         body='{"error":{"code":"decision_mismatch","message":"the trace does not support that decision"}}'))
     first = open_deck(page, server)
     page.click(".ctl-like")
-    page.wait_for_selector(".toast.show")
+    page.wait_for_selector(".toast:not(:empty)")
     assert "Not counted" in page.inner_text(".toast")
     page.wait_for_timeout(1500)
     assert top_card(page) == first, "a rejected card must be back on top after its throw animation"

@@ -168,7 +168,7 @@ struct PageTests {
         }
     }
 
-    @Test("GET /css/stack/{profile}.css holds the StackSlot transforms; unknown is 404")
+    @Test("GET /css/stack/{profile}.css holds the StackSlot transforms and touch-action; unknown is 404")
     func stackCSS() async throws {
         try await withApp { client, _ in
             for profile in SwipeProfile.all {
@@ -182,7 +182,12 @@ struct PageTests {
                         #".card[data-depth="\#(depth)"]{transform:translate(\#(slot.translateX)px,\#(slot.translateY)px) scale(\#(slot.scaleX),\#(slot.scaleY));opacity:\#(slot.opacity);z-index:\#(slot.zIndex)}"#),
                         "\(profile.name) depth \(depth)")
                 }
+                // Vertical throws need every touch move; left/right-only stacks let the page scroll.
+                let vertical = profile.directions.contains { $0 != .left && $0 != .right }
+                #expect(r.text.contains(".card{touch-action:\(vertical ? "none" : "pan-y")}"), "\(profile.name)")
             }
+            #expect(try await client.get("/css/stack/eightway.css").text.contains(".card{touch-action:none}"))
+            #expect(try await client.get("/css/stack/standard.css").text.contains(".card{touch-action:pan-y}"))
             for uri in ["/css/stack/nope.css", "/css/stack/standard", "/css/stack/standard.js"] {
                 let r = try await client.get(uri)
                 #expect(r.status == .notFound, "\(uri)")
