@@ -201,6 +201,36 @@ struct SecurityTests {
         }
     }
 
+    /// The fields of `fields` as "name: value" lines, sorted (order-insensitive comparison).
+    static func fieldLines(_ fields: HTTPFields) -> [String] {
+        fields.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
+    }
+
+    @Test("HEAD answers like GET (pages, API, static files, errors): same status and headers, no body")
+    func headLikeGet() async throws {
+        try await withApp { client, _ in
+            let uris = [
+                "/", "/d/getaways", "/d/getaways/results", "/d/getaways/history", "/css/stack/standard.css", "/healthz",
+                "/api/v1/profiles", "/api/v1/decks/getaways", "/api/v1/decks/getaways/cards?limit=3", "/api/v1/decks/getaways/results.csv",
+                "/openapi.json", "/js/boot.js", "/css/app.css", "/img/logo.svg", "/nope", "/d/nope", "/api/v1/nope",
+                "/api/v1/decks/getaways/swipes",
+            ]
+            for uri in uris {
+                let get = try await client.get(uri, headers: cookie("header"))
+                let head = try await client.execute(uri: uri, method: .head, headers: cookie("header"))
+                #expect(head.status == get.status, "\(uri): HEAD \(head.status.code), GET \(get.status.code)")
+                #expect(head.body.readableBytes == 0, "\(uri): HEAD has a body")
+                #expect(get.body.readableBytes > 0, "\(uri): GET has no body")
+                #expect(head.headers[.contentLength] == String(get.body.readableBytes), "\(uri): Content-Length \(head.headers[.contentLength] ?? "none")")
+                #expect(Self.fieldLines(head.headers) == Self.fieldLines(get.headers), "\(uri)")
+            }
+            // Without a cookie, HEAD assigns one just as GET does.
+            let fresh = try await client.execute(uri: "/d/getaways", method: .head)
+            #expect(fresh.status == .ok)
+            #expect(fresh.headers[.setCookie]?.hasPrefix("sd_pid=p") == true)
+        }
+    }
+
     @Test("nothing a client sends yields a 5xx")
     func noServerErrors() async throws {
         try await withApp { client, _ in
