@@ -201,6 +201,30 @@ struct SecurityTests {
         }
     }
 
+    @Test("an error answers a request without a cookie with the cookie too (404 page, API 404, thrown 422)")
+    func participantCookieOnErrors() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("e", titles: ["a"])
+            let errors = [
+                ("404 page", try await client.get("/nope")),
+                ("unknown deck page", try await client.get("/d/nope")),
+                ("API 404", try await client.get("/api/v1/nope")),
+                ("API 422", try await client.swipe("e", card: ids[0], direction: "left", trace: rightDrag(), participant: nil)),
+            ]
+            for (what, r) in errors {
+                #expect(r.status.code >= 400, "\(what): \(r.status.code)")
+                let set = r.headers[.setCookie] ?? ""
+                #expect(set.hasPrefix("sd_pid=p"), "\(what): Set-Cookie \(set)")
+                #expect(set.contains("HttpOnly"), "\(what)")
+                #expect(set.lowercased().contains("samesite=lax"), "\(what)")
+            }
+            expectAPIError(errors[3].1, .unprocessableContent, "decision_mismatch")
+            // A request that carried a valid cookie gets none back, error or not.
+            #expect(try await client.get("/nope", headers: cookie("known")).headers[.setCookie] == nil)
+            #expect(try await client.get("/api/v1/nope", headers: cookie("known")).headers[.setCookie] == nil)
+        }
+    }
+
     /// The fields of `fields` as "name: value" lines, sorted (order-insensitive comparison).
     static func fieldLines(_ fields: HTTPFields) -> [String] {
         fields.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
