@@ -1,12 +1,12 @@
 import Hummingbird
 
-/// Sends no body in answer to `HEAD`. Hummingbird's router has no implicit `HEAD`: the router is
-/// built with `.autoGenerateHeadEndpoints`, which routes a `HEAD` to the path's `GET` handler, and
-/// `FileMiddleware` answers `HEAD` for static files itself; but a `HEAD` that reaches no handler
-/// (an unknown path, or a path without `GET`) gets the error page or JSON error of the matching
-/// `GET`, body included. Installed first, this middleware keeps that response's status and headers
-/// and drops its body, so every `HEAD` answers like its `GET` without the bytes. `Content-Length`
-/// stays the GET body's length (every body here is one buffer, so its length is known).
+/// Sends no body in answer to `HEAD`. Hummingbird's router has no implicit `HEAD`, so it is built
+/// with `.autoGenerateHeadEndpoints` (a `HEAD` runs the path's `GET` handler), and `FileMiddleware`
+/// answers `HEAD` for static files itself; but a `HEAD` that reaches no handler (an unknown path,
+/// or a path without `GET`) gets the same error page or JSON error as its `GET`, body included.
+/// Installed first, this middleware keeps every `HEAD` response's status and headers and drops its
+/// body. `Content-Length` stays the GET body's length: every body here is one buffer of known
+/// length. (A streamed body of unknown length would be announced as 0 by `createHeadResponse`.)
 struct HeadMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
