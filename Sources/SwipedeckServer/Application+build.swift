@@ -36,11 +36,14 @@ public func buildApplication(
     let swipes = SwipeService(catalog: catalog, writer: writer)
     let renderer = try await PageRenderer(templatesDirectory: config.resourceRoot + "/Templates")
 
-    let router = Router(context: AppRequestContext.self)
+    // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: HeadMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
+    // Outside ErrorMiddleware, so an error response also sets the cookie of a new participant.
+    router.add(middleware: ParticipantMiddleware())
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(config.resourceRoot + "/Public", searchForIndexHtml: false))
-    router.add(middleware: ParticipantMiddleware())
     router.add(middleware: SameOriginMiddleware())
     router.add(middleware: RateLimitMiddleware(
         perParticipant: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),

@@ -1,6 +1,7 @@
 """Screenshots for people to look at (artifacts/screenshots/, gitignored), with layout checks that fail
 when the page is visibly broken: the card on screen, the controls reachable, the LIKE stamp showing."""
 import random
+import urllib.parse
 
 from deckkit import DESKTOP, PHONE, SHOTS, TOP, Mouse, open_deck, top_box, wait_swipes, wait_thrown
 
@@ -74,3 +75,64 @@ def test_results_page_after_swipes(server, desktop):
     page.screenshot(path=str(SHOTS / "results-desktop.png"), full_page=True)
     text = page.inner_text("main")
     assert "Mirror Lake" in text, "the first (liked) card is listed in the results"
+
+
+ADMIN_TOKEN = "test-admin-token"  # the shared fixture starts every server with it
+LONG_TITLES = ["An extraordinarily long card title that goes on and on past any label column",
+               "W" * 60, "Short"]
+
+
+def form_swipes(server, deck, votes):
+    """Button swipes through the deck page's form: votes are (participant, card id, direction)."""
+    for who, card, direction in votes:
+        status, _, _ = server.request(
+            "POST", f"/d/{deck}/swipe", raw=urllib.parse.urlencode({"card": card, "direction": direction}).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"sd_pid={who}"})
+        assert status == 200, (who, card, direction, status)  # the 303 back to the deck, followed
+
+
+def check_results_fit(page, viewport):
+    """No sideways scrolling of the page or the chart; chart text at its CSS size; no label under a rate."""
+    m = page.evaluate("""() => {
+        const chart = document.querySelector('.chart'), svg = chart.querySelector('svg.bars');
+        const r = e => e.getBoundingClientRect();
+        return {scrollWidth: document.documentElement.scrollWidth, innerWidth,
+                chartScroll: chart.scrollWidth, chartClient: chart.clientWidth, svg: r(svg),
+                rows: [...svg.querySelectorAll('.bar')].map(g => {
+                    // The title's clipping box: a nested <svg>, whose client rect is its content's, not its own.
+                    const t = g.querySelector('.bar-title');
+                    return {titleRight: r(svg).left + t.x.baseVal.value + t.width.baseVal.value, label: r(g.querySelector('.bar-label')),
+                    value: r(g.querySelector('.bar-value')), track: r(g.querySelector('.bar-bg'))};
+                })};
+    }""")
+    assert m["scrollWidth"] <= m["innerWidth"] == viewport["width"], f"the page scrolls sideways: {m['scrollWidth']}"
+    assert m["chartScroll"] <= m["chartClient"], f"the chart scrolls sideways: {m['chartScroll']} > {m['chartClient']}"
+    assert m["rows"], "no bars"
+    svg = m["svg"]
+    for row in m["rows"]:
+        # 14 px text renders about 16 px tall; a 600-unit viewBox squeezed into a phone made it about 9.
+        assert row["label"]["height"] >= 13 and row["value"]["height"] >= 13, row
+        assert row["titleRight"] <= row["value"]["left"], f"the title box runs under the rate: {row}"
+        assert svg["left"] - 0.5 <= row["track"]["left"] and row["track"]["right"] <= svg["right"] + 0.5, row
+        assert row["value"]["right"] <= svg["right"] + 0.5, row
+
+
+def test_results_page_fits_a_phone(server, phone):
+    """The results page on a 390 px phone: the chart is as wide as the screen allows, long titles included."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    status, _, _ = server.request(
+        "POST", "/api/v1/decks", {"slug": "long", "title": "Long titles", "cards": [{"title": t} for t in LONG_TITLES]},
+        {"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert status == 201
+    for deck in ("getaways", "long"):
+        cards = server.request("GET", f"/api/v1/decks/{deck}/cards?limit=12")[2]["cards"]
+        form_swipes(server, deck, [(f"p{who}", c["id"], "right" if (i + who) % 3 else "left")
+                                   for who in range(3) for i, c in enumerate(cards)])
+        phone.goto(f"{server.base}/d/{deck}/results")
+        phone.wait_for_load_state("networkidle")
+        phone.evaluate("document.fonts.ready")
+        check_results_fit(phone, PHONE)
+        phone.screenshot(path=str(SHOTS / f"results-phone-{deck}.png"), full_page=True)
+    # The long title is cut with an ellipsis in the chart and whole in the table.
+    assert phone.locator(".bar-label", has_text="An extraordinarily long card…").count() == 1
+    assert phone.locator(".ranked .title", has_text=LONG_TITLES[0]).count() == 1

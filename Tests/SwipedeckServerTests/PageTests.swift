@@ -218,6 +218,33 @@ struct PageTests {
         }
     }
 
+    @Test("results chart: sized in percent of its box (no fixed-width viewBox), long titles shortened, full title kept")
+    func resultsChartFitsAnyWidth() async throws {
+        try await withApp { client, _ in
+            let long = "An extraordinarily long card title that goes on and on past any label column"
+            let ids = try await client.makeDeck("w", titles: [long, "Short"])
+            for (card, direction, who) in [(ids[0], "right", "u1"), (ids[0], "left", "u2"), (ids[1], "right", "u1")] {
+                #expect(try await client.postForm("/d/w/swipe", "card=\(card)&direction=\(direction)", headers: cookie(who)).status == .seeOther)
+            }
+            let html = try await client.get("/d/w/results").text
+            let start = try #require(html.range(of: #"<svg class="bars""#))
+            let end = try #require(html.range(of: "<figcaption>", range: start.upperBound..<html.endIndex))
+            let svg = String(html[start.lowerBound..<end.upperBound])
+            #expect(!svg.contains("viewBox"), "a viewBox scales the text down with the chart")
+            #expect(!svg.contains("600"))
+            // Each track spans the chart; fills and intervals are fractions of it.
+            #expect(svg.components(separatedBy: #"class="bar-bg" x="0""#).count == 3)
+            #expect(svg.contains(#"width="100%""#))
+            #expect(svg.contains(#"width="100.0%""#), "\(svg)")
+            #expect(svg.contains(#"width="50.0%""#), "\(svg)")
+            // The long title is cut with an ellipsis in the label; the whole title is the tooltip.
+            #expect(svg.contains(">An extraordinarily long card…</text>"), "\(svg)")
+            #expect(svg.contains("<title>\(long)</title>"))
+            #expect(svg.contains(">Short</text>"))
+            #expect(svg.contains(">100%</text>") && svg.contains(">50%</text>"))
+        }
+    }
+
     @Test("history page lists my swipes; its forms undo and flip them")
     func historyPage() async throws {
         try await withApp { client, env in

@@ -161,7 +161,9 @@ struct SecurityTests {
             #expect(!deck.contains("<b>NO</b>"))
             #expect(deck.contains("&lt;b&gt;NO&lt;/b&gt;"))
             let results = pages[1].1.text
-            #expect(results.contains(">\(Self.xssEscaped)</text>"))
+            // The chart: the whole title as the bar's tooltip, its first 29 characters and "…" as the label.
+            #expect(results.contains("<title>\(Self.xssEscaped)</title>"))
+            #expect(results.contains(">&lt;script&gt;alert(1)&lt;/script&gt;&lt;img…</text>"))
             // The only <script> elements are the page's own.
             for (name, r) in pages {
                 let scripts = r.text.components(separatedBy: "<script").dropFirst()
@@ -198,6 +200,60 @@ struct SecurityTests {
             #expect(try await client.get("/", headers: cookie("known")).headers[.setCookie] == nil)
             // An invalid cookie value is replaced.
             #expect(try await client.get("/", headers: [.cookie: "sd_pid=bad.value"]).headers[.setCookie] != nil)
+        }
+    }
+
+    @Test("an error answers a request without a cookie with the cookie too (404 page, API 404, thrown 422)")
+    func participantCookieOnErrors() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("e", titles: ["a"])
+            let errors = [
+                ("404 page", try await client.get("/nope")),
+                ("unknown deck page", try await client.get("/d/nope")),
+                ("API 404", try await client.get("/api/v1/nope")),
+                ("API 422", try await client.swipe("e", card: ids[0], direction: "left", trace: rightDrag(), participant: nil)),
+            ]
+            for (what, r) in errors {
+                #expect(r.status.code >= 400, "\(what): \(r.status.code)")
+                let set = r.headers[.setCookie] ?? ""
+                #expect(set.hasPrefix("sd_pid=p"), "\(what): Set-Cookie \(set)")
+                #expect(set.contains("HttpOnly"), "\(what)")
+                #expect(set.lowercased().contains("samesite=lax"), "\(what)")
+            }
+            expectAPIError(errors[3].1, .unprocessableContent, "decision_mismatch")
+            // A request that carried a valid cookie gets none back, error or not.
+            #expect(try await client.get("/nope", headers: cookie("known")).headers[.setCookie] == nil)
+            #expect(try await client.get("/api/v1/nope", headers: cookie("known")).headers[.setCookie] == nil)
+        }
+    }
+
+    /// The fields of `fields` as "name: value" lines, sorted (order-insensitive comparison).
+    static func fieldLines(_ fields: HTTPFields) -> [String] {
+        fields.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
+    }
+
+    @Test("HEAD answers like GET (pages, API, static files, errors): same status and headers, no body")
+    func headLikeGet() async throws {
+        try await withApp { client, _ in
+            let uris = [
+                "/", "/d/getaways", "/d/getaways/results", "/d/getaways/history", "/css/stack/standard.css", "/healthz",
+                "/api/v1/profiles", "/api/v1/decks/getaways", "/api/v1/decks/getaways/cards?limit=3", "/api/v1/decks/getaways/results.csv",
+                "/openapi.json", "/js/boot.js", "/css/app.css", "/img/logo.svg", "/nope", "/d/nope", "/api/v1/nope",
+                "/api/v1/decks/getaways/swipes",
+            ]
+            for uri in uris {
+                let get = try await client.get(uri, headers: cookie("header"))
+                let head = try await client.execute(uri: uri, method: .head, headers: cookie("header"))
+                #expect(head.status == get.status, "\(uri): HEAD \(head.status.code), GET \(get.status.code)")
+                #expect(head.body.readableBytes == 0, "\(uri): HEAD has a body")
+                #expect(get.body.readableBytes > 0, "\(uri): GET has no body")
+                #expect(head.headers[.contentLength] == String(get.body.readableBytes), "\(uri): Content-Length \(head.headers[.contentLength] ?? "none")")
+                #expect(Self.fieldLines(head.headers) == Self.fieldLines(get.headers), "\(uri)")
+            }
+            // Without a cookie, HEAD assigns one just as GET does.
+            let fresh = try await client.execute(uri: "/d/getaways", method: .head)
+            #expect(fresh.status == .ok)
+            #expect(fresh.headers[.setCookie]?.hasPrefix("sd_pid=p") == true)
         }
     }
 

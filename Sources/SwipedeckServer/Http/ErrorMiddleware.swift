@@ -19,7 +19,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 || (request.headers[.accept]?.contains("application/json") ?? false)
             var response = wantsJSON
                 ? JSONResponse.error(apiError)
-                : renderer.errorPage(status: apiError.status, message: apiError.message, participantCookie: nil)
+                : renderer.errorPage(status: apiError.status, message: apiError.message)
             if case .rateLimited(let s) = apiError { response.headers[.retryAfter] = String(s) }
             return response
         }

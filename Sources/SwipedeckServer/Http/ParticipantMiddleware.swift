@@ -2,7 +2,9 @@ import Foundation
 import Hummingbird
 
 /// Identifies anonymous browser participants by a random id in an HttpOnly, SameSite=Lax cookie,
-/// assigning one on the first request that has none.
+/// assigning one on the first request that has none (or an invalid one). Installed outside
+/// `ErrorMiddleware`, so every response to such a request sets the cookie: pages, API answers,
+/// static files, and error responses (a 404 page, a 422 API error) alike.
 struct ParticipantMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_pid"

@@ -57,7 +57,8 @@ public struct PageRenderer: Sendable {
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    func errorPage(status: HTTPResponse.Status, message: String, participantCookie: String?) -> Response {
+    /// The HTML error page for `status`, with `message` as its text.
+    func errorPage(status: HTTPResponse.Status, message: String) -> Response {
         page("error", ["kind": "error", "pageTitle": "\(status.code) \(status.reasonPhrase)", "status": status.code, "reason": status.reasonPhrase, "message": message], status: status)
     }
 

@@ -2,17 +2,32 @@ import Foundation
 
 /// Template context of the results page, including the geometry of the server-rendered SVG
 /// bar chart (numbers only; titles stay escaped text in the template).
+///
+/// The chart has no viewBox: it is as wide as its box (CSS `width: 100%`, a phone's width or
+/// less), and its text keeps its CSS size instead of shrinking with the chart. Vertical positions
+/// are CSS pixels; horizontal ones are percent of the chart's width. A row is a line with the
+/// card's title (left, clipped to `labelShare`) and like rate (right), above a full-width track
+/// holding the like-rate bar and the thin bar of the Wilson 95% interval.
 enum ResultsView {
+    /// Height of one chart row, CSS px: the 20 px title line, 2 px, the 16 px bar, 8 px to the next row.
+    static let rowHeight = 46.0
+    /// Fraction of the chart's width the title may take; the like rate is right-aligned in the rest.
+    static let labelShare = 0.8
+    /// Longest title shown in the chart, in characters (grapheme clusters): about what fits the
+    /// title's share of the chart on a 390 px wide phone at 14 px. The table shows whole titles.
+    static let labelCharacters = 30
+    /// Narrowest interval bar, a fraction of the chart's width, so an interval of width 0 still shows.
+    static let minIntervalWidth = 0.004
+
     static func context(_ r: ResultsReport, deck: Deck) -> [String: Any] {
         let shown = Array(r.cards.filter { $0.total > 0 }.prefix(12))  // a card nobody judged has no rate to draw
-        let rowH = 34.0, labelW = 220.0, barW = 300.0
         let bars = shown.enumerated().map { i, c -> [String: Any] in
-            let y = Double(i) * rowH
+            let y = Double(i) * rowHeight
             return [
-                "title": c.title, "y": y, "ty": y + 21, "x": labelW, "bw": barW,
-                "fw": (barW * c.likeRate).rounded(), "cix": labelW + barW * c.wilson.lower,
-                "ciw": max(1, barW * (c.wilson.upper - c.wilson.lower)), "vx": labelW + barW + 8,
-                "pct": "\(Int((c.likeRate * 100).rounded()))%", "by": y + 8, "cy": y + 15,
+                "title": c.title, "label": label(c.title), "y": y, "ty": y + 15, "by": y + 22, "cy": y + 28,
+                "fw": percent(c.likeRate), "cix": percent(c.wilson.lower),
+                "ciw": percent(max(minIntervalWidth, c.wilson.upper - c.wilson.lower)),
+                "pct": "\(Int((c.likeRate * 100).rounded()))%",
             ]
         }
         let rows = r.cards.map { c -> [String: Any] in
@@ -27,12 +42,26 @@ enum ResultsView {
         let rejections = r.rejections.sorted { $0.key < $1.key }.map { ["code": $0.key, "count": $0.value] as [String: Any] }
         let median = r.medianDecisionMs.map { String(format: "%.1f s", $0 / 1000) } ?? "–"
         return [
-            "bars": bars, "chartHeight": Double(shown.count) * rowH, "rows": rows, "participants": r.participants,
+            "bars": bars, "chartHeight": Double(shown.count) * rowHeight, "labelWidth": percent(labelShare), "rows": rows, "participants": r.participants,
             "swipes": r.swipes, "suspect": r.suspectExcluded, "median": median, "rejections": rejections,
             "hasRejections": !rejections.isEmpty, "rejectedTotal": r.rejections.values.reduce(0, +),
             "likes": r.directionTotals.filter { ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "passes": r.directionTotals.filter { !ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "hasSwipes": r.swipes > 0,
         ]
+    }
+
+    /// `title` as the chart shows it: unchanged up to `labelCharacters` characters; longer, cut
+    /// to `labelCharacters - 1` characters, trailing spaces dropped, then "…".
+    static func label(_ title: String) -> String {
+        guard title.count > labelCharacters else { return title }
+        var kept = title.prefix(labelCharacters - 1)
+        while kept.last?.isWhitespace == true { kept.removeLast() }
+        return kept + "…"
+    }
+
+    /// A fraction (0…1) as an SVG length in percent of the chart's width, e.g. 0.5 → "50.0%".
+    static func percent(_ fraction: Double) -> String {
+        String(format: "%.1f%%", fraction * 100)
     }
 }
