@@ -136,3 +136,20 @@ def test_results_page_fits_a_phone(server, phone):
     # The long title is cut with an ellipsis in the chart and whole in the table.
     assert phone.locator(".bar-label", has_text="An extraordinarily long card…").count() == 1
     assert phone.locator(".ranked .title", has_text=LONG_TITLES[0]).count() == 1
+
+
+def test_deeper_cards_never_show_through(server, desktop):
+    """The seed's per-depth alpha must not let the card under the second one show through it (its title
+    used to appear as a ghost over the second card's during every drag): with the top card hidden, the
+    second card's pixels are the same whether the third card is there or not."""
+    page = desktop
+    open_deck(page, server)
+    page.evaluate("document.querySelector('#stack .card').style.visibility = 'hidden'")
+    second = page.locator('#stack .card[data-depth="1"]')
+    page.wait_for_timeout(400)  # no transition in flight
+    box = second.bounding_box()
+    clip = {"x": box["x"] + 8, "y": box["y"] + box["height"] * 0.55, "width": box["width"] - 16, "height": box["height"] * 0.35}
+    with_third = page.screenshot(clip=clip)
+    page.evaluate("document.querySelector('#stack .card[data-depth=\"2\"]').style.visibility = 'hidden'")
+    page.wait_for_timeout(100)
+    assert page.screenshot(clip=clip) == with_third, "the third card shows through the second"

@@ -179,8 +179,11 @@ struct PageTests {
                 for depth in 0...s.visible {
                     let slot = StackSlot.at(depth: depth, count: s.visible + 1, w: 380, stack: s)
                     #expect(r.text.contains(
-                        #".card[data-depth="\#(depth)"]{transform:translate(\#(slot.translateX)px,\#(slot.translateY)px) scale(\#(slot.scaleX),\#(slot.scaleY));opacity:\#(slot.opacity);z-index:\#(slot.zIndex)}"#),
+                        #".card[data-depth="\#(depth)"]{transform:translate(\#(slot.translateX)px,\#(slot.translateY)px) scale(\#(slot.scaleX),\#(slot.scaleY));opacity:\#(slot.opacity > 0 ? 1.0 : 0.0);z-index:\#(slot.zIndex)}"#),
                         "\(profile.name) depth \(depth)")
+                    // The slot's alpha is on the content (an opaque card hides the one under it); no rule at 0 or 1.
+                    let content = #".card[data-depth="\#(depth)"]>:not(.overlay){opacity:\#(slot.opacity)}"#
+                    #expect(r.text.contains(content) == (slot.opacity > 0 && slot.opacity < 1), "\(profile.name) depth \(depth)")
                 }
                 // Vertical throws need every touch move; left/right-only stacks let the page scroll.
                 let vertical = profile.directions.contains { $0 != .left && $0 != .right }
