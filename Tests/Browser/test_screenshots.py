@@ -136,6 +136,14 @@ def test_results_page_fits_a_phone(server, phone):
     # The long title is cut with an ellipsis in the chart and whole in the table.
     assert phone.locator(".bar-label", has_text="An extraordinarily long card…").count() == 1
     assert phone.locator(".ranked .title", has_text=LONG_TITLES[0]).count() == 1
+    # The narrowest phones (320 px) too.
+    narrow = {"width": 320, "height": 640}
+    phone.set_viewport_size(narrow)
+    for deck in ("getaways", "long"):
+        phone.goto(f"{server.base}/d/{deck}/results")
+        phone.wait_for_load_state("networkidle")
+        phone.evaluate("document.fonts.ready")
+        check_results_fit(phone, narrow)
 
 
 def test_deeper_cards_never_show_through(server, desktop):
