@@ -11,6 +11,8 @@ function history(root) {
   const R = JSON.parse($('#reveal-profile').textContent), S = JSON.parse($('#list-profile').textContent),
     list = $('#rows'), D = root.dataset, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
   let open = null, animating = 0, drag = null, dragged = 0;
+  // A short message in the page's status line (cleared after a while; shown while it has text).
+  const toast = $('.toast', root), say = m => { toast.textContent = m; clearTimeout(say.t); say.t = setTimeout(() => toast.textContent = '', 3000); };
 
   const travel = row => $('.row-actions', row).offsetWidth;
   const front = row => $('.row-front', row);
@@ -75,7 +77,9 @@ function history(root) {
       r = await fetch('/api/v1/swipes/' + id + (flip ? '/flip' : ''), flip
         ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ direction: to }) }
         : { method: 'DELETE' }).catch(() => null);
-    if (!r || !r.ok) return alert('Could not reach the server; try again.');
+    // Nothing changed (the row stays as it was): say why, briefly.
+    if (!r) return say('Offline: nothing changed. Try again.');
+    if (!r.ok) return say('Not changed: ' + ((await r.json().catch(() => 0)).error?.message || 'HTTP ' + r.status));
     if (!flip) { if (open === row) open = null; return row.remove(); }
     row.dataset.direction = to;
     const b = $('.badge', row), fam = to.includes('left') ? 'left' : to.includes('right') ? 'right' : to;

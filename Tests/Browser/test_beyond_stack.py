@@ -96,6 +96,27 @@ def test_history_reveal_undo_flip(server, browser, viewport):
     assert rows(server, "SELECT COUNT(*) FROM swipes")[0][0] == 8
 
 
+def test_history_action_offline_says_so_and_keeps_the_row(server, browser):
+    """An Undo with the server down changes nothing and says so in the status line (no alert dialog)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(server.base + "/d/getaways")
+    swipe_with_buttons(page, 2)
+    wait_rows(server, 2)
+    page.goto(server.base + "/d/getaways/history")
+    first = page.locator(".row").nth(0)
+    drag_row(page, first, -180)
+    page.wait_for_function("() => document.querySelector('.row')?.classList.contains('open')")
+    server.stop()
+    first.locator(".act-undo").click()
+    page.wait_for_selector(".toast:not(:empty)")
+    assert "Offline" in page.inner_text(".toast")
+    assert page.locator(".row").count() == 2 and dialogs == []
+    server.start()
+    assert rows(server, "SELECT COUNT(*) FROM swipes WHERE undoneAt IS NULL")[0][0] == 2
+
+
 def test_history_row_closes_on_scroll(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 500})
     page.goto(server.base + "/d/getaways")
