@@ -21,9 +21,11 @@ const $ = (s, r = document) => r.querySelector(s), now = () => performance.now()
   // f(elapsed ms) each frame while it returns true, then `then`. A newer animation of the same element
   // (undo during a throw) silently ends the older one; a card that is moving takes no new drag.
   animate = (el, f, then, t0 = now(), s = () => el.anim == f && (f(now() - t0) ? raf(s) : (el.anim = 0, then()))) => s(el.anim = f),
-  // Cards whose swipe still waits in the queue (from an earlier visit) are not shown again: their count.
-  prune = () => queue().filter(q => (q = $(`.card[data-card="${q.body?.card}"]:not(.leaving)`, stack)) && !q.remove()).length;
-let drag, dragged, shownAt = now(), cursor = D.cursor, remaining = D.remaining - prune(), fetching, backoff = 0, timer, flushing, sending;
+  // Cards whose swipe still waits in the queue (from an earlier visit, or fetched again meanwhile) are
+  // not shown again, unless an undo of it waits too: their count.
+  prune = (q = queue()) => q.filter(i => i.body && !q.some(u => u.undo == i.key) &&
+    (i = $(`.card[data-card="${i.body.card}"]:not(.leaving)`, stack)) && !i.remove()).length;
+let drag, down, dragged, shownAt = now(), cursor = D.cursor, remaining = D.remaining - prune(), fetching, backoff = 0, timer, flushing;
 
 function layout() {
   const cs = cards();
@@ -50,7 +52,7 @@ async function more() {
     }
     remaining -= prune(); // a swipe queued meanwhile or on an earlier visit is counted as done
     fetching = !(cursor = j.nextCursor);
-  } catch { fetching = 0; } // offline: keep what we have; the next advance tries again
+  } catch { setTimeout(() => fetching = 0, 5e3); } // offline or refused: keep what we have; an advance 5 s on tries again
   layout();
 }
 
@@ -58,13 +60,17 @@ async function more() {
 // taps (links, the detail view) working; no layout reads while moving. r is the trace being recorded.
 stack.onpointerdown = e => {
   const el = cards()[0], b = el?.getBoundingClientRect();
+  down = e;
   if (!drag && el?.contains(e.target) && !e.button && !el.anim)
     drag = { el, id: e.pointerId, t0: e.timeStamp, r: { t: [0], x: [0], y: [0], ...geo(el), gx: e.clientX - b.left, gy: e.clientY - b.top, ox: e.clientX, oy: e.clientY } };
 };
-stack.onpointermove = e => {
+// Moves and releases are watched on the window: a press that leaves the stack before it becomes a
+// drag (no capture yet) still ends.
+onpointermove = e => {
   const g = drag, r = g?.r, t = e.timeStamp - g?.t0, x = e.clientX - r?.ox, y = e.clientY - r?.oy;
   if (e.pointerId != g?.id) return;
   if (!g.live) {
+    if (!e.buttons) return drag = 0; // released where no pointerup reached the page
     if (x * x + y * y < P.tapSlopPx * P.tapSlopPx) return;
     if (!/up|down/.test(P.directions) && x * x < y * y) return drag = 0; // a vertical move is the page scrolling
     g.live = g.el.setPointerCapture(g.id) || 1;
@@ -79,7 +85,7 @@ stack.onpointermove = e => {
     overlays(g.el, s.candidate, overlayOpacity(s.progress, P));
   });
 };
-stack.onpointerup = stack.onpointercancel = e => {
+onpointerup = onpointercancel = e => {
   const g = drag, r = g?.r;
   if (e.pointerId != g?.id || !(drag = 0, g.live)) return; // a tap: the card's link takes it
   cancelAnimationFrame(g.f);
@@ -87,7 +93,10 @@ stack.onpointerup = stack.onpointercancel = e => {
   const c = classify(r, P), d = e.type == 'pointerup' ? c.decision : 'none', x = r.x.at(-1), y = r.y.at(-1);
   d != 'none' ? fling(g.el, d, c.velocity, x, y, 'drag', r) : back(g.el, x, y, c.velocity, r);
 };
-stack.addEventListener('click', e => dragged && e.preventDefault(), true);
+// A click ends a tap only: not a drag, nor a press that moved past the dead zone without becoming one
+// (a drag begun as a scroll, a press on a card that was still moving); keyboard clicks (detail 0) pass.
+stack.addEventListener('click', e => (dragged || e.detail && (e.clientX - down?.clientX) ** 2 + (e.clientY - down?.clientY) ** 2 >
+  P.tapSlopPx * P.tapSlopPx) && e.preventDefault(), true);
 
 // Spring back with the profile's return spring (critically damped under reduced motion: no bounce).
 function back(el, dx, dy, v, r) {
@@ -103,11 +112,13 @@ function back(el, dx, dy, v, r) {
 // up at once (CSS transition) and the swipe is queued for delivery.
 function fling(el, d, v, dx, dy, input, trace, r = geo(el)) {
   const o = throwOut(dx, dy, v, d, innerWidth, P), T = reduce ? P.throwMinMs : o.durationMs, key = crypto.randomUUID();
+  try {
+    save([...queue(), { key, body: { card: +el.dataset.card, direction: d, input, trace, decisionMs: M.round(now() - shownAt) } }]);
+  } catch { return say('Not saved: this browser\'s storage is full'), back(el, dx, dy, v, r); }
   el.classList.add('dragging', 'leaving');
   el.style.zIndex = 99;
   overlays(el, d, 1);
   done.push({ el, key });
-  save([...queue(), { key, body: { card: +el.dataset.card, direction: d, input, trace, decisionMs: M.round(now() - shownAt) } }]);
   animate(el, t => {
     const k = M.min(1, t / T);
     paint(el, dx + (o.x - dx) * k, dy + (o.y - dy) * k, r);
@@ -120,13 +131,13 @@ function fling(el, d, v, dx, dy, input, trace, r = geo(el)) {
   flush();
 }
 
-// Undo: the last card springs back from the left. A swipe the server never had is dropped from the
-// queue; one that is delivered or on its way gets a DELETE queued behind it (so it also waits out
-// being offline, and never overtakes its POST).
+// Undo: the last card springs back from the left. A swipe never sent is dropped from the queue; one
+// that was sent (delivered, in flight, or its answer lost) gets a DELETE queued behind it, so it also
+// waits out being offline and never overtakes its POST.
 function undo() {
   const last = done.pop(), q = queue(), k = last?.key;
   if (!last) return say('Nothing to undo');
-  save(k != sending && q.some(i => i.key == k) ? q.filter(i => i.key != k) : [...q, { key: crypto.randomUUID(), undo: k }]);
+  save(q.some(i => i.key == k && !i.sent) ? q.filter(i => i.key != k) : [...q, { key: crypto.randomUUID(), undo: k }]);
   putBack(last.el);
   flush();
 }
@@ -141,30 +152,33 @@ function putBack(el) {
 }
 
 // Buttons and keys animate like real swipes; the form still posts when scripts are off.
-const act = (d, input, el = cards()[0]) => d == 'undo' ? undo()
-  : el && !el.anim && !drag && P.directions.includes(d) && D.allowButtons == 'true' && fling(el, d, { x: 0, y: 0 }, 0, 0, input);
+const act = (d, input, el = cards()[0]) => drag ? 0 : d == 'undo' ? undo()
+  : el && !el.anim && P.directions.includes(d) && D.allowButtons == 'true' && fling(el, d, { x: 0, y: 0 }, 0, 0, input);
 $('.controls').onsubmit = e => { e.preventDefault(); act(e.submitter.value || 'undo', 'button'); };
 onkeydown = (e, k = e.key, d = k == 'Backspace' || k == 'z' || k == 'Z' ? 'undo' : /^Arrow/.test(k) && k.slice(5).toLowerCase()) =>
   d && !e.metaKey && !e.ctrlKey && !e.altKey && act(d, 'key', e.preventDefault());
 
 // Delivery: one loop at a time sends the queue in order under each item's Idempotency-Key (a retry
-// never makes a second row), with backoff or Retry-After while offline or refused for now.
+// never makes a second row). Offline, 429 and 5xx wait (Retry-After, else 1, 2, 4, 8, 8… s) and try
+// the same item again; any other answer takes it off the queue.
 async function flush() {
   clearTimeout(timer);
   if (flushing) return; // the running loop picks up what was queued meanwhile
   flushing = 1;
-  for (let i, r, s, j; i = queue()[0];) {
-    sending = i.key;
-    r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', i.undo ? { method: 'DELETE' }
-      : { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': i.key }, body: JSON.stringify(i.body) }).catch(() => 0);
-    sending = 0, s = r.status;
-    if (!r || s == 429 || s > 499) return flushing = 0, timer = setTimeout(flush, M.min(r ? +r.headers.get('Retry-After') || 1 : 2 ** backoff++, 8) * 1e3);
-    save(queue().filter(q => q.key != i.key));
-    backoff = 0;
-    // Refused by the model: the card comes back (if it is not back already) with the reason.
-    if (s == 422) say('Not counted: ' + ((await r.json().catch(() => 0)).error?.message || 'rejected')), (j = done.findIndex(x => x.key == i.key)) < 0 || putBack(done.splice(j, 1)[0].el);
-  }
-  flushing = 0;
+  try {
+    for (let i, r, s, j; i = queue()[0];) {
+      save(queue().map(q => q.key == i.key ? { ...q, sent: 1 } : q)); // from now on an undo must ask the server
+      r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', i.undo ? { method: 'DELETE' }
+        : { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': i.key }, body: JSON.stringify(i.body) }).catch(() => 0);
+      s = r.status;
+      if (!r || s == 429 || s > 499) return timer = setTimeout(flush, M.min(r && +r.headers.get('Retry-After') || 2 ** backoff++, 8) * 1e3);
+      save(queue().filter(q => q.key != i.key));
+      backoff = 0;
+      // Refused (422: by the model; 409: already swiped; …): say why; a rejected card comes back if it is not back already.
+      if (s > 399 && !(i.undo && s == 404)) say((i.undo ? 'Undo failed: ' : 'Not counted: ') + ((await r.json().catch(() => 0)).error?.message || 'HTTP ' + s));
+      if (s == 422 && (j = done.findIndex(x => x.key == i.key)) >= 0) putBack(done.splice(j, 1)[0].el);
+    }
+  } finally { flushing = 0; }
 }
 ononline = flush;
 

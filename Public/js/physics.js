@@ -81,12 +81,12 @@ export const dragState = (...a) => { const [candidate, progress] = rule(...a); r
 
 /** The claim and trace-shape rules of validate with profile.limits `L`: the first broken rule's code, or null.
  * Anything Swift's JSON decoder refuses (a missing or mistyped field, an unknown claim) is malformed, as are
- * non-finite numbers (Swift reads "NaN" and "Infinity" strings, then refuses them): only finite numbers pass,
- * and a value that is not an object or array makes the caller's try fail. */
+ * non-finite numbers (Swift reads "NaN" and "Infinity" strings, then refuses them): t, x, y must be arrays and
+ * only finite numbers pass; a trace that is not an object makes the caller's try fail. */
 function shape(r, L, claimed) {
   const { t, x, y } = r, n = t.length;
   let pt = 0, px = 0, py = 0;
-  return !(claimed == null || DECISIONS.includes(claimed)) || x.length != n || y.length != n ||
+  return !(claimed == null || DECISIONS.includes(claimed)) || ![t, x, y].every(Array.isArray) || x.length != n || y.length != n ||
       ![r.w, r.h, r.vw, r.vh, r.gx, r.gy, r.ox ?? 0, r.oy ?? 0, ...t, ...x, ...y].every(Number.isFinite) ? 'malformed'
     : !(within(r.w, L.minCardSize, L.maxCardSize) && within(r.h, L.minCardSize, L.maxCardSize) &&
       within(r.vw, L.minViewport, L.maxViewport) && within(r.vh, L.minViewport, L.maxViewport) && within(r.gx, 0, r.w) && within(r.gy, 0, r.h)) ? 'size_out_of_range'
@@ -184,8 +184,9 @@ export function stackSlot(depth, count, w, s) {
 /** Reveal row direction from the sum of the last `samples` moves of xs, each clamped to ±clampPx: right if > 0, else left; none under 2 points. */
 export function revealDirection(xs, clampPx, samples) {
   const n = xs.length;
-  let i = n - samples, s = 0;
-  for (i = i < 1 ? 1 : i; i < n; i++) s += clamp(xs[i] - xs[i - 1], -clampPx, clampPx);
+  let i = n - samples, s = 0, m;
+  // The upper bound first, then the lower, as RevealRow.direction does (they differ if clampPx < 0).
+  for (i = i < 1 ? 1 : i; i < n; i++) m = xs[i] - xs[i - 1], m = m > clampPx ? clampPx : m, s += m < -clampPx ? -clampPx : m;
   return n < 2 ? N : s > 0 ? R : L;
 }
 

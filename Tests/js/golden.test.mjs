@@ -33,6 +33,17 @@ test('classify treats claimed undefined and null as no claim, and unknown claims
   assert.deepStrictEqual(classify(g.input.trace, p), g.expected);
   assert.deepStrictEqual(classify(g.input.trace, p, null), g.expected);
   for (const bad of ['sideways', 3, true, ['right'], 'RIGHT']) assert.equal(classify(g.input.trace, p, bad).rejection, 'malformed');
-  for (const bad of [undefined, null, 5, 'trace', [], { ...g.input.trace, w: '320' }, { ...g.input.trace, x: [0, null] }])
+  // Strings have a length and spread without error: arrays of samples must be arrays (Swift's decoder says so).
+  for (const bad of [undefined, null, 5, 'trace', [], { ...g.input.trace, w: '320' }, { ...g.input.trace, x: [0, null] },
+    { ...g.input.trace, t: '', x: '', y: '' }, { ...g.input.trace, t: [], x: '', y: '' }, { ...g.input.trace, t: 'ab', x: 'ab', y: 'ab' }])
     assert.equal(classify(bad, p).rejection, 'malformed');
+});
+
+test('revealDirection clamps each move with the upper bound first, then the lower (RevealRow.direction)', async () => {
+  // Only a negative clampPx tells the orders apart: Swift's `if m > c { m = c }; if m < -c { m = -c }` turns
+  // the move +10 with c = -5 into -5, then into +5, so the sum is positive: right.
+  const { revealDirection } = await import('../../Public/js/physics.js');
+  assert.equal(revealDirection([0, 10], -5, 5), 'right');
+  assert.equal(revealDirection([0, 10], 5, 5), 'right');
+  assert.equal(revealDirection([0, -10], 5, 5), 'left');
 });
