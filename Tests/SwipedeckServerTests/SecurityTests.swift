@@ -224,6 +224,12 @@ struct SecurityTests {
             // A request that carried a valid cookie gets none back, error or not.
             #expect(try await client.get("/nope", headers: cookie("known")).headers[.setCookie] == nil)
             #expect(try await client.get("/api/v1/nope", headers: cookie("known")).headers[.setCookie] == nil)
+            // Static assets never mint a participant (shared caches may keep them), missing ones neither.
+            for uri in ["/js/deck.js", "/css/app.css", "/css/stack/standard.css", "/openapi.json", "/js/nope.js"] {
+                let r = try await client.get(uri)
+                #expect(r.headers[.setCookie] == nil, "\(uri): \(r.headers[.setCookie] ?? "")")
+            }
+            #expect(try await client.get("/").headers[.setCookie]?.hasPrefix("sd_pid=p") == true)
         }
     }
 
