@@ -11,6 +11,11 @@ const $ = (s, r = document) => r.querySelector(s), now = () => performance.now()
   KEY = 'sd-queue:' + D.deck, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches, done = [], proto = stack.children[0]?.cloneNode(1),
   // The top cards: those not on their way out.
   cards = () => stack.querySelectorAll('.card:not(.leaving)'),
+  // An Idempotency-Key: randomUUID needs a secure context (https or localhost); a phone on the LAN
+  // reaching a self-hosted http:// server has only getRandomValues.
+  uuid = () => crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map(b => b.toString(16).padStart(2, '0')).join(''),
+  // A request that never answers must not stall delivery or prefetch.
+  wait = () => AbortSignal.timeout(15e3),
   // Unacknowledged requests, oldest first: {key, body} a swipe to POST, {key, undo} a swipe to DELETE.
   queue = () => JSON.parse(localStorage[KEY] || '[]'), save = q => localStorage[KEY] = JSON.stringify(q),
   say = m => { toast.textContent = m; clearTimeout(say.t); say.t = setTimeout(() => toast.textContent = '', 2500); },
@@ -31,7 +36,7 @@ function layout() {
   const cs = cards();
   cs.forEach((c, i) => c.dataset.depth = M.min(i, P.stack.visible));
   $('#remaining').textContent = remaining = M.max(remaining, 0);
-  $('.empty-state').hidden = !!cs[0];
+  $('.empty-state').hidden = !!cs[0] || remaining > 0; // cards still to come: not "all caught up"
   $('.controls').querySelectorAll('[name=direction]').forEach(b => b.disabled = !cs[0]);
   cs.length <= 2 * P.stack.visible && remaining > cs.length && !fetching && more();
 }
@@ -41,7 +46,7 @@ function layout() {
 async function more() {
   fetching = 1;
   try {
-    const j = await (await fetch(`${D.api}/cards?cursor=${cursor}&limit=10`)).json();
+    const j = await (await fetch(`${D.api}/cards?cursor=${cursor}&limit=10`, { signal: wait() })).json();
     for (const c of j.cards) {
       const el = stack.appendChild(proto.cloneNode(1)), img = $('img', el);
       el.id = 'card-' + (el.dataset.card = c.id);
@@ -52,7 +57,7 @@ async function more() {
     }
     remaining -= prune(); // a swipe queued meanwhile or on an earlier visit is counted as done
     fetching = !(cursor = j.nextCursor);
-  } catch { setTimeout(() => fetching = 0, 5e3); } // offline or refused: keep what we have; an advance 5 s on tries again
+  } catch { setTimeout(() => layout(fetching = 0), 5e3); } // offline or refused: keep what we have, try again in 5 s
   layout();
 }
 
@@ -91,7 +96,7 @@ onpointerup = onpointercancel = e => {
   cancelAnimationFrame(g.f);
   dragged = setTimeout(() => dragged = 0); // swallow only the click that ends this drag
   const c = classify(r, P), d = e.type == 'pointerup' ? c.decision : 'none', x = r.x.at(-1), y = r.y.at(-1);
-  d != 'none' ? fling(g.el, d, c.velocity, x, y, 'drag', r) : back(g.el, x, y, c.velocity, r);
+  d != 'none' ? fling(g.el, d, c.velocity, x, y, 'drag', r, r) : back(g.el, x, y, c.velocity, r);
 };
 // A click ends a tap only: not a drag, nor a press that moved past the dead zone without becoming one
 // (a drag begun as a scroll, a press on a card that was still moving); keyboard clicks (detail 0) pass.
@@ -111,7 +116,7 @@ function back(el, dx, dy, v, r) {
 // Throw out along the release at the release speed (reduced motion: a short fade); the stack moves
 // up at once (CSS transition) and the swipe is queued for delivery.
 function fling(el, d, v, dx, dy, input, trace, r = geo(el)) {
-  const o = throwOut(dx, dy, v, d, innerWidth, P), T = reduce ? P.throwMinMs : o.durationMs, key = crypto.randomUUID();
+  const o = throwOut(dx, dy, v, d, innerWidth, P), T = reduce ? P.throwMinMs : o.durationMs, key = uuid();
   try {
     save([...queue(), { key, body: { card: +el.dataset.card, direction: d, input, trace, decisionMs: M.round(now() - shownAt) } }]);
   } catch { return say('Not saved: this browser\'s storage is full'), back(el, dx, dy, v, r); }
@@ -136,8 +141,12 @@ function fling(el, d, v, dx, dy, input, trace, r = geo(el)) {
 // waits out being offline and never overtakes its POST.
 function undo() {
   const last = done.pop(), q = queue(), k = last?.key;
-  if (!last) return say('Nothing to undo');
-  save(q.some(i => i.key == k && !i.sent) ? q.filter(i => i.key != k) : [...q, { key: crypto.randomUUID(), undo: k }]);
+  // Nothing thrown on this page (after a reload, back from a detail view): the server undoes the latest
+  // swipe it has (the no-script form's route) when the page says there is one and nothing waits here.
+  if (!last) return !queue().length && D.undo == 'true'
+    ? fetch(`/d/${D.deck}/undo`, { method: 'POST', signal: wait() }).then(() => location.reload(), () => say('Offline: nothing undone'))
+    : say('Nothing to undo');
+  save(q.some(i => i.key == k && !i.sent) ? q.filter(i => i.key != k) : [...q, { key: uuid(), undo: k }]);
   putBack(last.el);
   flush();
 }
@@ -148,15 +157,20 @@ function putBack(el) {
   remaining++;
   shownAt = now();
   layout();
-  back(el, -innerWidth, 0, { x: 0, y: 0 }, geo(el));
+  // Reduced motion: a short fade in place instead of the slide in from the left.
+  reduce ? el.animate([{ opacity: 0 }, {}], P.throwMinMs) : back(el, -innerWidth, 0, { x: 0, y: 0 }, geo(el));
 }
 
 // Buttons and keys animate like real swipes; the form still posts when scripts are off.
 const act = (d, input, el = cards()[0]) => drag ? 0 : d == 'undo' ? undo()
   : el && !el.anim && P.directions.includes(d) && D.allowButtons == 'true' && fling(el, d, { x: 0, y: 0 }, 0, 0, input);
-$('.controls').onsubmit = e => { e.preventDefault(); act(e.submitter.value || 'undo', 'button'); };
-onkeydown = (e, k = e.key, d = k == 'Backspace' || k == 'z' || k == 'Z' ? 'undo' : /^Arrow/.test(k) && k.slice(5).toLowerCase()) =>
-  d && !e.metaKey && !e.ctrlKey && !e.altKey && act(d, 'key', e.preventDefault());
+$('.controls').onsubmit = e => { e.preventDefault(); act(e.submitter?.value || 'undo', 'button'); };
+// (A listener, not onkeydown: an on-handler returning false would cancel every other key.) Held keys
+// repeat: only the first press acts.
+addEventListener('keydown', e => {
+  const k = e.key, d = k == 'Backspace' || k == 'z' || k == 'Z' ? 'undo' : /^Arrow/.test(k) && k.slice(5).toLowerCase();
+  if (d && !e.repeat && !e.metaKey && !e.ctrlKey && !e.altKey) e.preventDefault(), act(d, 'key');
+});
 
 // Delivery: one loop at a time sends the queue in order under each item's Idempotency-Key (a retry
 // never makes a second row). Offline, 429 and 5xx wait (Retry-After, else 1, 2, 4, 8, 8… s) and try
@@ -168,8 +182,8 @@ async function flush() {
   try {
     for (let i, r, s, j; i = queue()[0];) {
       save(queue().map(q => q.key == i.key ? { ...q, sent: 1 } : q)); // from now on an undo must ask the server
-      r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', i.undo ? { method: 'DELETE' }
-        : { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': i.key }, body: JSON.stringify(i.body) }).catch(() => 0);
+      r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', i.undo ? { method: 'DELETE', signal: wait() }
+        : { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': i.key }, body: JSON.stringify(i.body), signal: wait() }).catch(() => 0);
       s = r.status;
       if (!r || s == 429 || s > 499) return timer = setTimeout(flush, M.min(r && +r.headers.get('Retry-After') || 2 ** backoff++, 8) * 1e3);
       save(queue().filter(q => q.key != i.key));
@@ -180,7 +194,7 @@ async function flush() {
     }
   } finally { flushing = 0; }
 }
-ononline = flush;
+ononline = () => (flush(), layout());
 
 layout();
 flush();

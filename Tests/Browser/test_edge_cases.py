@@ -81,3 +81,92 @@ def test_a_press_released_off_the_stack_leaves_no_half_drag(server, desktop):
     time.sleep(0.3)
     assert page.eval_on_selector(TOP, "e => e.style.transform") == "", "the card follows a hovering mouse"
     assert swipes(server) == [] and top_card(page) == first
+
+
+def test_other_keys_keep_working(server, desktop):
+    """The page's key handler acts on its own keys only: Tab, Enter, Space and the rest keep their defaults
+    (Enter on the focused Details link opens the card)."""
+    page = desktop
+    first = open_deck(page, server)
+    for key in ("Tab", "Enter", " ", "PageDown", "a", "Escape"):
+        prevented = page.evaluate("""k => { const e = new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true});
+            document.body.dispatchEvent(e); return e.defaultPrevented; }""", key)
+        assert not prevented, f"{key!r} was cancelled"
+    page.focus(f"{TOP} .card-link")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/d/getaways/cards/{first}")
+
+
+def test_a_held_arrow_key_throws_one_card(server, desktop):
+    page = desktop
+    first = open_deck(page, server)
+    for _ in range(6):
+        page.keyboard.down("ArrowRight")  # the second and later downs carry repeat: true
+    page.keyboard.up("ArrowRight")
+    wait_thrown(page, first)
+    time.sleep(1.0)
+    assert len(swipes(server)) == 1, swipes(server)
+
+
+def test_a_throw_keeps_the_rotation_of_the_drag(server, desktop):
+    """Grabbed below the centre (standard rotates about the grab point), a card dragged right turns
+    anticlockwise, and keeps turning that way while it flies out: no jump of sign at the release."""
+    page = desktop
+    first = open_deck(page, server)
+    page.eval_on_selector(TOP, """el => { window.rot = []; new MutationObserver(() => {
+        const m = /rotate\\(([-0-9.e]+)rad\\)/.exec(el.style.transform); if (m) window.rot.push(+m[1]); })
+        .observe(el, {attributes: true, attributeFilter: ['style']}); }""")
+    box = top_box(page)
+    Mouse(page).drag(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, box["width"] * 0.6, 0,
+                     duration_ms=300, moves=20)
+    wait_thrown(page, first)
+    rot = page.evaluate("window.rot")
+    assert len(rot) > 5 and all(r <= 0 for r in rot), rot
+
+
+def test_the_stack_refills_after_being_offline(server, desktop):
+    """Offline, the rendered cards run out; back online, more cards arrive without another swipe and the
+    page does not claim the deck is done meanwhile."""
+    page = desktop
+    open_deck(page, server)
+    page.route("**/api/v1/decks/getaways/cards*", lambda route: route.abort())
+    while top_card(page):
+        top = top_card(page)
+        page.keyboard.press("ArrowLeft")
+        wait_thrown(page, top) if page.locator(TOP).count() > 1 else page.wait_for_function(
+            "id => !document.querySelector(`#stack [data-card=\"${id}\"]`)", arg=top)
+    assert page.locator(".empty-state").is_hidden(), "'all caught up' while 16 cards are still to come"
+    page.unroute("**/api/v1/decks/getaways/cards*")
+    page.wait_for_selector(TOP, timeout=12_000)
+
+
+def test_swipes_work_without_randomUUID(server, chromium):
+    """crypto.randomUUID exists only in secure contexts; a phone on the LAN reaching http://host:port has
+    none, and swiping must still work (keys from getRandomValues)."""
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800})
+    ctx.add_init_script("delete Crypto.prototype.randomUUID")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    first = open_deck(page, server)
+    page.keyboard.press("ArrowRight")
+    wait_thrown(page, first)
+    rows = poll(lambda: swipes(server), what="the swipe stored")
+    assert len(rows[0]["id"]) == 32 and not errors, (rows, errors)
+    ctx.close()
+
+
+def test_undo_after_a_reload_undoes_the_latest_swipe(server, desktop):
+    """Nothing thrown on this page (a reload, or back from a detail view): Undo asks the server to undo the
+    latest swipe, and the card is back on top."""
+    page = desktop
+    first = open_deck(page, server)
+    page.keyboard.press("ArrowRight")
+    wait_thrown(page, first)
+    poll(lambda: queue(page) == [] and len(swipes(server)) == 1, what="the swipe delivered")
+    page.reload()
+    page.wait_for_function("document.documentElement.classList.contains('js')")
+    assert top_card(page) != first
+    page.keyboard.press("z")
+    page.wait_for_function("([sel, id]) => document.querySelector(sel)?.dataset.card === id", arg=[TOP, first], timeout=10_000)
+    assert swipes(server)[0]["undoneAt"] is not None

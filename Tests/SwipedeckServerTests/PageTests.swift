@@ -68,7 +68,7 @@ struct PageTests {
         }
     }
 
-    @Test("form swipes: 303 back to the deck, stored as button input, next card on top; form undo brings it back")
+    @Test("form swipes: 303 back to the deck, stored as button input, next card on top; form undo brings it back; data-undo says when there is one")
     func formSwipeAndUndo() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("f", titles: ["c0", "c1", "c2"])
@@ -81,7 +81,9 @@ struct PageTests {
             #expect(row["direction"] as String == "right")
             #expect(row["cardId"] as Int64 == ids[0])
 
+            #expect(try await client.get("/d/f", headers: cookie("fresh")).text.contains(#"data-undo="false""#))
             let next = try await client.get("/d/f", headers: me).text
+            #expect(next.contains(#"data-undo="true""#), "a live swipe to undo")
             #expect(next.contains(#"data-card="\#(ids[1])" data-depth="0""#))
             #expect(!next.contains(#"data-card="\#(ids[0])""#))
             #expect(next.contains(#"name="card" value="\#(ids[1])""#))
@@ -98,6 +100,7 @@ struct PageTests {
             #expect(try env.row("SELECT undoneAt FROM swipes WHERE participantId = 'formuser'")?["undoneAt"] as Double? == fixedTime)
             let back = try await client.get("/d/f", headers: me).text
             #expect(back.contains(#"data-card="\#(ids[0])" data-depth="0""#))
+            #expect(back.contains(#"data-undo="false""#), "the only swipe is undone")
 
             // Undo with nothing to undo still redirects.
             #expect(try await client.postForm("/d/f/undo", "", headers: cookie("nobody")).status == .seeOther)

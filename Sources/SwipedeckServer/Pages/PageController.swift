@@ -34,6 +34,7 @@ struct PageController: Sendable {
         let deck = try catalog.deck(try context.parameters.require("deck"))
         let profile = deck.swipeProfile
         let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: context.participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+        let cardCount = try catalog.cardCount(deck.slug)
         // The page is a function of the deck, the cards shown and the count left (all immutable
         // or in the key), so its HTML is rendered once per combination.
         let key = "deck|\(deck.id ?? 0)|\(remaining)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
@@ -47,6 +48,8 @@ struct PageController: Sendable {
             ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
             ctx["empty"] = cards.isEmpty
             ctx["remaining"] = remaining
+            // Fewer cards left than the deck has: this participant has a live swipe to undo.
+            ctx["canUndo"] = remaining < cardCount
             ctx["cursor"] = cards.last?.position ?? -1
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
             ctx["profileName"] = profile.name
