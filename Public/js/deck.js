@@ -30,11 +30,12 @@ const $ = (s, r = document) => r.querySelector(s), now = () => performance.now()
   // not shown again, unless an undo of it waits too: their count.
   prune = (q = queue()) => q.filter(i => i.body && !q.some(u => u.undo == i.key) &&
     (i = $(`.card[data-card="${i.body.card}"]:not(.leaving)`, stack)) && !i.remove()).length;
-let drag, down, dragged, shownAt = now(), cursor = D.cursor, remaining = D.remaining - prune(), fetching, backoff = 0, timer, flushing;
+let drag, down, dragged, undoing, shownAt = now(), cursor = D.cursor, remaining = D.remaining - prune(), fetching, backoff = 0, timer, flushing;
 
 function layout() {
   const cs = cards();
-  cs.forEach((c, i) => c.dataset.depth = M.min(i, P.stack.visible));
+  // Cards under the top one take no focus or clicks (their links would open a card not on top).
+  cs.forEach((c, i) => (c.dataset.depth = M.min(i, P.stack.visible), c.inert = i > 0));
   $('#remaining').textContent = remaining = M.max(remaining, 0);
   $('.empty-state').hidden = !!cs[0] || remaining > 0; // cards still to come: not "all caught up"
   $('.controls').querySelectorAll('[name=direction]').forEach(b => b.disabled = !cs[0]);
@@ -143,14 +144,16 @@ function undo() {
   const last = done.pop(), q = queue(), k = last?.key;
   // Nothing thrown on this page (after a reload, back from a detail view): the server undoes the latest
   // swipe it has (the no-script form's route) when the page says there is one and nothing waits here.
-  if (!last) return !queue().length && D.undo == 'true'
-    ? fetch(`/d/${D.deck}/undo`, { method: 'POST', signal: wait() }).then(() => location.reload(), () => say('Offline: nothing undone'))
+  // Once: a double click must not undo two.
+  if (!last) return undoing ? 0 : !queue().length && D.undo == 'true'
+    ? (undoing = 1, fetch(`/d/${D.deck}/undo`, { method: 'POST', signal: wait() }).then(() => location.reload(), () => { undoing = 0; say('Offline: nothing undone'); }))
     : say('Nothing to undo');
   save(q.some(i => i.key == k && !i.sent) ? q.filter(i => i.key != k) : [...q, { key: uuid(), undo: k }]);
   putBack(last.el);
   flush();
 }
 function putBack(el) {
+  el.anim = 0; // ends a throw still in flight (its loop would remove the card)
   el.classList.remove('leaving');
   el.style.opacity = '';
   stack.prepend(el);
@@ -158,7 +161,10 @@ function putBack(el) {
   shownAt = now();
   layout();
   // Reduced motion: a short fade in place instead of the slide in from the left.
-  reduce ? el.animate([{ opacity: 0 }, {}], P.throwMinMs) : back(el, -innerWidth, 0, { x: 0, y: 0 }, geo(el));
+  if (!reduce) return back(el, -innerWidth, 0, { x: 0, y: 0 }, geo(el));
+  el.classList.remove('dragging');
+  el.removeAttribute('style'); // the throw's offset and z-index
+  el.animate([{ opacity: 0 }, {}], P.throwMinMs);
 }
 
 // Buttons and keys animate like real swipes; the form still posts when scripts are off.

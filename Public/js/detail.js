@@ -8,10 +8,12 @@ function detail(page) {
   const hero = $('.hero-img', page), sections = [...page.querySelectorAll('.accordion details')];
   // Parallax: the header image moves at a fraction of the scroll (a visual ratio, not physics).
   const ratio = 0.4;
-  let ticking = 0;
+  let ticking = 0, scale = 1;
+  // The photo's transform is the parallax shift and the zoom together (one must not drop the other).
+  const place = () => { hero.style.transform = `translateY(${reduce ? 0 : scrollY * ratio}px) scale(${scale})`; };
   if (hero && !reduce) addEventListener('scroll', () => {
     if (ticking++) return;
-    requestAnimationFrame(() => { ticking = 0; if (!hero.zoomed) hero.style.transform = `translateY(${scrollY * ratio}px)`; });
+    requestAnimationFrame(() => { ticking = 0; place(); });
   }, { passive: true });
 
   // Accordion: opening one section closes the others.
@@ -24,8 +26,8 @@ function detail(page) {
   // Photo zoom: double-tap / double-click toggles, two-finger pinch scales.
   if (!hero) return;
   const box = hero.parentElement, pts = new Map();
-  let scale = 1, base = 0, start = 1;
-  const apply = () => { hero.zoomed = scale > 1; hero.style.transform = `scale(${scale})`; box.classList.toggle('zoomed', scale > 1); };
+  let base = 0, start = 1;
+  const apply = () => { place(); box.classList.toggle('zoomed', scale > 1); };
   box.style.touchAction = 'pan-y';
   box.addEventListener('dblclick', () => { scale = scale > 1 ? 1 : 2.5; apply(); });
   box.addEventListener('pointerdown', e => { pts.set(e.pointerId, e); if (pts.size == 2) base = dist(), start = scale, box.style.touchAction = 'none'; });

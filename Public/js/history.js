@@ -26,7 +26,9 @@ function history(root) {
     open = opening ? row : open === row ? null : open;
     row.classList.toggle('open', opening);
     animating++;
-    const step = () => {
+    // A newer slide (or a drag) of the same row ends this one: two loops would fight over its offset.
+    const tok = row.tok = {}, step = () => {
+      if (row.tok !== tok) return animating--;
       const k = ms > 0 ? Math.min(1, (now() - t0) / ms) : 1;
       setX(row, from + (to - from) * k);
       if (k < 1) return raf(step);
@@ -48,6 +50,7 @@ function history(root) {
       if (x * x + y * y < R.tapSlopPx * R.tapSlopPx) return;
       if (x * x < y * y) return drag = null; // a vertical move is a scroll
       g.live = 1;
+      g.row.tok = 0; // the finger takes over from a slide in progress
       g.row.setPointerCapture(g.id);
       if (open && open !== g.row) slide(open, false);
     }
@@ -80,7 +83,13 @@ function history(root) {
     // Nothing changed (the row stays as it was): say why, briefly.
     if (!r) return say('Offline: nothing changed. Try again.');
     if (!r.ok) return say('Not changed: ' + ((await r.json().catch(() => 0)).error?.message || 'HTTP ' + r.status));
-    if (!flip) { if (open === row) open = null; return row.remove(); }
+    if (!flip) {
+      // A keyboard user lands on the next row's Undo (which opens that row), not on the page.
+      const next = row.querySelector(':focus-visible') && row.nextElementSibling?.querySelector('.act-undo');
+      if (open === row) open = null;
+      row.remove();
+      return next?.focus();
+    }
     row.dataset.direction = to;
     const b = $('.badge', row), fam = to.includes('left') ? 'left' : to.includes('right') ? 'right' : to;
     b.className = 'badge badge-' + to;
@@ -88,6 +97,17 @@ function history(root) {
     $('.act-flip', row).textContent = 'Flip to ' + D[d.includes('left') ? 'left' : 'right'];
     slide(row, false);
   });
+
+  // Keyboard: focus on a row's hidden actions opens the row; leaving them closes it; Escape closes it.
+  list.addEventListener('focusin', e => {
+    const row = e.target.closest('.row');
+    if (row && e.target.closest('.row-actions') && open !== row) slide(row, true);
+  });
+  list.addEventListener('focusout', e => {
+    const row = e.target.closest('.row');
+    if (row && open === row && !row.contains(e.relatedTarget)) slide(row, false);
+  });
+  addEventListener('keydown', e => { if (e.key == 'Escape' && open) slide(open, false); });
 
   // The open row closes when the list scrolls.
   let lastY = scrollY, touchY = innerHeight / 2;
@@ -105,8 +125,11 @@ function history(root) {
   function lag(delta) {
     const all = rows();
     all.forEach(r => {
-      const c = r.getBoundingClientRect(), o = (offsets.get(r) || 0) + springLag(delta, touchY, c.top + c.height / 2, S.springList.scrollResistance);
-      offsets.set(r, o);
+      // The row's anchor, not where its lag has put it (else the lag feeds on itself); a row never lags
+      // more than its own height.
+      const c = r.getBoundingClientRect(), o0 = offsets.get(r) || 0,
+        o = o0 + springLag(delta, touchY, c.top - o0 + c.height / 2, S.springList.scrollResistance);
+      offsets.set(r, Math.max(-c.height, Math.min(c.height, o)));
     });
     settle();
   }

@@ -188,3 +188,57 @@ def test_detail_without_javascript(server, browser):
     page.click(".back-to-stack")
     assert "/d/getaways" in page.url
     ctx.close()
+
+
+def test_history_list_settles_after_a_scroll(server, browser):
+    """The spring list's lag must not feed on itself: after a scroll to the bottom the rows settle within a
+    few seconds, the page does not keep scrolling by itself, and a row opened then stays open."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/d/getaways")
+    for _ in range(24):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(60)
+    wait_rows(server, 24, timeout=15)
+    page.goto(server.base + "/d/getaways/history")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.mouse.move(200, 400)
+    for _ in range(12):
+        page.mouse.wheel(0, 400)
+        page.wait_for_timeout(30)
+    page.wait_for_timeout(3000)
+    y1 = page.evaluate("scrollY")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("scrollY") == y1, "the page keeps scrolling by itself"
+    assert page.evaluate("document.documentElement.scrollHeight") <= height + 120
+    assert page.evaluate("[...document.querySelectorAll('.row')].every(r => !r.style.transform)"), "rows still lagging"
+    row = page.locator(".row").nth(20)
+    row.scroll_into_view_if_needed()
+    page.wait_for_timeout(1500)
+    drag_row(page, row, -180)
+    page.wait_for_timeout(800)
+    assert "open" in row.get_attribute("class")
+
+
+def test_history_actions_open_for_the_keyboard(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/d/getaways")
+    swipe_with_buttons(page, 2)
+    wait_rows(server, 2)
+    page.goto(server.base + "/d/getaways/history")
+    page.focus(".row:first-child .act-undo")
+    page.wait_for_function("() => document.querySelector('.row').classList.contains('open')")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.row.open')")
+
+
+def test_detail_zoom_keeps_the_parallax(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/d/getaways/cards/1")
+    page.evaluate("scrollTo(0, 150)")
+    page.wait_for_timeout(200)
+    box = page.locator(".hero-img").evaluate("e => e.parentElement.getBoundingClientRect().toJSON()")
+    page.mouse.dblclick(box["x"] + box["width"] / 2, max(box["y"], 0) + 40)
+    page.wait_for_timeout(100)
+    page.mouse.dblclick(box["x"] + box["width"] / 2, max(box["y"], 0) + 40)
+    page.wait_for_timeout(100)
+    assert page.eval_on_selector(".hero-img", "e => e.style.transform") == "translateY(60px) scale(1)"

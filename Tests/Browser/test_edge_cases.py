@@ -170,3 +170,45 @@ def test_undo_after_a_reload_undoes_the_latest_swipe(server, desktop):
     page.keyboard.press("z")
     page.wait_for_function("([sel, id]) => document.querySelector(sel)?.dataset.card === id", arg=[TOP, first], timeout=10_000)
     assert swipes(server)[0]["undoneAt"] is not None
+
+
+def test_reduced_motion_undo_brings_the_card_back_in_place(server, chromium):
+    """Under reduced motion an undone card fades in where it belongs, whether its throw had ended or not;
+    it is the visible top card, so the next swipe is the one the user sees."""
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce", has_touch=True)
+    page = ctx.new_page()
+    first = open_deck(page, server)
+    for pause in (600, 60):
+        page.click(".ctl-like")
+        page.wait_for_timeout(pause)
+        page.click(".ctl-undo")
+        page.wait_for_function("([sel, id]) => document.querySelector(sel)?.dataset.card === id", arg=[TOP, first])
+        page.wait_for_timeout(400)
+        box = page.locator(TOP).bounding_box()
+        assert 0 <= box["x"] < 390 and page.eval_on_selector(TOP, "e => e.style.transform") == "", (pause, box)
+    ctx.close()
+
+
+def test_double_undo_after_a_reload_undoes_one(server, desktop):
+    page = desktop
+    open_deck(page, server)
+    for _ in range(3):
+        top = top_card(page)
+        page.keyboard.press("ArrowRight")
+        wait_thrown(page, top)
+    poll(lambda: queue(page) == [] and len(swipes(server)) == 3, what="3 swipes delivered")
+    page.reload()
+    page.wait_for_function("document.documentElement.classList.contains('js')")
+    page.dblclick(".ctl-undo")
+    page.wait_for_load_state("load")
+    time.sleep(1.0)
+    assert sum(r["undoneAt"] is not None for r in swipes(server)) == 1
+
+
+def test_cards_under_the_top_one_take_no_focus(server, desktop):
+    page = desktop
+    open_deck(page, server)
+    assert page.evaluate("[...document.querySelectorAll('#stack .card')].filter(c => !c.inert).length") == 1
+    page.focus(f"{TOP} .card-link")
+    page.keyboard.press("Tab")
+    assert page.evaluate("!!document.activeElement.closest('.controls')"), "Tab went into a card under the top one"

@@ -48,7 +48,7 @@ struct PageTests {
             #expect(r.status == .ok)
             let html = r.text
             for depth in 0..<rendered {
-                #expect(html.contains(#"id="card-\#(ids[depth])" data-card="\#(ids[depth])" data-depth="\#(depth)""#))
+                #expect(html.contains(#"id="card-\#(ids[depth])" data-card="\#(ids[depth])" data-depth="\#(depth)"\#(depth > 0 ? " inert" : "")>"#))
             }
             #expect(!html.contains(#"data-card="\#(ids[rendered])""#))
             #expect(html.contains(#"<form class="controls" method="post" action="/d/s/swipe">"#))

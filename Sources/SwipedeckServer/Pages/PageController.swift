@@ -73,6 +73,8 @@ struct PageController: Sendable {
     func cardView(_ c: Card, deck: Deck, depth: Int) -> [String: Any] {
         [
             "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": c.image, "hasImage": !c.image.isEmpty, "depth": String(depth),
+            // Cards under the top one take no focus or clicks (their links would open a card not on top).
+            "under": depth > 0,
             "detail": "/d/\(deck.slug)/cards/\(c.id ?? 0)", "accent": c.accent,
         ]
     }
