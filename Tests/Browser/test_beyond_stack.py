@@ -40,6 +40,16 @@ def wait_rows(server, n, timeout=5.0):
     raise AssertionError(f"expected {n} live swipes, have {got}")
 
 
+def history_page(server, browser, n, viewport=None):
+    """A page on /d/getaways/history after n button swipes, all stored."""
+    page = browser.new_page(viewport=viewport or {"width": 390, "height": 844})
+    page.goto(server.base + "/d/getaways")
+    swipe_with_buttons(page, n)
+    wait_rows(server, n)
+    page.goto(server.base + "/d/getaways/history")
+    return page
+
+
 def drag_row(page, row, dx):
     box = row.bounding_box()
     x, y = box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2
@@ -53,12 +63,7 @@ def drag_row(page, row, dx):
 
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
 def test_history_reveal_undo_flip(server, browser, viewport):
-    page = browser.new_page(viewport=viewport)
-    page.goto(server.base + "/d/getaways")
-    swipe_with_buttons(page, 8)
-    wait_rows(server, 8)
-
-    page.goto(server.base + "/d/getaways/history")
+    page = history_page(server, browser, 8, viewport)
     items = page.locator(".row")
     assert items.count() == 8
     first, second = items.nth(0), items.nth(1)
@@ -98,13 +103,9 @@ def test_history_reveal_undo_flip(server, browser, viewport):
 
 def test_history_action_offline_says_so_and_keeps_the_row(server, browser):
     """An Undo with the server down changes nothing and says so in the status line (no alert dialog)."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = history_page(server, browser, 2)
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(server.base + "/d/getaways")
-    swipe_with_buttons(page, 2)
-    wait_rows(server, 2)
-    page.goto(server.base + "/d/getaways/history")
     first = page.locator(".row").nth(0)
     drag_row(page, first, -180)
     page.wait_for_function("() => document.querySelector('.row')?.classList.contains('open')")
@@ -118,11 +119,7 @@ def test_history_action_offline_says_so_and_keeps_the_row(server, browser):
 
 
 def test_history_row_closes_on_scroll(server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 500})
-    page.goto(server.base + "/d/getaways")
-    swipe_with_buttons(page, 12)
-    wait_rows(server, 12)
-    page.goto(server.base + "/d/getaways/history")
+    page = history_page(server, browser, 12, {"width": 390, "height": 500})
     drag_row(page, page.locator(".row").nth(0), -180)
     page.wait_for_function("() => document.querySelectorAll('.row.open').length === 1")
     page.mouse.wheel(0, 300)
@@ -220,11 +217,7 @@ def test_history_list_settles_after_a_scroll(server, browser):
 
 
 def test_history_actions_open_for_the_keyboard(server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto(server.base + "/d/getaways")
-    swipe_with_buttons(page, 2)
-    wait_rows(server, 2)
-    page.goto(server.base + "/d/getaways/history")
+    page = history_page(server, browser, 2)
     page.focus(".row:first-child .act-undo")
     page.wait_for_function("() => document.querySelector('.row').classList.contains('open')")
     page.keyboard.press("Escape")
