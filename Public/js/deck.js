@@ -164,6 +164,7 @@ function putBack(el) {
   if (!reduce) return back(el, -innerWidth, 0, { x: 0, y: 0 }, geo(el));
   el.classList.remove('dragging');
   el.removeAttribute('style'); // the throw's offset and z-index
+  overlays(el, '', 0);
   el.animate([{ opacity: 0 }, {}], P.throwMinMs);
 }
 

@@ -62,7 +62,8 @@ function history(root) {
     const g = drag;
     if (!g || e.pointerId != g.id) return;
     drag = null;
-    if (!g.live) return;
+    // A tap (or a click) on a row opens or closes it: the actions are found without a swipe, and on a desktop.
+    if (!g.live) return e.type == 'pointerup' && !animating && slide(g.row, open !== g.row);
     dragged = setTimeout(() => dragged = 0); // the click that ends this drag (if any) comes before this runs
     const c = classify({ t: g.t, x: g.x, y: g.y, w: g.w, h: g.h, vw: innerWidth, vh: innerHeight, gx: 0, gy: 0 }, R);
     slide(g.row, c.decision == 'none' ? g.base < 0 : c.decision == 'left');
@@ -88,14 +89,17 @@ function history(root) {
       const next = row.querySelector(':focus-visible') && row.nextElementSibling?.querySelector('.act-undo');
       if (open === row) open = null;
       row.remove();
+      say('Undone: ' + $('.row-text b', row).textContent);
       return next?.focus();
     }
     row.dataset.direction = to;
     const b = $('.badge', row), fam = to.includes('left') ? 'left' : to.includes('right') ? 'right' : to;
     b.className = 'badge badge-' + to;
     b.textContent = D[fam];
-    $('.act-flip', row).textContent = 'Flip to ' + D[d.includes('left') ? 'left' : 'right'];
-    slide(row, false);
+    $('.act-flip', row).firstChild.textContent = 'Flip to ' + D[d.includes('left') ? 'left' : 'right'];
+    say('Flipped to ' + D[fam]);
+    // A keyboard user keeps the row open (the focused button stays visible); a pointer user sees it close.
+    if (!row.querySelector(':focus-visible')) slide(row, false);
   });
 
   // Keyboard: focus on a row's hidden actions opens the row; leaving them closes it; Escape closes it.

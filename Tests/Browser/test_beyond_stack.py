@@ -235,3 +235,21 @@ def test_detail_zoom_keeps_the_parallax(server, browser):
     page.mouse.dblclick(box["x"] + box["width"] / 2, max(box["y"], 0) + 40)
     page.wait_for_timeout(100)
     assert page.eval_on_selector(".hero-img", "e => e.style.transform") == "translateY(60px) scale(1)"
+
+
+def test_history_row_opens_on_a_click_and_says_what_changed(server, browser):
+    """Undo and Flip are found without a swipe: a click (or tap) on a row opens it; the status line says
+    what the action did."""
+    page = history_page(server, browser, 2, {"width": 1280, "height": 800})
+    first = page.locator(".row").nth(0)
+    first.locator(".row-front").click()
+    page.wait_for_function("() => document.querySelector('.row').classList.contains('open')")
+    page.wait_for_timeout(300)  # no click goes through while the row slides (seed 004)
+    first.locator(".act-flip").click()
+    page.wait_for_function("() => document.querySelector('.toast').textContent.startsWith('Flipped to')")
+    page.wait_for_function("() => !document.querySelector('.row.open')")  # done with the mouse: it closes
+    first.locator(".row-front").click()
+    page.wait_for_function("() => document.querySelector('.row').classList.contains('open')")
+    page.wait_for_timeout(300)
+    first.locator(".row-front").click()  # a second click closes it
+    page.wait_for_function("() => !document.querySelector('.row.open')")

@@ -186,6 +186,8 @@ def test_reduced_motion_undo_brings_the_card_back_in_place(server, chromium):
         page.wait_for_timeout(400)
         box = page.locator(TOP).bounding_box()
         assert 0 <= box["x"] < 390 and page.eval_on_selector(TOP, "e => e.style.transform") == "", (pause, box)
+        assert page.eval_on_selector(TOP, "e => [...e.querySelectorAll('.overlay')].every(o => !+o.style.opacity)"), \
+            "the undone card still wears its LIKE stamp"
     ctx.close()
 
 
@@ -212,3 +214,46 @@ def test_cards_under_the_top_one_take_no_focus(server, desktop):
     page.focus(f"{TOP} .card-link")
     page.keyboard.press("Tab")
     assert page.evaluate("!!document.activeElement.closest('.controls')"), "Tab went into a card under the top one"
+
+
+CONTRAST = """(el) => {
+  const rgb = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  // The first ancestor with an opaque background colour is what the text sits on.
+  let bg = null;
+  for (let e = el; e && !bg; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] === 1) { if (c.length < 4 || c[3] > 0) bg = c.slice(0, 3); }
+    else if (c[3] > 0) {
+      // A translucent tint over the page: blend it over white (light mode) for the measure.
+      bg = c.slice(0, 3).map(v => v * c[3] + 255 * (1 - c[3]));
+    }
+  }
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg || [245, 242, 248]);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_text_contrast_and_focus_ring(server, desktop):
+    """Key text meets WCAG AA (4.5:1) in light mode, and a keyboard focus shows a solid outline even on
+    elements that draw their own shadow (the deck tile)."""
+    page = desktop
+    open_deck(page, server)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    poll(lambda: len(swipes(server)) == 2, what="2 swipes")
+    checks = {"/": [".pill", ".tile-text p"], "/d/getaways/history": [".badge-right", ".badge-left", ".act-flip", ".muted"],
+              "/d/getaways/results": [".ranked th", ".ranked tbody tr:first-child .rank"]}
+    for path, sels in checks.items():
+        page.goto(server.base + path)
+        for sel in sels:
+            ratio = page.eval_on_selector(sel, CONTRAST)
+            assert ratio >= 4.5, f"{path} {sel}: {ratio:.2f}:1"
+    page.goto(server.base + "/")
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('deck-tile')"):
+            break
+    style = page.evaluate("(s => [s.outlineStyle, parseFloat(s.outlineWidth)])(getComputedStyle(document.activeElement))")
+    assert style[0] == "solid" and style[1] >= 2, style

@@ -316,7 +316,7 @@ struct PageTests {
             #expect(html.contains(#"<p class="lead">Calm</p>"#))
             #expect(html.contains(#"<p class="fade-row">Para one.</p><p class="fade-row">Para two.</p>"#))
             #expect(html.contains(#"<a href="https://example.com/lake" rel="noopener">"#))
-            #expect(html.contains("Card 2 of"))
+            #expect(html.contains("Card 2 of 2 in “Det”."), "the deck's title and size, not the card's title and the slug")
             #expect(html.contains(#"href="/d/det#card-\#(ids[1])""#))
         }
     }

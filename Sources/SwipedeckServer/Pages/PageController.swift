@@ -180,6 +180,8 @@ struct PageController: Sendable {
         ctx["link"] = card.link
         ctx["hasLink"] = !card.link.isEmpty
         ctx["position"] = card.position + 1
+        ctx["deckTitle"] = deck.title
+        ctx["cardCount"] = try catalog.cardCount(slug)
         return renderer.page("detail", ctx)
     }
 
