@@ -112,23 +112,17 @@ func flingTrace(final: Double, slope: Double, _ g: Geometry = .square) -> Trace 
 }
 
 /// The largest double ≤ `start` (stepping down one ulp at a time) for which `pass` holds.
-func stepDown(from start: Double, until pass: (Double) -> Bool) -> Double {
-    var v = start
-    var guardSteps = 0
-    while !pass(v) {
-        v = v.nextDown
-        guardSteps += 1
-        precondition(guardSteps < 1_000_000, "boundary not found")
-    }
-    return v
-}
+func stepDown(from start: Double, until pass: (Double) -> Bool) -> Double { step(from: start, by: \.nextDown, until: pass) }
 
 /// The smallest double ≥ `start` (stepping up one ulp at a time) for which `pass` holds.
-func stepUp(from start: Double, until pass: (Double) -> Bool) -> Double {
+func stepUp(from start: Double, until pass: (Double) -> Bool) -> Double { step(from: start, by: \.nextUp, until: pass) }
+
+/// The first of `start`, `next(start)`, … for which `pass` holds (at most a million ulps away).
+private func step(from start: Double, by next: KeyPath<Double, Double>, until pass: (Double) -> Bool) -> Double {
     var v = start
     var guardSteps = 0
     while !pass(v) {
-        v = v.nextUp
+        v = v[keyPath: next]
         guardSteps += 1
         precondition(guardSteps < 1_000_000, "boundary not found")
     }
