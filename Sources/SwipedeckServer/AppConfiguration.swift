@@ -21,6 +21,15 @@ public struct AppConfiguration: Sendable {
     public var participantRateLimit: Double = 30
     /// State-changing requests per second per IP (0 = unlimited); burst = 2 × rate.
     public var ipRateLimit: Double = 5000
+    /// Participant ids minted per second per IP, for browser cookies and `POST …/participants`
+    /// together (0 = unlimited); burst = 60 × rate, so a classroom of 100 phones behind one NAT
+    /// joins at once. Default 2.
+    public var mintRateLimit: Double = 2
+    /// Secret that signs participant ids; nil = generated on first run and kept in the database.
+    /// Several servers on one database share the stored one.
+    public var participantSecret: String?
+    /// bcrypt cost of owner passwords (4…31). Default 12 (about 0.25 s per hash here).
+    public var passwordCost: UInt8 = 12
     /// `PRAGMA synchronous`: normal (crash-safe) or full (power-loss-safe).
     public var synchronous: AppDatabase.SynchronousMode = .normal
     /// Seed the bundled sample deck when the database has no decks. Default true.

@@ -26,33 +26,54 @@ public func buildApplication(
     if let t = config.adminToken {
         token = t
     } else {
-        let (t, created) = try database.adminToken(orCreate: { ParticipantMiddleware.newId() + ParticipantMiddleware.newId() })
+        let (t, created) = try database.setting("adminToken", orCreate: { Secret.token() })
         token = t
-        if created { print("Admin token (shown once, stored in the database): \(t)") }
+        // Flushed at once: stdout may be a file or a pipe, and this line is shown only once.
+        if created { FileHandle.standardOutput.write(Data("Admin token (shown once, stored in the database): \(t)\n".utf8)) }
     }
+    if try await database.owners().isEmpty {
+        FileHandle.standardOutput.write(Data("No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n".utf8))
+    }
+    let secret = try config.participantSecret ?? database.setting("participantSecret", orCreate: { Secret.token() }).value
+    let signer = ParticipantSigner(secret: secret)
+    let verifier = ParticipantVerifier(signer: signer, pool: database.pool)
+    // Browser cookies and API mints share one budget per IP: `rate` a second, a minute's worth at once.
+    let mintLimiter = RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60)
 
     let catalog = Catalog(database: database)
     let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch)
-    let swipes = SwipeService(catalog: catalog, writer: writer)
+    let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
     let renderer = try await PageRenderer(templatesDirectory: config.resourceRoot + "/Templates")
+    let access = DeckAccess(catalog: catalog)
+    let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
+    let passwords = PasswordHasher(cost: config.passwordCost)
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HeadMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside ErrorMiddleware, so an error response also sets the cookie of a new participant.
-    router.add(middleware: ParticipantMiddleware())
+    router.add(middleware: ParticipantMiddleware(verifier: verifier, mintLimiter: mintLimiter, clock: clock))
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(config.resourceRoot + "/Public", searchForIndexHtml: false))
     router.add(middleware: SameOriginMiddleware())
+    router.add(middleware: OwnerMiddleware(database: database, adminToken: token, clock: clock))
     router.add(middleware: RateLimitMiddleware(
         perParticipant: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
         perIP: RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)))
 
-    ApiController(database: database, catalog: catalog, swipes: swipes, adminToken: token, maxBodyBytes: config.maxBodyBytes, clock: clock)
+    DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
+    CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
+    ParticipantsController(catalog: catalog, signer: signer, mintLimiter: mintLimiter, clock: clock).register(on: router)
+    SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
+    ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
+    PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clock: clock)
         .register(on: router)
-    PageController(database: database, catalog: catalog, swipes: swipes, renderer: renderer, clock: clock)
-        .register(on: router)
+    // Failed sign-ins: 10 at once, then one every 5 s, per IP and per owner name.
+    OwnerSessionController(
+        database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
+    ).register(on: router)
+    OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
 
     return Application(
         router: router,

@@ -2,18 +2,18 @@ import ArgumentParser
 import Foundation
 import SwipedeckServer
 
-struct Export: ParsableCommand {
+struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Write a deck's results to stdout.")
 
     @Argument(help: "Deck slug.") var deck: String
     @Option(help: "csv or json.") var format = "csv"
     @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
 
-    func run() throws {
+    func run() async throws {
         let path = db ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
         let database = try AppDatabase(path: path)
         guard let d = try database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(path).") }
-        let report = try database.results(for: d)
+        let report = try await database.results(for: d)
         switch format {
         case "csv": print(ResultsCSV.render(report), terminator: "")
         case "json":

@@ -15,6 +15,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "State-changing requests per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
     @Option(help: "State-changing requests per second per IP, 0 = unlimited (env SWIPEDECK_RATE_IP).") var rateIp: Double?
     @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
+    @Option(help: "Participant ids minted per second per IP (burst 60 × rate), 0 = unlimited (env SWIPEDECK_RATE_MINT).") var rateMint: Double?
+    @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET); generated and stored when unset.") var participantSecret: String?
     @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
 
     func run() async throws {
@@ -30,6 +32,8 @@ struct Serve: AsyncParsableCommand {
         }
         if let r = rateParticipant ?? env["SWIPEDECK_RATE_PARTICIPANT"].flatMap(Double.init) { config.participantRateLimit = r }
         if let r = rateIp ?? env["SWIPEDECK_RATE_IP"].flatMap(Double.init) { config.ipRateLimit = r }
+        if let r = rateMint ?? env["SWIPEDECK_RATE_MINT"].flatMap(Double.init) { config.mintRateLimit = r }
+        config.participantSecret = participantSecret ?? env["SWIPEDECK_PARTICIPANT_SECRET"]
         if let b = maxBody ?? env["SWIPEDECK_MAX_BODY"].flatMap(Int.init) { config.maxBodyBytes = b }
         config.seedSampleDeck = !noSample
         var logger = Logger(label: "swipedeck")

@@ -17,6 +17,12 @@ public struct Card: Sendable, Hashable, Codable {
     public var link: String
     /// CSS hex colour `#RRGGBB` used behind the image.
     public var accent: String
+    /// 1 for the card as first added; each edit stores a new revision (older ones stay in
+    /// `cardRevisions`, and each swipe names the revision it judged).
+    public var revision: Int = 1
+    /// When the owner archived the card (seconds since 1970): it is dealt to nobody any more,
+    /// its swipes stay. nil while active.
+    public var archivedAt: Double?
 
     public init(id: Int64? = nil, deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "", image: String = "", link: String = "", accent: String = "#6C5CE7") {
         self.id = id
@@ -49,6 +55,8 @@ extension Card: FetchableRecord, MutablePersistableRecord {
         image = row["image"]
         link = row["link"]
         accent = row["accent"]
+        revision = row["revision"] ?? 1
+        archivedAt = row["archivedAt"]
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

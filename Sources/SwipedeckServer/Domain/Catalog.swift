@@ -34,6 +34,11 @@ public final class Catalog: Sendable {
         try entry(slug).cardIds.count
     }
 
+    /// Forgets a deck after a change (settings, cards), so the next request reads it anew.
+    public func invalidate(_ slug: String) {
+        entries.withLock { _ = $0.removeValue(forKey: slug) }
+    }
+
     private func entry(_ slug: String) throws -> Entry {
         if let e = entries.withLock({ $0[slug] }) { return e }
         guard let deck = try database.deck(slug: slug), let id = deck.id else { throw ApiError.notFound("deck") }

@@ -22,6 +22,22 @@ public struct Deck: Sendable, Hashable, Codable {
     public var downLabel: String
     /// Seconds since 1970.
     public var createdAt: Double
+    /// The owner who manages the deck; nil for a deck only the admin token manages (the first
+    /// owner created adopts those).
+    public var ownerId: Int64?
+    /// Whether swipes are accepted; a closed deck answers 409 `deck_closed`. Default true.
+    public var isOpen: Bool = true
+    /// Whether anybody may read the results; otherwise only the owner (or a token). Default false.
+    public var resultsPublic: Bool = false
+    /// Most cards one participant may decide, or nil for no limit; past it 409 `quota_reached`.
+    public var quota: Int?
+    /// `listed` (the owner's order) or `shuffled` (a fixed random order per participant).
+    public var cardOrder: String = CardOrder.listed.rawValue
+    /// The input kinds the ranking counts, comma-separated `CountedInput` raw values.
+    /// Default `drag,button`: validated drags plus buttons and keys. Suspect swipes never count.
+    public var countedInputs: String = "drag,button"
+    /// Increases with every change to the deck or its cards (cache keys include it).
+    public var revision: Int = 1
 
     public init(
         id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = "standard",
@@ -39,6 +55,12 @@ public struct Deck: Sendable, Hashable, Codable {
         self.upLabel = upLabel
         self.downLabel = downLabel
         self.createdAt = createdAt
+    }
+
+    /// The parsed `countedInputs` (unknown names are ignored; empty means the default).
+    public var counted: Set<CountedInput> {
+        let set = Set(countedInputs.split(separator: ",").compactMap { CountedInput(rawValue: String($0)) })
+        return set.isEmpty ? CountedInput.defaultSet : set
     }
 
     /// The deck's profile (falls back to `standard` for a name no longer known).

@@ -27,6 +27,23 @@ public struct DeckInput: Sendable, Codable {
             self.link = link
             self.accent = accent
         }
+
+        /// The card row (without ids) at `position`, if every rule holds; `label` names the card
+        /// in messages ("card 3").
+        public func validated(position: Int, label at: String) throws(ApiError) -> Card {
+            func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
+            if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_card_title", "\(at): title must be 1–200 characters.") }
+            if !DeckInput.isText(subtitle ?? "", max: 300, required: false) || !DeckInput.isText(body ?? "", max: 5000, required: false) {
+                throw fail("invalid_card_text", "\(at): subtitle ≤ 300 and body ≤ 5,000 characters.")
+            }
+            let image = image ?? ""
+            if !image.isEmpty && !DeckInput.isImage(image) { throw fail("invalid_image", "\(at): image must be a /path on this server or an https URL.") }
+            let link = link ?? ""
+            if !link.isEmpty && !DeckInput.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
+            let accent = accent ?? "#6C5CE7"
+            if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
+            return Card(deckId: 0, position: position, title: title, subtitle: subtitle ?? "", body: body ?? "", image: image, link: link, accent: accent)
+        }
     }
 
     public var slug: String
@@ -75,23 +92,12 @@ public struct DeckInput: Sendable, Codable {
         var rows: [Card] = []
         rows.reserveCapacity(cards.count)
         for (i, c) in cards.enumerated() {
-            let at = "card \(i + 1)"
-            if !Self.isText(c.title, max: 200, required: true) { throw fail("invalid_card_title", "\(at): title must be 1–200 characters.") }
-            if !Self.isText(c.subtitle ?? "", max: 300, required: false) || !Self.isText(c.body ?? "", max: 5000, required: false) {
-                throw fail("invalid_card_text", "\(at): subtitle ≤ 300 and body ≤ 5,000 characters.")
-            }
-            let image = c.image ?? ""
-            if !image.isEmpty && !Self.isImage(image) { throw fail("invalid_image", "\(at): image must be a /path on this server or an https URL.") }
-            let link = c.link ?? ""
-            if !link.isEmpty && !Self.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
-            let accent = c.accent ?? "#6C5CE7"
-            if !Self.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
-            rows.append(Card(deckId: 0, position: i, title: c.title, subtitle: c.subtitle ?? "", body: c.body ?? "", image: image, link: link, accent: accent))
+            rows.append(try c.validated(position: i, label: "card \(i + 1)"))
         }
         return (deck, rows)
     }
 
-    static func isValidSlug(_ s: String) -> Bool {
+    public static func isValidSlug(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
     }
 

@@ -2,32 +2,53 @@ import SwipePhysics
 
 /// A deck's results: cards ranked by the lower bound of the Wilson 95 % interval of their
 /// like rate. Likes are `right`, `up` and `up_right` (yes, super-yes); every other direction
-/// is a pass. Undone and suspect swipes are not counted (suspect ones are reported separately).
-public struct ResultsReport: Sendable, Codable {
-    public struct CardResult: Sendable, Codable {
+/// is a pass. Only live swipes of the kinds the deck counts (`countedInputs`) rank a card;
+/// every live swipe is also counted by kind (`kinds`), suspect ones included, so the owner sees
+/// what was left out. Swipes of excluded participants are in none of these numbers.
+public struct ResultsReport: Sendable, Encodable {
+    public struct CardResult: Sendable, Encodable {
         public var rank: Int
         public var cardId: Int64
         public var title: String
         public var image: String
+        /// The card's current revision (swipes name theirs in the per-swipe export).
+        public var revision: Int
+        /// Archived cards are dealt to nobody any more; their swipes still count.
+        public var archived: Bool
         public var likes: Int
+        /// Counted swipes.
         public var total: Int
         /// likes / total, 0 when total is 0.
         public var likeRate: Double
         public var wilson: WilsonInterval
-        /// Live, non-suspect swipes per direction (only directions that occurred).
+        /// Counted swipes per direction (only directions that occurred).
         public var counts: [String: Int]
+        /// Live swipes by kind (`SwipeKind` raw values, every kind present, 0 included); they add
+        /// up to `all`.
+        public var kinds: [String: Int]
+        /// Live swipes of any kind.
+        public var all: Int
     }
 
     public var deck: String
     public var title: String
+    /// The kinds the ranking counts (`CountedInput` raw values).
+    public var countedInputs: [String]
     public var cards: [CardResult]
     /// Distinct participants with a counted swipe.
     public var participants: Int
-    /// Counted swipes (live, not suspect).
+    /// Counted swipes.
     public var swipes: Int
-    /// Suspect swipes left out of the numbers.
+    /// Live swipes by kind over the deck; they add up to `allSwipes`.
+    public var swipesByKind: [String: Int]
+    /// Live swipes of any kind (participants not excluded).
+    public var allSwipes: Int
+    /// Suspect swipes (machine-like traces, inhuman button pace), never counted.
     public var suspectExcluded: Int
-    /// Median time a card was on top before its decision, ms; nil without data.
+    /// Participants the owner excluded, and their live swipes.
+    public var excludedParticipants: Int
+    public var excludedSwipes: Int
+    /// Median time a card was on top before its decision, ms, over counted swipes; nil without data.
     public var medianDecisionMs: Double?
     /// Refused swipes by rejection code.
     public var rejections: [String: Int]
@@ -36,5 +57,47 @@ public struct ResultsReport: Sendable, Codable {
 
     public static func isLike(_ direction: String) -> Bool {
         direction == Decision.right.rawValue || direction == Decision.up.rawValue || direction == Decision.upRight.rawValue
+    }
+
+    /// Builds and ranks the report from the tally.
+    public init(
+        deck: Deck, cards: [Card], tally: ResultsTally, participants: Int, medianDecisionMs: Double?,
+        rejections: [String: Int], excludedParticipants: Int, excludedSwipes: Int
+    ) {
+        func byKind(_ counts: [SwipeKind: Int]) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, counts[$0, default: 0]) })
+        }
+        var results = cards.map { c -> CardResult in
+            let id = c.id ?? -1
+            let cc = tally.counted[id] ?? [:]
+            let total = cc.values.reduce(0, +)
+            let likes = cc.filter { Self.isLike($0.key) }.values.reduce(0, +)
+            let kinds = tally.kinds[id] ?? [:]
+            return CardResult(
+                rank: 0, cardId: id, title: c.title, image: c.image, revision: c.revision, archived: c.archivedAt != nil,
+                likes: likes, total: total, likeRate: total > 0 ? Double(likes) / Double(total) : 0,
+                wilson: WilsonInterval(successes: likes, trials: total), counts: cc, kinds: byKind(kinds),
+                all: kinds.values.reduce(0, +))
+        }
+        results.sort { a, b in
+            if a.wilson.lower != b.wilson.lower { return a.wilson.lower > b.wilson.lower }
+            if a.total != b.total { return a.total > b.total }
+            return a.cardId < b.cardId
+        }
+        for i in results.indices { results[i].rank = i + 1 }
+        self.deck = deck.slug
+        title = deck.title
+        countedInputs = CountedInput.allCases.filter(deck.counted.contains).map(\.rawValue)
+        self.cards = results
+        self.participants = participants
+        swipes = tally.directionTotals.values.reduce(0, +)
+        swipesByKind = byKind(tally.kindTotals)
+        allSwipes = tally.kindTotals.values.reduce(0, +)
+        suspectExcluded = tally.kindTotals[.suspectDrag, default: 0] + tally.kindTotals[.suspectButton, default: 0]
+        self.excludedParticipants = excludedParticipants
+        self.excludedSwipes = excludedSwipes
+        self.medianDecisionMs = medianDecisionMs
+        self.rejections = rejections
+        directionTotals = tally.directionTotals
     }
 }

@@ -20,13 +20,18 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var durationMs: Double?
     /// Time the card was on top before the decision, ms, as reported by the client.
     public var decisionMs: Double?
-    /// Machine-like trace; excluded from results by default.
+    /// Machine-like trace, or a button/key press faster than a person acts (`HumanPace`);
+    /// never counted in the ranking.
     public var suspect: Bool
     /// Fingerprint of the request body, to tell a replay from a different request with the same key.
     public var requestHash: String
     /// Seconds since 1970.
     public var createdAt: Double
     public var undoneAt: Double?
+    /// The card's revision when it was decided (1 for swipes stored before revisions existed).
+    public var cardRevision: Int? = nil
+    /// Why the swipe is suspect: `machine_like_trace`, `button_burst`, `button_before_read`.
+    public var suspectReason: String? = nil
 }
 
 // MARK: - Database

@@ -6,10 +6,12 @@ import SwipePhysics
 public struct SwipeService: Sendable {
     public let catalog: Catalog
     public let writer: SwipeWriter
+    public let participants: ParticipantVerifier
 
-    public init(catalog: Catalog, writer: SwipeWriter) {
+    public init(catalog: Catalog, writer: SwipeWriter, participants: ParticipantVerifier) {
         self.catalog = catalog
         self.writer = writer
+        self.participants = participants
     }
 
     /// Submits one swipe. Returns after its transaction committed.
@@ -17,19 +19,22 @@ public struct SwipeService: Sendable {
     /// - Parameters:
     ///   - key: the `Idempotency-Key`; nil makes a fresh one (no replay protection).
     ///   - fingerprint: identifies the request body, to tell a replay from a reuse of the key.
-    ///   - cookieParticipant: the browser's participant id, used when the body names none.
+    ///   - cookieParticipant: the browser's participant id (already verified), used when the body
+    ///     names none.
+    ///   - cookieRejected: the request carried a participant cookie this server did not issue.
     ///   - now: seconds since 1970 (passed in; the service reads no clock).
     ///   - traceJSON: the trace as compact JSON when the caller has it already (the request's
     ///     own text, for storage); nil makes it from `r.trace`.
     /// - Throws: `ApiError` naming the broken rule.
     public func submit(
-        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?, now: Double,
-        traceJSON: String? = nil
+        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?,
+        cookieRejected: Bool = false, now: Double, traceJSON: String? = nil
     ) async throws -> SwipeOutcome {
         let deck = try catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         let key = try key.map(Self.checkedKey) ?? UUID().uuidString
-        let participant = try Self.participant(r.participant, cookie: cookieParticipant)
+        let participant = try await self.participant(r.participant, cookie: cookieParticipant, cookieRejected: cookieRejected)
+        if !deck.isOpen { throw ApiError.deckClosed }
         guard let direction = Decision(rawValue: r.direction), direction != .none else {
             throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -53,6 +58,7 @@ public struct SwipeService: Sendable {
                 swipe.velocityY = verdict.velocity.y
                 swipe.durationMs = trace.t.last
                 swipe.suspect = verdict.suspect
+                swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
                 swipe.trace = traceJSON ?? Self.compact(trace)
             } catch {
                 try await writer.submit(.rejection(deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
@@ -65,7 +71,8 @@ public struct SwipeService: Sendable {
                 throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
             }
         }
-        guard let outcome = try await writer.submit(.swipe(swipe)) else { throw ApiError.notFound("swipe") }
+        let paced = input == .button || input == .key
+        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, paced: paced)) else { throw ApiError.notFound("swipe") }
         return outcome
     }
 
@@ -78,15 +85,17 @@ public struct SwipeService: Sendable {
         return k
     }
 
-    static func participant(_ named: String?, cookie: String?) throws -> String {
-        if let named {
-            guard Participant.isValidId(named) else {
-                throw ApiError.invalidField(code: "invalid_participant", message: "participant must be 1–64 characters of A–Z, a–z, 0–9, '_', '-'.")
-            }
-            return named
-        }
-        guard let cookie else { throw ApiError.invalidField(code: "participant_required", message: "Send a participant id or accept the session cookie.") }
-        return cookie
+    /// The acting participant: the one the body or query names (which must be issued by this
+    /// server), else the browser's cookie.
+    /// - Throws: `invalid_participant` (malformed), `unknownParticipant` (not issued here, named or
+    ///   by cookie), `participant_required` (neither).
+    public func participant(_ named: String?, cookie: String?, cookieRejected: Bool) async throws -> String {
+        if let named { return try await participants.checked(named) }
+        if let cookie { return cookie }
+        if cookieRejected { throw ApiError.unknownParticipant }
+        throw ApiError.invalidField(
+            code: "participant_required",
+            message: "Send a participant id (POST /api/v1/decks/{deck}/participants mints one) or accept the session cookie.")
     }
 
     static func input(_ s: String?) throws -> SwipeInput {

@@ -10,8 +10,14 @@ public enum ApiError: Error, Sendable, Equatable {
     case invalidField(code: String, message: String)
     /// 401: admin token missing or wrong.
     case unauthorized
-    /// 403: a cookie-authenticated POST from another origin.
+    /// 401: wrong owner name or password.
+    case invalidCredentials
+    /// 403: a cookie-authenticated POST from another origin, or an owner form without its token.
     case crossOrigin
+    /// 403: a participant id this server did not issue (invented, forged or altered).
+    case unknownParticipant
+    /// 403: the signed-in owner (or token) does not manage this deck.
+    case notYourDeck
     /// 403: undoing or flipping somebody else's swipe.
     case notYourSwipe
     /// 404: unknown route, deck, card, profile or swipe (`what` says which).
@@ -22,6 +28,12 @@ public enum ApiError: Error, Sendable, Equatable {
     case slugTaken
     /// 409: the swipe was undone already.
     case alreadyUndone
+    /// 409: the deck's owner closed it to new swipes.
+    case deckClosed
+    /// 409: the participant decided as many cards as the deck's quota allows.
+    case quotaReached(Int)
+    /// 409: an owner with this name exists.
+    case ownerNameTaken
     /// 413: the body is larger than the limit.
     case tooLarge(Int)
     /// 415: a JSON route got another content type.
@@ -40,10 +52,10 @@ public enum ApiError: Error, Sendable, Equatable {
     public var status: HTTPResponse.Status {
         switch self {
         case .malformedJSON, .invalidField: return .badRequest
-        case .unauthorized: return .unauthorized
-        case .crossOrigin, .notYourSwipe: return .forbidden
+        case .unauthorized, .invalidCredentials: return .unauthorized
+        case .crossOrigin, .notYourSwipe, .unknownParticipant, .notYourDeck: return .forbidden
         case .notFound: return .notFound
-        case .alreadySwiped, .slugTaken, .alreadyUndone: return .conflict
+        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .quotaReached, .ownerNameTaken: return .conflict
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
@@ -57,7 +69,13 @@ public enum ApiError: Error, Sendable, Equatable {
         case .malformedJSON: return "malformed_json"
         case .invalidField(let code, _): return code
         case .unauthorized: return "unauthorized"
+        case .invalidCredentials: return "invalid_credentials"
         case .crossOrigin: return "cross_origin"
+        case .unknownParticipant: return "unknown_participant"
+        case .notYourDeck: return "not_your_deck"
+        case .deckClosed: return "deck_closed"
+        case .quotaReached: return "quota_reached"
+        case .ownerNameTaken: return "owner_name_taken"
         case .notYourSwipe: return "not_your_swipe"
         case .notFound: return "not_found"
         case .alreadySwiped: return "already_swiped"
@@ -77,8 +95,14 @@ public enum ApiError: Error, Sendable, Equatable {
         switch self {
         case .malformedJSON(let m): return "The body is not valid JSON for this route: \(m)"
         case .invalidField(_, let m): return m
-        case .unauthorized: return "This action needs the admin token: Authorization: Bearer <token>."
+        case .unauthorized: return "Sign in as the deck's owner, or send Authorization: Bearer <token> (an owner's API token or the admin token)."
+        case .invalidCredentials: return "That owner name and password do not match."
         case .crossOrigin: return "Cross-origin POSTs are not accepted."
+        case .unknownParticipant: return "This participant id was not issued by this server; get one from POST /api/v1/decks/{deck}/participants."
+        case .notYourDeck: return "This deck belongs to another owner."
+        case .deckClosed: return "This deck is closed: its owner is not taking swipes now."
+        case .quotaReached(let n): return "You have decided \(n) cards, as many as this deck asks of one person."
+        case .ownerNameTaken: return "An owner with this name exists."
         case .notYourSwipe: return "Only the participant who made a swipe can change it."
         case .notFound(let what): return "No such \(what)."
         case .alreadySwiped: return "This participant already swiped this card; undo it first."

@@ -9,6 +9,11 @@ public struct AppRequestContext: RequestContext {
     /// True when `participant` was just assigned (the request carried no cookie): such an id
     /// identifies nobody yet, so it is not part of a request's idempotency fingerprint.
     public var participantIsNew = false
+    /// True when the request carried a participant cookie this server did not issue (forged,
+    /// altered, or signed with another secret): a swipe relying on it is refused 403.
+    public var participantRejected = false
+    /// Who manages decks on this request: the admin token, or an owner by session or API token.
+    public var owner: OwnerIdentity?
     /// Peer IP for rate limiting; nil in router tests.
     public let remoteAddress: String?
 

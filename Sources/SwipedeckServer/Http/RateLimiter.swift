@@ -18,6 +18,16 @@ public final class RateLimiter: Sendable {
         self.burst = burst
     }
 
+    /// The seconds to wait before `key` has a token again, without taking one; nil when it has one.
+    public func peek(_ key: String, now: Double) -> Int? {
+        if ratePerSecond <= 0 { return nil }
+        return buckets.withLock { b in
+            guard let bucket = b[key] else { return nil }
+            let tokens = min(burst, bucket.tokens + (now - bucket.updated) * ratePerSecond)
+            return tokens >= 1 ? nil : max(1, Int(((1 - tokens) / ratePerSecond).rounded(.up)))
+        }
+    }
+
     /// Takes a token for `key` at time `now` (seconds). Returns nil when allowed, or the whole
     /// seconds to wait before the next token.
     public func take(_ key: String, now: Double) -> Int? {

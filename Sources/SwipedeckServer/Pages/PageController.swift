@@ -7,6 +7,7 @@ struct PageController: Sendable {
     let database: AppDatabase
     let catalog: Catalog
     let swipes: SwipeService
+    let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
 
@@ -33,11 +34,15 @@ struct PageController: Sendable {
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try catalog.deck(try context.parameters.require("deck"))
         let profile = deck.swipeProfile
-        let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: context.participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+        let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
+        let (cards, remaining) = try database.unswipedCards(
+            deckId: deck.id ?? 0, participant: context.participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try catalog.cardCount(deck.slug)
-        // The page is a function of the deck, the cards shown and the count left (all immutable
-        // or in the key), so its HTML is rendered once per combination.
-        let key = "deck|\(deck.id ?? 0)|\(remaining)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
+        let showResults = access.canReadResults(deck, context)
+        // The page is a function of the deck's revision, the cards shown, the count left and
+        // whether the viewer may see results (all in the key), so its HTML is rendered once per
+        // combination. Any change to the deck or its cards bumps the revision.
+        let key = "deck|\(deck.id ?? 0)|\(deck.revision)|\(showResults)|\(remaining)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
         return renderer.cachedPage("deck", key: key) {
             let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
             let dirs = Set(profile.directions)
@@ -50,7 +55,9 @@ struct PageController: Sendable {
             ctx["remaining"] = remaining
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
-            ctx["cursor"] = cards.last?.position ?? -1
+            ctx["cursor"] = cards.last.map { AppDatabase.sortKey($0, order: order, participant: context.participant) } ?? -1
+            ctx["showResults"] = showResults
+            ctx["closed"] = !deck.isOpen
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
             ctx["profileName"] = profile.name
             ctx["allowButtons"] = deck.allowButtons
@@ -96,7 +103,8 @@ struct PageController: Sendable {
         let req = SwipeRequest(card: form.card, direction: form.direction, input: SwipeInput.button.rawValue)
         do {
             _ = try await swipes.submit(
-                deck: slug, req, key: nil, fingerprint: UUID().uuidString, cookieParticipant: context.participant, now: clock())
+                deck: slug, req, key: nil, fingerprint: UUID().uuidString, cookieParticipant: context.participant,
+                cookieRejected: context.participantRejected, now: clock())
         } catch ApiError.alreadySwiped {
             // A double submit of the same form: the first one counted; just show the next card.
         }
@@ -135,8 +143,14 @@ struct PageController: Sendable {
     }
 
     @Sendable func resultsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try catalog.deck(try context.parameters.require("deck"))
-        let report = try database.results(for: deck)
+        let slug = try context.parameters.require("deck")
+        let deck: Deck
+        do {
+            deck = try access.results(slug, context)
+        } catch ApiError.unauthorized {
+            return .redirect(to: "/owner/sign-in?next=/d/\(slug)/results", type: .normal)
+        }
+        let report = try await database.results(for: deck)
         var ctx = deckContext(deck)
         ctx.merge(ResultsView.context(report, deck: deck)) { _, new in new }
         ctx["kind"] = "results"
@@ -158,6 +172,7 @@ struct PageController: Sendable {
         }
         var ctx = deckContext(deck)
         ctx["kind"] = "history"
+        ctx["showResults"] = access.canReadResults(deck, context)
         ctx["pageTitle"] = "My swipes · \(deck.title)"
         ctx["rows"] = rows
         ctx["hasRows"] = !rows.isEmpty
@@ -174,6 +189,7 @@ struct PageController: Sendable {
         else { throw ApiError.notFound("card") }
         var ctx = deckContext(deck)
         ctx["kind"] = "detail"
+        ctx["showResults"] = access.canReadResults(deck, context)
         ctx["pageTitle"] = card.title
         ctx["card"] = cardView(card, deck: deck, depth: 0)
         ctx["paragraphs"] = card.body.split(separator: "\n", omittingEmptySubsequences: true).map { ["text": String($0)] }

@@ -49,7 +49,7 @@ public struct PageRenderer: Sendable {
     }
 
     /// Renders `template` with `context` as a 200 (or `status`) HTML response.
-    func page(_ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+    func page(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> Response {
         let html = library.render(context, withTemplate: template) ?? "<!doctype html><title>Template missing</title>"
         return Response(
             status: status,

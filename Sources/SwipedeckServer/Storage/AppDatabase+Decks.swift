@@ -26,6 +26,10 @@ extension AppDatabase {
                 if i % 1000 == 999 { progress?(i + 1) }
             }
             progress?(cards.count)
+            try db.execute(sql: """
+                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
+                SELECT id, 1, title, subtitle, body, image, link, accent, ? FROM cards WHERE deckId = ?
+                """, arguments: [d.createdAt, deckId])
             return d
         }
     }
@@ -61,29 +65,46 @@ extension AppDatabase {
         try pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ?", arguments: [deckId])) }
     }
 
-    /// Up to `limit` cards after `position` (exclusive) that the participant has no live swipe on,
-    /// in deck order, and the number of such cards left in total.
-    public func unswipedCards(deckId: Int64, participant: String?, after position: Int, limit: Int) throws -> (cards: [Card], remaining: Int) {
+    /// Up to `limit` active (not archived) cards after `cursor` (exclusive) that the participant
+    /// has no live swipe on, in the deck's order, and the number of such cards left in total.
+    ///
+    /// The order is `position` for a listed deck; for a shuffled one it is `shuffleKey(participant,
+    /// card)`, a fixed pseudo-random order per participant. `cursor` is the last card's sort key
+    /// (position or shuffle key; -1 to start).
+    public func unswipedCards(
+        deckId: Int64, participant: String?, order: CardOrder = .listed, after cursor: Int, limit: Int
+    ) throws -> (cards: [Card], remaining: Int) {
         try pool.read { db in
+            let key = order == .listed ? "position" : "sd_shuffle_key(?, id)"
             let filter = """
-                FROM cards WHERE deckId = ? AND position > ?
+                FROM cards WHERE deckId = ? AND archivedAt IS NULL AND \(key) > ?
                 AND id NOT IN (SELECT cardId FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL)
                 """
-            let args: StatementArguments = [deckId, position, participant ?? "", deckId]
+            let who = participant ?? ""
+            let args: StatementArguments = order == .listed
+                ? [deckId, cursor, who, deckId] : [deckId, who, cursor, who, deckId]
+            let sortArgs: StatementArguments = order == .listed ? [limit] : [who, limit]
             // Cached statements: the deck page and the cards API run these on every request.
-            let cards = try Card.fetchAll(db.cachedStatement(sql: "SELECT * \(filter) ORDER BY position LIMIT ?"), arguments: args + [limit])
+            let cards = try Card.fetchAll(
+                db.cachedStatement(sql: "SELECT * \(filter) ORDER BY \(key), id LIMIT ?"), arguments: args + sortArgs)
             let remaining = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(filter)"), arguments: args) ?? 0
             return (cards, remaining)
         }
     }
 
-    /// The admin token, creating and storing `fresh()` on first use. `created` tells whether it is new.
-    public func adminToken(orCreate fresh: () -> String) throws -> (token: String, created: Bool) {
-        try pool.write { db in
-            if let t = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = 'adminToken'") { return (t, false) }
-            let t = fresh()
-            try db.execute(sql: "INSERT INTO settings (key, value) VALUES ('adminToken', ?)", arguments: [t])
-            return (t, true)
+    /// The sort key of a card in a shuffled deck for one participant: FNV-1a of both, 0…2³¹-1.
+    /// Registered as the SQL function `sd_shuffle_key` on every connection.
+    public static func shuffleKey(participant: String, cardId: Int64) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array(participant.utf8) + withUnsafeBytes(of: cardId.littleEndian, Array.init) {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
         }
+        return Int((hash ^ (hash >> 31)) & 0x7FFF_FFFF)
+    }
+
+    /// The sort key of `card` in `deck` for the participant (the cursor after it).
+    public static func sortKey(_ card: Card, order: CardOrder, participant: String?) -> Int {
+        order == .listed ? card.position : shuffleKey(participant: participant ?? "", cardId: card.id ?? 0)
     }
 }

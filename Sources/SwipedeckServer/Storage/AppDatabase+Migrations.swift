@@ -94,6 +94,7 @@ extension AppDatabase {
             try db.create(index: "swipes_results_timing", on: "swipes", columns: ["deckId", "suspect", "undoneAt", "decisionMs"])
             try db.drop(index: "swipes_by_decision_time")
         }
+        m.registerMigration("v3-owners-and-trust", migrate: Self.ownersAndTrust)
         return m
     }
 }

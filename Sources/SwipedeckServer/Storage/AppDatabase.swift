@@ -25,6 +25,7 @@ public struct AppDatabase: Sendable {
         let mode = synchronous
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            db.add(function: Self.shuffleKeyFunction)
             if mode == .full {
                 // Readers never write, but a pool reuses connection setup; harmless either way.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -41,6 +42,13 @@ public struct AppDatabase: Sendable {
         self.pool = pool
         self.synchronous = effective
         try Self.migrator.migrate(pool)
+    }
+
+    /// `sd_shuffle_key(participant, cardId)` for SQL (see `shuffleKey`).
+    static let shuffleKeyFunction = DatabaseFunction("sd_shuffle_key", argumentCount: 2, pure: true) { values in
+        let participant = String.fromDatabaseValue(values[0]) ?? ""
+        let card = Int64.fromDatabaseValue(values[1]) ?? 0
+        return shuffleKey(participant: participant, cardId: card)
     }
 
     /// `PRAGMA synchronous` levels offered in configuration.

@@ -10,7 +10,9 @@ import GRDB
 public actor SwipeWriter {
     /// A swipe ready to insert (already validated) or a rejection to log.
     public enum Item: Sendable {
-        case swipe(Swipe)
+        /// A swipe and the deck rules checked inside the transaction (so they are exact under
+        /// concurrency): the deck's quota, and whether the human-pace rule applies (button/key).
+        case swipe(Swipe, quota: Int? = nil, paced: Bool = false)
         case rejection(deckId: Int64, cardId: Int64?, participantId: String?, code: String, at: Double)
     }
 
@@ -76,7 +78,7 @@ public actor SwipeWriter {
             try db.cachedStatement(sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [deckId, cardId, participantId, code, at])
             return nil
-        case .swipe(let swipe):
+        case .swipe(var swipe, let quota, let paced):
             if let existing = try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]) {
                 return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
             }
@@ -84,16 +86,33 @@ public actor SwipeWriter {
                 db.cachedStatement(sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL"),
                 arguments: [swipe.participantId, swipe.cardId]) ?? false
             if live { return .refused(.alreadySwiped) }
+            if let quota {
+                let decided = try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COUNT(*) FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL"),
+                    arguments: [swipe.participantId, swipe.deckId]) ?? 0
+                if decided >= quota { return .refused(.quotaReached(quota)) }
+            }
+            if paced {
+                let previous = try Double.fetchAll(
+                    db.cachedStatement(sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
+                    arguments: [swipe.participantId, swipe.deckId])
+                let mintedAt = ParticipantSigner.mintTime(of: swipe.participantId)
+                if let reason = HumanPace.suspectReason(now: swipe.createdAt, mintedAt: mintedAt, previous: previous) {
+                    swipe.suspect = true
+                    swipe.suspectReason = reason
+                }
+            }
+            swipe.cardRevision = try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId])
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
                 .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
             try db.cachedStatement(sql: """
                 INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, velocityX, velocityY,
-                                    durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     swipe.id, swipe.deckId, swipe.cardId, swipe.participantId, swipe.direction, swipe.input, swipe.trace,
                     swipe.velocityX, swipe.velocityY, swipe.durationMs, swipe.decisionMs, swipe.suspect, swipe.requestHash,
-                    swipe.createdAt, swipe.undoneAt,
+                    swipe.createdAt, swipe.undoneAt, swipe.cardRevision, swipe.suspectReason,
                 ])
             return .created(swipe)
         }

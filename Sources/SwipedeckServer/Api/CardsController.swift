@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+
+/// `/api/v1/decks/{deck}/cards`: the cards a participant has still to decide (paged), and the
+/// owner's card operations: add, edit (a new revision), archive or restore, move.
+struct CardsController: Sendable {
+    let database: AppDatabase
+    let catalog: Catalog
+    let access: DeckAccess
+    let swipes: SwipeService
+    let decoding: RequestDecoding
+    let clock: @Sendable () -> Double
+
+    func register(on router: Router<AppRequestContext>) {
+        let cards = router.group("/api/v1/decks/:deck/cards")
+        cards.get(use: listCards)
+        cards.post(use: addCard)
+        cards.patch("/:card", use: editCard)
+        cards.post("/:card/archive", use: archiveCard)
+        cards.post("/:card/restore", use: restoreCard)
+        cards.post("/:card/move", use: moveCard)
+    }
+
+    @Sendable func listCards(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let deck = try catalog.deck(slug)
+        let limit = try RequestDecoding.intParam(try RequestDecoding.query(request, "limit"), name: "limit", default: 20, range: 1...100)
+        let cursor = try RequestDecoding.intParam(
+            try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
+        var participant = context.participant
+        if let named = try RequestDecoding.query(request, "participant") {
+            participant = try await swipes.participants.checked(named)
+        }
+        let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
+        let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
+        let next = remaining > cards.count ? cards.last.map { String(AppDatabase.sortKey($0, order: order, participant: participant)) } : nil
+        return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))
+    }
+
+    @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let deck = try access.managed(slug, context)
+        let input = try await decoding.decodeJSON(DeckInput.CardInput.self, from: request)
+        let card = try input.validated(position: 0, label: "card")
+        let stored = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+        catalog.invalidate(slug)
+        return JSONResponse.make(CardJSON(stored, deck: slug), status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"])
+    }
+
+    @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (slug, card) = try await managedCard(context)
+        let patch = try await decoding.decodeJSON(CardPatch.self, from: request)
+        let stored = try await database.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
+        catalog.invalidate(slug)
+        return JSONResponse.make(CardJSON(stored, deck: slug))
+    }
+
+    @Sendable func archiveCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setArchived(true, context)
+    }
+
+    @Sendable func restoreCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setArchived(false, context)
+    }
+
+    func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> Response {
+        let (slug, card) = try await managedCard(context)
+        let stored = try await database.setArchived(cardId: card.id ?? 0, archived, by: context.owner?.ownerId, now: clock())
+        catalog.invalidate(slug)
+        return JSONResponse.make(CardJSON(stored, deck: slug))
+    }
+
+    struct MoveBody: Decodable { let index: Int }
+
+    @Sendable func moveCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (slug, card) = try await managedCard(context)
+        let body = try await decoding.decodeJSON(MoveBody.self, from: request)
+        try await database.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
+        catalog.invalidate(slug)
+        guard let moved = try database.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
+        return JSONResponse.make(CardJSON(moved, deck: slug))
+    }
+
+    /// The `:deck` the request manages and its `:card` (404 when the card is another deck's).
+    func managedCard(_ context: AppRequestContext) async throws -> (String, Card) {
+        let slug = try context.parameters.require("deck")
+        let deck = try access.managed(slug, context)
+        guard let id = Int64(try context.parameters.require("card")), let card = try database.card(id: id), card.deckId == deck.id else {
+            throw ApiError.notFound("card")
+        }
+        return (slug, card)
+    }
+}

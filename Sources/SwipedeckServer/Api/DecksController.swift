@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import SwipePhysics
+
+/// `/api/v1/profiles`, `/api/v1/decks`: list, read, create and change decks. Creating needs an
+/// owner's API token or session (the deck is theirs) or the admin token (a deck without owner).
+struct DecksController: Sendable {
+    let database: AppDatabase
+    let catalog: Catalog
+    let access: DeckAccess
+    let decoding: RequestDecoding
+    let clock: @Sendable () -> Double
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
+        let api = router.group("/api/v1")
+        api.get("/profiles") { _, _ in JSONResponse.make(ProfileList(profiles: SwipeProfile.all)) }
+        api.get("/profiles/:name") { _, ctx in
+            guard let p = SwipeProfile.named(try ctx.parameters.require("name")) else { throw ApiError.notFound("profile") }
+            return JSONResponse.make(p)
+        }
+        api.get("/decks", use: listDecks)
+        api.post("/decks", use: createDeck)
+        api.get("/decks/:deck", use: getDeck)
+        api.patch("/decks/:deck", use: patchDeck)
+    }
+
+    struct ProfileList: Encodable { let profiles: [SwipeProfile] }
+
+    @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        JSONResponse.make(["decks": try database.decks().map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
+    }
+
+    @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let count = try catalog.cardCount(deck.slug)
+        return JSONResponse.make(DeckJSON(deck, cardCount: count))
+    }
+
+    @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let owner = context.owner else { throw ApiError.unauthorized }
+        let input = try await decoding.decodeJSON(DeckInput.self, from: request)
+        var (deck, cards) = try input.validated(now: clock())
+        deck.ownerId = owner.ownerId
+        let stored = try database.importDeck(deck, cards: cards)
+        return JSONResponse.make(DeckJSON(stored, cardCount: cards.count), status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"])
+    }
+
+    @Sendable func patchDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let deck = try access.managed(slug, context)
+        let body = try await decoding.collectJSONBody(request)
+        let patch = try RequestDecoding.decode(DeckPatch.self, body)
+        let changed = try patch.applied(to: deck)
+        let stored = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
+        catalog.invalidate(slug)
+        return JSONResponse.make(DeckJSON(stored, cardCount: try catalog.cardCount(slug)))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+
+/// `/api/v1/decks/{deck}/results` (JSON, CSV) and the owner's participant exclusions. Results
+/// are the owner's unless the deck's results are public: others get 401.
+struct ResultsController: Sendable {
+    let database: AppDatabase
+    let catalog: Catalog
+    let access: DeckAccess
+    let decoding: RequestDecoding
+    let clock: @Sendable () -> Double
+
+    func register(on router: Router<AppRequestContext>) {
+        let deck = router.group("/api/v1/decks/:deck")
+        deck.get("/results", use: results)
+        deck.get("/results.csv", use: resultsCSV)
+        deck.get("/participants/:participant", use: participant)
+        deck.post("/participants/:participant/exclude", use: exclude)
+        deck.post("/participants/:participant/include", use: include)
+    }
+
+    @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try access.results(try context.parameters.require("deck"), context)
+        return JSONResponse.make(try await database.results(for: deck))
+    }
+
+    @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try access.results(try context.parameters.require("deck"), context)
+        let csv = ResultsCSV.render(try await database.results(for: deck))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(deck.slug)-results.csv\""],
+            body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
+    /// Why a participant looks suspect: their swipes by kind and the reasons recorded.
+    @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let id = try context.parameters.require("participant")
+        return JSONResponse.make(try await database.participantReport(deck: deck, participant: id))
+    }
+
+    struct ExcludeBody: Decodable { var reason: String? }
+
+    @Sendable func exclude(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setExcluded(true, request, context)
+    }
+
+    @Sendable func include(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setExcluded(false, request, context)
+    }
+
+    func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let id = try context.parameters.require("participant")
+        var reason = ""
+        if excluded, request.headers[.contentType] != nil {
+            reason = try await decoding.decodeJSON(ExcludeBody.self, from: request).reason ?? ""
+        }
+        if reason.count > 500 { throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.") }
+        try await database.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
+        return JSONResponse.make(try await database.participantReport(deck: deck, participant: id))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SwipePhysics
+
+/// `/api/v1/decks/{deck}/swipes` and `/api/v1/swipes/{id}`: submit one swipe or a batch
+/// (with `Idempotency-Key`), undo, flip, and a participant's own history.
+struct SwipesController: Sendable {
+    let database: AppDatabase
+    let catalog: Catalog
+    let swipes: SwipeService
+    let decoding: RequestDecoding
+    let clock: @Sendable () -> Double
+
+    func register(on router: Router<AppRequestContext>) {
+        let api = router.group("/api/v1")
+        api.post("/decks/:deck/swipes", use: postSwipe)
+        api.post("/decks/:deck/swipes/batch", use: postBatch)
+        api.get("/decks/:deck/history", use: history)
+        api.delete("/swipes/:id", use: undo)
+        api.post("/swipes/:id/flip", use: flip)
+    }
+
+    @Sendable func postSwipe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let body = try await decoding.collectJSONBody(request)
+        let fast = SwipeBodyParser.parse(body)
+        let r: SwipeRequest = try fast?.request ?? RequestDecoding.decode(SwipeRequest.self, body)
+        let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
+        let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
+        let outcome = try await swipes.submit(
+            deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
+            cookieParticipant: context.participant, cookieRejected: context.participantRejected, now: clock(),
+            traceJSON: fast?.traceJSON)
+        func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
+            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+            headers.append(contentsOf: extra)
+            return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)).json)))
+        }
+        switch outcome {
+        case .created(let s): return answer(s, [.location: "/api/v1/swipes/\(s.id)"])
+        case .replayed(let s): return answer(s, [.idempotentReplayed: "true"])
+        case .refused(let e): throw e
+        }
+    }
+
+    struct Batch: Decodable { var swipes: [SwipeRequest] }
+
+    @Sendable func postBatch(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let body = try await decoding.collectJSONBody(request)
+        let batch = try RequestDecoding.decode(Batch.self, body)
+        if batch.swipes.isEmpty || batch.swipes.count > 100 {
+            throw ApiError.invalidField(code: "invalid_batch_size", message: "A batch holds 1–100 swipes.")
+        }
+        _ = try catalog.deck(slug)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let results = await withTaskGroup(of: (Int, BatchItemResult).self) { group in
+            for (i, item) in batch.swipes.enumerated() {
+                group.addTask {
+                    let part = (try? encoder.encode(item)) ?? Data()
+                    let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.knownParticipant ?? "").utf8), Array(part)])
+                    do {
+                        let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookieParticipant: context.participant,
+                            cookieRejected: context.participantRejected, now: clock())
+                        switch o {
+                        case .created(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil))
+                        case .replayed(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil))
+                        case .refused(let e): return (i, BatchItemResult(e))
+                        }
+                    } catch let e as ApiError {
+                        return (i, BatchItemResult(e))
+                    } catch {
+                        return (i, BatchItemResult(.internalError))
+                    }
+                }
+            }
+            var out = [BatchItemResult?](repeating: nil, count: batch.swipes.count)
+            for await (i, r) in group { out[i] = r }
+            return out.compactMap { $0 }
+        }
+        return JSONResponse.make(["results": results])
+    }
+
+    @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let participant = try await participantParam(request, context)
+        let s = try database.undoSwipe(id: id, participant: participant, at: clock())
+        let deck = try database.deckSlug(id: s.deckId)
+        return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
+    }
+
+    struct FlipBody: Decodable {
+        var direction: String
+        var participant: String?
+    }
+
+    @Sendable func flip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try RequestDecoding.decode(FlipBody.self, try await decoding.collectJSONBody(request))
+        guard let d = Decision(rawValue: body.direction), d != .none else {
+            throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
+        }
+        let participant = try await swipes.participant(
+            body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
+            cookieRejected: context.participantRejected)
+        guard let existing = try database.swipe(id: id) else { throw ApiError.notFound("swipe") }
+        let deckSlug = try database.deckSlug(id: existing.deckId)
+        let deck = try catalog.deck(deckSlug)
+        if !deck.swipeProfile.directions.contains(d) {
+            throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(d.rawValue).")
+        }
+        let s = try database.flipSwipe(id: id, participant: participant, to: d.rawValue, at: clock())
+        return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deckSlug)))
+    }
+
+    @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let slug = try context.parameters.require("deck")
+        let deck = try catalog.deck(slug)
+        let participant = try await participantParam(request, context)
+        let entries = try database.history(deckId: deck.id ?? 0, participant: participant)
+        return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])
+    }
+
+    func participantParam(_ request: Request, _ context: AppRequestContext) async throws -> String {
+        try await swipes.participant(
+            try RequestDecoding.query(request, "participant"), cookie: context.participant, cookieRejected: context.participantRejected)
+    }
+}

@@ -1,0 +1,8 @@
+/// The order in which a deck deals its cards.
+public enum CardOrder: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The owner's order (`position`).
+    case listed
+    /// A random order fixed per participant: the same person sees the same order after a reload,
+    /// two people see different orders (position bias averages out across participants).
+    case shuffled
+}

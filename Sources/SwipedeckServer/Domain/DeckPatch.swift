@@ -1,0 +1,91 @@
+import Foundation
+import SwipePhysics
+
+/// A change to a deck's fields and settings (`PATCH /api/v1/decks/{deck}`, the owner's settings
+/// form). Absent fields stay as they are; `quota: null` removes the quota.
+public struct DeckPatch: Sendable, Decodable {
+    public var title: String?
+    public var description: String?
+    public var profile: String?
+    public var allowButtons: Bool?
+    public var labels: DeckInput.Labels?
+    /// Whether swipes are accepted.
+    public var open: Bool?
+    public var resultsPublic: Bool?
+    /// Present and nil: no quota; absent: unchanged.
+    public var quota: Int??
+    /// `listed` or `shuffled`.
+    public var order: String?
+    /// Input kinds the ranking counts: a non-empty list of `drag`, `button`, `api`.
+    public var countedInputs: [String]?
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decodeIfPresent(String.self, forKey: .title)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        profile = try c.decodeIfPresent(String.self, forKey: .profile)
+        allowButtons = try c.decodeIfPresent(Bool.self, forKey: .allowButtons)
+        labels = try c.decodeIfPresent(DeckInput.Labels.self, forKey: .labels)
+        open = try c.decodeIfPresent(Bool.self, forKey: .open)
+        resultsPublic = try c.decodeIfPresent(Bool.self, forKey: .resultsPublic)
+        if c.contains(.quota) { quota = .some(try c.decodeIfPresent(Int.self, forKey: .quota)) }
+        order = try c.decodeIfPresent(String.self, forKey: .order)
+        countedInputs = try c.decodeIfPresent([String].self, forKey: .countedInputs)
+    }
+
+    /// `deck` with the patch applied, if every rule holds.
+    /// - Throws: `ApiError.invalidField` naming the rule (`invalid_title`, `invalid_description`,
+    ///   `unknown_profile`, `invalid_label`, `invalid_quota`, `invalid_order`, `invalid_counted_inputs`).
+    public func applied(to deck: Deck) throws(ApiError) -> Deck {
+        func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
+        var d = deck
+        if let title {
+            if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
+            d.title = title
+        }
+        if let description {
+            if !DeckInput.isText(description, max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
+            d.description = description
+        }
+        if let profile {
+            if SwipeProfile.named(profile) == nil {
+                throw fail("unknown_profile", "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
+            }
+            d.profile = profile
+        }
+        if let allowButtons { d.allowButtons = allowButtons }
+        for l in [labels?.left, labels?.right, labels?.up, labels?.down] {
+            if let l, !DeckInput.isText(l, max: 16, required: true) { throw fail("invalid_label", "labels must be 1–16 characters.") }
+        }
+        d.leftLabel = labels?.left ?? d.leftLabel
+        d.rightLabel = labels?.right ?? d.rightLabel
+        d.upLabel = labels?.up ?? d.upLabel
+        d.downLabel = labels?.down ?? d.downLabel
+        if let open { d.isOpen = open }
+        if let resultsPublic { d.resultsPublic = resultsPublic }
+        if let quota {
+            if let q = quota, !(1...DeckInput.maxCards).contains(q) {
+                throw fail("invalid_quota", "quota must be a whole number of cards from 1 to \(DeckInput.maxCards), or null for no limit.")
+            }
+            d.quota = quota
+        }
+        if let order {
+            guard CardOrder(rawValue: order) != nil else { throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".") }
+            d.cardOrder = order
+        }
+        if let countedInputs {
+            let kinds = countedInputs.compactMap(CountedInput.init(rawValue:))
+            if kinds.isEmpty || kinds.count != countedInputs.count {
+                throw fail("invalid_counted_inputs", "countedInputs must list one or more of: drag, button, api (suspect swipes never count).")
+            }
+            d.countedInputs = CountedInput.stored(Set(kinds))
+        }
+        return d
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+
+/// Sets `context.owner` from `Authorization: Bearer` (the admin token, or an owner's API token)
+/// or from the owner session cookie. A wrong token leaves the request anonymous; routes that
+/// need an owner then answer 401. Reads the database only when a token or cookie is present.
+struct OwnerMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    static let cookieName = "sd_owner"
+    let database: AppDatabase
+    let adminToken: String
+    let clock: @Sendable () -> Double
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") {
+            let token = String(auth.dropFirst(7))
+            if Self.constantTimeEqual(token, adminToken) {
+                context.owner = .admin
+            } else if token.hasPrefix(ApiTokenFormat.prefix), let owner = try await database.tokenOwner(tokenHash: Secret.sha256(token)), let id = owner.id {
+                context.owner = .owner(id: id, name: owner.name, sessionHash: nil)
+            }
+        } else if let value = request.cookies[Self.cookieName]?.value, value.utf8.count == 64 {
+            let hash = Secret.sha256(value)
+            if let owner = try await database.sessionOwner(tokenHash: hash, now: clock()), let id = owner.id {
+                context.owner = .owner(id: id, name: owner.name, sessionHash: hash)
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// Compares every byte, so timing does not reveal a matching prefix.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = x.count ^ y.count
+        for i in 0..<max(x.count, y.count) {
+            difference |= Int((i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0))
+        }
+        return difference == 0
+    }
+}
+
+/// API tokens look like `sdt_` + 64 hex digits; the prefix tells them from the admin token.
+enum ApiTokenFormat {
+    static let prefix = "sdt_"
+}

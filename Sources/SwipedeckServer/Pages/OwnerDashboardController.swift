@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+
+/// `/owner`: the signed-in owner's decks with their activity, and their API tokens.
+/// Every page here needs a session; without one it sends the browser to the sign-in page.
+struct OwnerDashboardController: Sendable {
+    let database: AppDatabase
+    let renderer: PageRenderer
+    let clock: @Sendable () -> Double
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/owner", use: dashboard)
+        router.get("/owner/tokens", use: tokens)
+        router.post("/owner/tokens", use: createToken)
+        router.post("/owner/tokens/:id/revoke", use: revokeToken)
+    }
+
+    struct DeckRow {
+        let slug: String
+        let title: String
+        let cards: Int
+        let swipes: Int
+        let participants: Int
+        let lastHour: Int
+        let open: Bool
+        let resultsPublic: Bool
+    }
+
+    struct DashboardView {
+        let kind = "owner"
+        let pageTitle = "Your decks"
+        let owner: String
+        let csrf: String
+        let decks: [DeckRow]
+        let hasDecks: Bool
+    }
+
+    /// The signed-in owner (by session), or nil.
+    static func signedIn(_ context: AppRequestContext) -> (id: Int64, name: String)? {
+        if case .owner(let id, let name, _?) = context.owner { return (id, name) }
+        return nil
+    }
+
+    static func signInRedirect(_ request: Request) -> Response {
+        let next = request.uri.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/owner"
+        return .redirect(to: "/owner/sign-in?next=\(next)", type: .normal)
+    }
+
+    @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        let rows = try await database.activity(ownerId: owner.id, since: clock() - 3600).map { a in
+            DeckRow(slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes, participants: a.participants,
+                    lastHour: a.lastHour, open: a.deck.isOpen, resultsPublic: a.deck.resultsPublic)
+        }
+        return renderer.page("owner-dashboard", DashboardView(owner: owner.name, csrf: OwnerForms.csrfToken(context), decks: rows, hasDecks: !rows.isEmpty))
+    }
+
+    struct TokenRow {
+        let id: Int64
+        let name: String
+        let prefix: String
+        let created: String
+        let revoked: Bool
+    }
+
+    struct TokensView {
+        let kind = "owner"
+        let pageTitle = "API tokens"
+        let owner: String
+        let csrf: String
+        let tokens: [TokenRow]
+        /// The token just created: shown once.
+        let created: String?
+        let error: String?
+        let hasTokens: Bool
+    }
+
+    @Sendable func tokens(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        return try await tokensPage(owner, context, created: nil, error: nil)
+    }
+
+    func tokensPage(_ owner: (id: Int64, name: String), _ context: AppRequestContext, created: String?, error: String?,
+                    status: HTTPResponse.Status = .ok) async throws -> Response {
+        let rows = try await database.apiTokens(ownerId: owner.id).map { t in
+            TokenRow(id: t.id, name: t.name, prefix: t.prefix, created: OwnerDashboardController.date(t.createdAt), revoked: t.revokedAt != nil)
+        }
+        return renderer.page(
+            "owner-tokens", TokensView(owner: owner.name, csrf: OwnerForms.csrfToken(context), tokens: rows, created: created, error: error,
+                              hasTokens: !rows.isEmpty),
+            status: status)
+    }
+
+    struct NewToken: Decodable { var name: String }
+
+    @Sendable func createToken(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        let form = try await OwnerForms.checked(NewToken.self, request, context)
+        let name = form.name.trimmingCharacters(in: .whitespaces)
+        guard DeckInput.isText(name, max: 100, required: true) else {
+            return try await tokensPage(owner, context, created: nil, error: "Give the token a name of 1–100 characters.", status: .badRequest)
+        }
+        let token = Secret.token(prefix: ApiTokenFormat.prefix)
+        try await database.createApiToken(
+            ownerId: owner.id, name: name, tokenHash: Secret.sha256(token), prefix: String(token.prefix(10)), now: clock())
+        return try await tokensPage(owner, context, created: token, error: nil, status: .created)
+    }
+
+    @Sendable func revokeToken(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
+        guard let id = Int64(try context.parameters.require("id")) else { throw ApiError.notFound("token") }
+        try await database.revokeApiToken(id: id, ownerId: owner.id, now: clock())
+        return .redirect(to: "/owner/tokens", type: .normal)
+    }
+
+    /// A UTC date and time, e.g. "2026-11-24 10:15 UTC".
+    static func date(_ seconds: Double) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return f.string(from: Date(timeIntervalSince1970: seconds))
+    }
+}

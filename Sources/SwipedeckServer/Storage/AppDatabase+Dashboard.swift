@@ -1,0 +1,33 @@
+import GRDB
+
+/// One row of the owner's dashboard.
+public struct DeckActivity: Sendable, Hashable {
+    public var deck: Deck
+    public var cards: Int
+    /// Live swipes, all kinds.
+    public var swipes: Int
+    /// Distinct participants with a live swipe.
+    public var participants: Int
+    /// Swipes stored in the last hour (undone ones included: activity, not results).
+    public var lastHour: Int
+}
+
+extension AppDatabase {
+    /// The owner's decks, newest first, with their activity; `since` is the start of "the last hour".
+    public func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity] {
+        try await pool.read { db in
+            let decks = try Deck.filter(Column("ownerId") == ownerId).order(Column("createdAt").desc, Column("id").desc).fetchAll(db)
+            return try decks.map { d in
+                let id = d.id ?? 0
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM cards WHERE deckId = ?) AS cards,
+                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS swipes,
+                           (SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS participants,
+                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND createdAt >= ?) AS lastHour
+                    """, arguments: [id, id, id, id, since])
+                return DeckActivity(deck: d, cards: row?["cards"] ?? 0, swipes: row?["swipes"] ?? 0,
+                                    participants: row?["participants"] ?? 0, lastHour: row?["lastHour"] ?? 0)
+            }
+        }
+    }
+}

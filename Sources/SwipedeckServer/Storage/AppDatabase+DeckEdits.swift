@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// Changes an owner makes to a deck. Each is one transaction that also appends to `deckEvents`
+/// and bumps the deck's `revision`; nothing is erased (an edit stores a new card revision, an
+/// archive sets a time).
+extension AppDatabase {
+    /// Stores `deck` (already patched and checked) in place of the row with its id.
+    public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
+        try await pool.write { db in
+            var d = deck
+            d.revision += 1
+            try d.update(db)
+            try Self.recordEvent(db, deckSlug: d.slug, ownerId: ownerId, kind: "settings", detail: detail, at: now)
+            return d
+        }
+    }
+
+    /// Adds a card at the end of the deck (revision 1).
+    public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
+        try await pool.write { db in
+            var c = card
+            c.deckId = deckId
+            c.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
+            c.revision = 1
+            try c.insert(db)
+            try Self.storeRevision(db, c, now: now)
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: "card_added", detail: "{\"card\":\(c.id ?? 0)}", now: now)
+            return c
+        }
+    }
+
+    /// Stores `card` (patched and checked) as the card's next revision. Swipes keep the revision
+    /// they judged; an unchanged card is returned as it is.
+    public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
+        try await pool.write { db in
+            guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw ApiError.notFound("card") }
+            let same = current.title == card.title && current.subtitle == card.subtitle && current.body == card.body
+                && current.image == card.image && current.link == card.link && current.accent == card.accent
+            if same { return current }
+            var c = card
+            c.revision = current.revision + 1
+            c.position = current.position
+            c.archivedAt = current.archivedAt
+            try c.update(db)
+            try Self.storeRevision(db, c, now: now)
+            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: "card_edited", detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now)
+            return c
+        }
+    }
+
+    /// Archives (or restores) a card: an archived card is dealt to nobody; its swipes stay counted.
+    public func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card {
+        try await pool.write { db in
+            guard var c = try Card.fetchOne(db, key: cardId) else { throw ApiError.notFound("card") }
+            if (c.archivedAt != nil) == archived { return c }
+            c.archivedAt = archived ? now : nil
+            try db.execute(sql: "UPDATE cards SET archivedAt = ? WHERE id = ?", arguments: [c.archivedAt, cardId])
+            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: archived ? "card_archived" : "card_restored", detail: "{\"card\":\(cardId)}", now: now)
+            return c
+        }
+    }
+
+    /// Moves a card to `index` in deck order (0 = first; clamped), renumbering positions 0…n-1.
+    public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
+        try await pool.write { db in
+            guard let c = try Card.fetchOne(db, key: cardId) else { throw ApiError.notFound("card") }
+            var ids = try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position, id", arguments: [c.deckId])
+            guard let from = ids.firstIndex(of: cardId) else { return }
+            ids.remove(at: from)
+            let to = max(0, min(index, ids.count))
+            ids.insert(cardId, at: to)
+            if from == to { return }
+            let statement = try db.makeStatement(sql: "UPDATE cards SET position = ? WHERE id = ?")
+            for (position, id) in ids.enumerated() { try statement.execute(arguments: [position, id]) }
+            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
+        }
+    }
+
+    /// Every card of the deck in order, archived ones included (the owner's editor).
+    public func allCards(deckId: Int64) async throws -> [Card] {
+        try await pool.read { db in try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db) }
+    }
+
+    static func storeRevision(_ db: Database, _ c: Card, now: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [c.id, c.revision, c.title, c.subtitle, c.body, c.image, c.link, c.accent, now])
+    }
+
+    static func touchDeck(_ db: Database, deckId: Int64, ownerId: Int64?, kind: String, detail: String, now: Double) throws {
+        try db.execute(sql: "UPDATE decks SET revision = revision + 1 WHERE id = ?", arguments: [deckId])
+        try db.execute(
+            sql: "INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [deckId, ownerId, kind, detail, now])
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Excludes a participant's swipes from the deck's results, or lifts the exclusion. Both are
+    /// events: an exclusion is a row, lifting it sets `liftedAt`. Repeating either changes nothing.
+    public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        guard Participant.isValidId(participant) else { throw ApiError.notFound("participant") }
+        try await pool.write { db in
+            let active = try Int64.fetchOne(
+                db, sql: "SELECT id FROM exclusions WHERE deckId = ? AND participantId = ? AND liftedAt IS NULL",
+                arguments: [deckId, participant])
+            if excluded, active == nil {
+                try db.execute(
+                    sql: "INSERT INTO exclusions (deckId, participantId, reason, createdAt) VALUES (?, ?, ?, ?)",
+                    arguments: [deckId, participant, reason, now])
+            } else if !excluded, let active {
+                try db.execute(sql: "UPDATE exclusions SET liftedAt = ? WHERE id = ?", arguments: [now, active])
+            } else {
+                return
+            }
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
+                               detail: "{\"participant\":\"\(participant)\"}", now: now)
+        }
+    }
+
+    /// A participant's swipes in the deck by kind and suspect reason, rejections and exclusions.
+    /// - Throws: `notFound("participant")` when they have neither swipes nor rejections here.
+    public func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport {
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        return try await pool.read { db in
+            var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
+            var reasons: [String: Int] = [:]
+            var seen = false
+            for r in try Row.fetchAll(db, sql: """
+                SELECT input, trace IS NOT NULL AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
+                WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
+                """, arguments: [participant, deckId]) {
+                seen = true
+                let kind = SwipeKind.of(input: r["input"], hasTrace: r["traced"], suspect: r["suspect"])
+                kinds[kind.rawValue, default: 0] += r["n"] as Int
+                if let reason: String = r["suspectReason"] { reasons[reason, default: 0] += r["n"] as Int }
+            }
+            var rejections: [String: Int] = [:]
+            for r in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? AND participantId = ? GROUP BY code",
+                                      arguments: [deckId, participant]) {
+                seen = true
+                rejections[r["code"]] = r["n"]
+            }
+            let events = try Row.fetchAll(db, sql: "SELECT * FROM exclusions WHERE deckId = ? AND participantId = ? ORDER BY id",
+                                          arguments: [deckId, participant]).map { r in
+                ParticipantReport.Event(excludedAt: r["createdAt"], liftedAt: r["liftedAt"], reason: r["reason"])
+            }
+            if !seen && events.isEmpty { throw ApiError.notFound("participant") }
+            let active = events.last { $0.liftedAt == nil }
+            return ParticipantReport(
+                participant: participant, kinds: kinds, suspectReasons: reasons, rejections: rejections,
+                excluded: active != nil, exclusionReason: active?.reason, history: events)
+        }
+    }
+}

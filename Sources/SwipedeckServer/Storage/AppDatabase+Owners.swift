@@ -1,0 +1,121 @@
+import GRDB
+
+/// An API token as its owner sees it (the token itself is shown once, at creation).
+public struct ApiTokenSummary: Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    /// The token's first characters, to recognise it.
+    public var prefix: String
+    public var createdAt: Double
+    public var revokedAt: Double?
+}
+
+extension AppDatabase {
+    /// Adds an owner. The first owner adopts every deck that has none (the sample deck, decks
+    /// made with the admin token), so a fresh server's decks appear on their dashboard.
+    /// - Returns: the owner and the slugs of the decks adopted.
+    /// - Throws: `ApiError.ownerNameTaken`.
+    public func createOwner(name: String, passwordHash: String, now: Double) async throws -> (Owner, [String]) {
+        try await pool.write { db in
+            if try Owner.filter(Column("name") == name).fetchCount(db) > 0 { throw ApiError.ownerNameTaken }
+            let first = try Owner.fetchCount(db) == 0
+            var owner = Owner(id: nil, name: name, passwordHash: passwordHash, createdAt: now)
+            try owner.insert(db)
+            guard first, let id = owner.id else { return (owner, []) }
+            let adopted = try String.fetchAll(db, sql: "SELECT slug FROM decks WHERE ownerId IS NULL ORDER BY id")
+            try db.execute(sql: "UPDATE decks SET ownerId = ?, revision = revision + 1 WHERE ownerId IS NULL", arguments: [id])
+            for slug in adopted {
+                try Self.recordEvent(db, deckSlug: slug, ownerId: id, kind: "adopted", detail: "{\"owner\":\(id)}", at: now)
+            }
+            return (owner, adopted)
+        }
+    }
+
+    public func owners() async throws -> [Owner] {
+        try await pool.read { db in try Owner.order(Column("name")).fetchAll(db) }
+    }
+
+    public func owner(named name: String) async throws -> Owner? {
+        try await pool.read { db in try Owner.filter(Column("name") == name).fetchOne(db) }
+    }
+
+    /// Stores a new session for the owner; the cookie carries the token, the row its hash.
+    public func startSession(ownerId: Int64, tokenHash: String, now: Double, lifetime: Double) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO ownerSessions (tokenHash, ownerId, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
+                arguments: [tokenHash, ownerId, now, now + lifetime])
+        }
+    }
+
+    /// The owner of a live (not ended, not expired) session.
+    public func sessionOwner(tokenHash: String, now: Double) async throws -> Owner? {
+        try await pool.read { db in
+            try Owner.fetchOne(db, sql: """
+                SELECT o.* FROM ownerSessions s JOIN owners o ON o.id = s.ownerId
+                WHERE s.tokenHash = ? AND s.endedAt IS NULL AND s.expiresAt > ?
+                """, arguments: [tokenHash, now])
+        }
+    }
+
+    /// Signs a session out (the row stays, with its end time).
+    public func endSession(tokenHash: String, now: Double) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE ownerSessions SET endedAt = ? WHERE tokenHash = ? AND endedAt IS NULL", arguments: [now, tokenHash])
+        }
+    }
+
+    public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO apiTokens (ownerId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [ownerId, name, tokenHash, prefix, now])
+        }
+    }
+
+    public func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM apiTokens WHERE ownerId = ? ORDER BY id DESC", arguments: [ownerId]).map { r in
+                ApiTokenSummary(id: r["id"], name: r["name"], prefix: r["prefix"], createdAt: r["createdAt"], revokedAt: r["revokedAt"])
+            }
+        }
+    }
+
+    /// Revokes one of the owner's tokens (kept, with the time). Another owner's token is not found.
+    public func revokeApiToken(id: Int64, ownerId: Int64, now: Double) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE apiTokens SET revokedAt = ? WHERE id = ? AND ownerId = ? AND revokedAt IS NULL",
+                arguments: [now, id, ownerId])
+            if db.changesCount == 0, try Int.fetchOne(db, sql: "SELECT 1 FROM apiTokens WHERE id = ? AND ownerId = ?", arguments: [id, ownerId]) == nil {
+                throw ApiError.notFound("token")
+            }
+        }
+    }
+
+    /// The owner of a live API token.
+    public func tokenOwner(tokenHash: String) async throws -> Owner? {
+        try await pool.read { db in
+            try Owner.fetchOne(db, sql: """
+                SELECT o.* FROM apiTokens t JOIN owners o ON o.id = t.ownerId WHERE t.tokenHash = ? AND t.revokedAt IS NULL
+                """, arguments: [tokenHash])
+        }
+    }
+
+    /// A value from the `settings` table, creating and storing `fresh()` on first use.
+    public func setting(_ key: String, orCreate fresh: @Sendable () -> String) throws -> (value: String, created: Bool) {
+        try pool.write { db in
+            if let v = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) { return (v, false) }
+            let v = fresh()
+            try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?)", arguments: [key, v])
+            return (v, true)
+        }
+    }
+
+    /// Appends to a deck's event log (settings changes, card edits, archives, moves, exclusions).
+    static func recordEvent(_ db: Database, deckSlug: String, ownerId: Int64?, kind: String, detail: String, at now: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) SELECT id, ?, ?, ?, ? FROM decks WHERE slug = ?
+            """, arguments: [ownerId, kind, detail, now, deckSlug])
+    }
+}
