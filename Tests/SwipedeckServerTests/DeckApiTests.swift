@@ -153,7 +153,7 @@ struct DeckApiTests {
             expectAPIError(try await client.get("/api/v1/decks/nope/cards"), .notFound, "not_found")
             expectAPIError(try await client.get("/api/v1/decks/nope/results"), .notFound, "not_found")
             expectAPIError(try await client.get("/api/v1/decks/nope/results.csv"), .notFound, "not_found")
-            expectAPIError(try await client.get("/api/v1/decks/nope/history?participant=alice"), .notFound, "not_found")
+            expectAPIError(try await client.get("/api/v1/decks/nope/history?participant=\(pid("alice"))"), .notFound, "not_found")
         }
     }
 
@@ -163,25 +163,25 @@ struct DeckApiTests {
             let ids = try await client.makeDeck("five", titles: ["c0", "c1", "c2", "c3", "c4"])
             #expect(ids.count == 5)
 
-            let p1 = try await client.get("/api/v1/decks/five/cards?limit=2&participant=pager").json()
+            let p1 = try await client.get("/api/v1/decks/five/cards?limit=2&participant=\(pid("pager"))").json()
             #expect(p1["cards"].array.map { $0["title"].string } == ["c0", "c1"])
             #expect(p1["cards"][0]["position"].int == 0)
             #expect(p1["cards"][0]["detail"].string == "/d/five/cards/\(ids[0])")
             #expect(p1["remaining"].int == 5)
             #expect(p1["nextCursor"].string == "1")
 
-            let p2 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=1&participant=pager").json()
+            let p2 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=1&participant=\(pid("pager"))").json()
             #expect(p2["cards"].array.map { $0["title"].string } == ["c2", "c3"])
             #expect(p2["remaining"].int == 3)
             #expect(p2["nextCursor"].string == "3")
 
-            let p3 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=3&participant=pager").json()
+            let p3 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=3&participant=\(pid("pager"))").json()
             #expect(p3["cards"].array.map { $0["title"].string } == ["c4"])
             #expect(p3["remaining"].int == 1)
             #expect(p3["nextCursor"].isNull)
 
             // Default limit (20) returns the whole small deck.
-            let all = try await client.get("/api/v1/decks/five/cards?participant=pager").json()
+            let all = try await client.get("/api/v1/decks/five/cards?participant=\(pid("pager"))").json()
             #expect(all["cards"].array.count == 5)
             #expect(all["nextCursor"].isNull)
         }
@@ -194,19 +194,19 @@ struct DeckApiTests {
             let s = try await client.swipe("skip", card: ids[0], direction: "right", participant: "sam", key: "skip-1")
             #expect(s.status == .created)
 
-            let mine = try await client.get("/api/v1/decks/skip/cards?participant=sam").json()
+            let mine = try await client.get("/api/v1/decks/skip/cards?participant=\(pid("sam"))").json()
             #expect(mine["cards"].array.map { $0["title"].string } == ["c1", "c2"])
             #expect(mine["remaining"].int == 2)
             // The same participant through the cookie.
             let byCookie = try await client.get("/api/v1/decks/skip/cards", headers: cookie("sam")).json()
             #expect(byCookie["cards"].array.map { $0["title"].string } == ["c1", "c2"])
             // Somebody else still sees every card.
-            let other = try await client.get("/api/v1/decks/skip/cards?participant=tom").json()
+            let other = try await client.get("/api/v1/decks/skip/cards?participant=\(pid("tom"))").json()
             #expect(other["cards"].array.count == 3)
 
-            let undo = try await client.execute(uri: "/api/v1/swipes/skip-1?participant=sam", method: .delete)
+            let undo = try await client.execute(uri: "/api/v1/swipes/skip-1?participant=\(pid("sam"))", method: .delete)
             #expect(undo.status == .ok)
-            let again = try await client.get("/api/v1/decks/skip/cards?participant=sam").json()
+            let again = try await client.get("/api/v1/decks/skip/cards?participant=\(pid("sam"))").json()
             #expect(again["cards"].array.map { $0["title"].string } == ["c0", "c1", "c2"])
         }
     }
@@ -220,7 +220,7 @@ struct DeckApiTests {
             ("cursor=99999999999", "invalid_cursor"),
             ("limit=", "invalid_limit"), ("cursor=", "invalid_cursor"), ("limit=1&limit=2", "invalid_limit"),
             ("participant=bad%20id", "invalid_participant"), ("participant=a.b", "invalid_participant"),
-            ("participant=", "invalid_participant"), ("participant=a&participant=b", "invalid_participant"),
+            ("participant=", "invalid_participant"), ("participant=\(pid("a"))&participant=\(pid("b"))", "invalid_participant"),
         ])
     func cardsPagingInvalid(query: String, code: String) async throws {
         try await withApp { client, _ in

@@ -198,17 +198,20 @@ struct DomainTests {
 
     @Test("ResultsCSV.render: header then one CRLF line per ranked card")
     func csvRender() {
-        let card = ResultsReport.CardResult(
-            rank: 1, cardId: 7, title: "Lake, calm", image: "", likes: 1, total: 2, likeRate: 0.5,
-            wilson: WilsonInterval(successes: 1, trials: 2), counts: ["right": 1, "left": 1])
+        var tally = ResultsTally()
+        tally.add(card: 7, direction: "right", kind: .drag, count: 1, counted: CountedInput.defaultSet)
+        tally.add(card: 7, direction: "left", kind: .button, count: 1, counted: CountedInput.defaultSet)
+        tally.add(card: 7, direction: "left", kind: .suspectDrag, count: 3, counted: CountedInput.defaultSet)
+        var card = Card(deckId: 1, position: 0, title: "Lake, calm")
+        card.id = 7
         let report = ResultsReport(
-            deck: "d", title: "D", cards: [card], participants: 2, swipes: 2, suspectExcluded: 0, medianDecisionMs: nil, rejections: [:],
-            directionTotals: ["right": 1, "left": 1])
+            deck: Deck(slug: "d", title: "D", createdAt: 0), cards: [card], tally: tally, participants: 2, medianDecisionMs: nil,
+            rejections: [:], excludedParticipants: 0, excludedSwipes: 0)
         let lines = ResultsCSV.render(report).components(separatedBy: "\r\n")
         #expect(lines.count == 3)
         #expect(lines[0] == ResultsCSV.header)
         let w = WilsonInterval(successes: 1, trials: 2)
-        #expect(lines[1] == "1,7,\"Lake, calm\",1,2,0.5,\(w.lower),\(w.upper),1,1,0,0,0,0,0,0")
+        #expect(lines[1] == "1,7,\"Lake, calm\",1,2,0.5,\(w.lower),\(w.upper),1,1,0,0,0,0,0,0,1,3,1,0,0,5")
         #expect(lines[2] == "")
         #expect(ResultsCSV.header.split(separator: ",").count == lines[1].replacingOccurrences(of: "\"Lake, calm\"", with: "x").split(separator: ",").count)
     }
@@ -230,7 +233,11 @@ struct DomainTests {
         #expect(throws: ApiError.self) { try SwipeService.checkedKey("a b") }
         #expect(throws: ApiError.self) { try SwipeService.checkedKey(String(repeating: "k", count: 129)) }
         #expect(SwipeService.fingerprint([Array("a".utf8), Array("bc".utf8)]) != SwipeService.fingerprint([Array("ab".utf8), Array("c".utf8)]))
-        let id = ParticipantMiddleware.newId()
-        #expect(Participant.isValidId(id) && id.count == 33)
+        let signer = ParticipantSigner(secret: "0123456789abcdef")
+        let id = signer.mint(now: 1_790_000_000.25)
+        #expect(Participant.isValidId(id) && id.count == 58)
+        #expect(signer.verify(id))
+        #expect(ParticipantSigner.mintTime(of: id) == 1_790_000_000.25)
+        #expect(!ParticipantSigner(secret: "another secret!!").verify(id))
     }
 }

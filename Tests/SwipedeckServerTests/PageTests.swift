@@ -76,7 +76,7 @@ struct PageTests {
             let r = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
             #expect(r.status == .seeOther)
             #expect(r.headers[.location] == "/d/f")
-            let row = try #require(try env.row("SELECT * FROM swipes WHERE participantId = 'formuser'"))
+            let row = try #require(try env.row("SELECT * FROM swipes WHERE participantId = '\(pid("formuser"))'"))
             #expect(row["input"] as String == "button")
             #expect(row["direction"] as String == "right")
             #expect(row["cardId"] as Int64 == ids[0])
@@ -91,13 +91,13 @@ struct PageTests {
             // A double submit of the same form is not an error.
             let twice = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
             #expect(twice.status == .seeOther)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = 'formuser'") == 1)
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
 
             let undo = try await client.postForm("/d/f/undo", "card=\(ids[1])", headers: me)
             #expect(undo.status == .seeOther)
             #expect(undo.headers[.location] == "/d/f")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = 'formuser'") == 1)
-            #expect(try env.row("SELECT undoneAt FROM swipes WHERE participantId = 'formuser'")?["undoneAt"] as Double? == fixedTime)
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
+            #expect(try env.row("SELECT undoneAt FROM swipes WHERE participantId = '\(pid("formuser"))'")?["undoneAt"] as Double? == fixedTime)
             let back = try await client.get("/d/f", headers: me).text
             #expect(back.contains(#"data-card="\#(ids[0])" data-depth="0""#))
             #expect(back.contains(#"data-undo="false""#), "the only swipe is undone")
@@ -205,7 +205,7 @@ struct PageTests {
     func resultsPage() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("r", titles: ["a", "b"])
-            let empty = try await client.get("/d/r/results")
+            let empty = try await client.get("/d/r/results", headers: admin)
             #expect(empty.status == .ok)
             #expect(empty.text.contains("No swipes yet"))
             #expect(empty.text.contains("None: every submitted trace matched its claim."))
@@ -213,7 +213,7 @@ struct PageTests {
             #expect(try await client.postForm("/d/r/swipe", "card=\(ids[0])&direction=right", headers: cookie("u1")).status == .seeOther)
             #expect(try await client.postForm("/d/r/swipe", "card=\(ids[0])&direction=left", headers: cookie("u2")).status == .seeOther)
             #expect(try await client.postForm("/d/r/swipe", "card=\(ids[1])&direction=left", headers: cookie("u2")).status == .seeOther)
-            let html = try await client.get("/d/r/results").text
+            let html = try await client.get("/d/r/results", headers: admin).text
             #expect(html.contains("<b>2</b><span>participants</span>"))
             #expect(html.contains("<b>3</b><span>swipes counted</span>"))
             #expect(html.contains("<b>1</b><span>LIKE</span>"))
@@ -232,7 +232,7 @@ struct PageTests {
             for (card, direction, who) in [(ids[0], "right", "u1"), (ids[0], "left", "u2"), (ids[1], "right", "u1")] {
                 #expect(try await client.postForm("/d/w/swipe", "card=\(card)&direction=\(direction)", headers: cookie(who)).status == .seeOther)
             }
-            let html = try await client.get("/d/w/results").text
+            let html = try await client.get("/d/w/results", headers: admin).text
             let start = try #require(html.range(of: #"<svg class="bars""#))
             let end = try #require(html.range(of: "<figcaption>", range: start.upperBound..<html.endIndex))
             let svg = String(html[start.lowerBound..<end.upperBound])

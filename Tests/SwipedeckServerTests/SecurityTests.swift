@@ -100,7 +100,7 @@ struct SecurityTests {
             #expect(form.contentType.hasPrefix("text/html"))
             #expect(form.headers[.retryAfter] != nil)
             #expect(try await client.execute(uri: "/api/v1/swipes/x", method: .delete, headers: me).status == .tooManyRequests)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = 'speedy'") == 1)
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("speedy"))'") == 1)
             // Reads are not limited.
             for _ in 0..<10 { #expect(try await client.get("/d/rl", headers: me).status == .ok) }
             // Another participant has its own budget.
@@ -144,7 +144,7 @@ struct SecurityTests {
             // Deck page before the swipe (somebody else), results, history, detail, index.
             let pages = [
                 ("deck", try await client.get("/d/x", headers: cookie("fresh"))),
-                ("results", try await client.get("/d/x/results")),
+                ("results", try await client.get("/d/x/results", headers: admin)),
                 ("history", try await client.get("/d/x/history", headers: me)),
                 ("detail", try await client.get("/d/x/cards/\(id)")),
                 ("index", try await client.get("/")),
@@ -211,7 +211,7 @@ struct SecurityTests {
                 ("404 page", try await client.get("/nope")),
                 ("unknown deck page", try await client.get("/d/nope")),
                 ("API 404", try await client.get("/api/v1/nope")),
-                ("API 422", try await client.swipe("e", card: ids[0], direction: "left", trace: rightDrag(), participant: nil)),
+                ("API 400", try await client.get("/api/v1/decks/e/cards?limit=0")),
             ]
             for (what, r) in errors {
                 #expect(r.status.code >= 400, "\(what): \(r.status.code)")
@@ -220,7 +220,11 @@ struct SecurityTests {
                 #expect(set.contains("HttpOnly"), "\(what)")
                 #expect(set.lowercased().contains("samesite=lax"), "\(what)")
             }
-            expectAPIError(errors[3].1, .unprocessableContent, "decision_mismatch")
+            expectAPIError(errors[3].1, .badRequest, "invalid_limit")
+            // A POST never mints a participant: without cookie or body participant it is refused.
+            let post = try await client.swipe("e", card: ids[0], direction: "left", trace: rightDrag(), participant: nil)
+            expectAPIError(post, .badRequest, "participant_required")
+            #expect(post.headers[.setCookie] == nil)
             // A request that carried a valid cookie gets none back, error or not.
             #expect(try await client.get("/nope", headers: cookie("known")).headers[.setCookie] == nil)
             #expect(try await client.get("/api/v1/nope", headers: cookie("known")).headers[.setCookie] == nil)
@@ -242,7 +246,7 @@ struct SecurityTests {
     func headLikeGet() async throws {
         try await withApp { client, _ in
             let uris = [
-                "/", "/d/getaways", "/d/getaways/results", "/d/getaways/history", "/css/stack/standard.css", "/healthz",
+                "/", "/d/getaways", "/owner/sign-in", "/d/getaways/history", "/css/stack/standard.css", "/healthz",
                 "/api/v1/profiles", "/api/v1/decks/getaways", "/api/v1/decks/getaways/cards?limit=3", "/api/v1/decks/getaways/results.csv",
                 "/openapi.json", "/js/boot.js", "/css/app.css", "/img/logo.svg", "/nope", "/d/nope", "/api/v1/nope",
                 "/api/v1/decks/getaways/swipes",

@@ -35,7 +35,7 @@ struct StorageTests {
         Swipe(
             id: id, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: "api", trace: nil,
             velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h-" + id,
-            createdAt: fixedTime, undoneAt: nil)
+            createdAt: fixedTime, undoneAt: nil, cardRevision: 1)
     }
 
     @Test("migrations apply on a fresh file and re-opening is idempotent")
@@ -46,13 +46,13 @@ struct StorageTests {
                 #expect(tables.contains(t), "missing table \(t)")
             }
             let applied = try Self.read(db) { d in try AppDatabase.migrator.appliedMigrations(d) }
-            #expect(applied == ["v1", "v2-results-indexes"])
+            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust"])
             _ = try Self.importDeck(db, cards: 3)
 
             // Re-open the same file (twice): nothing re-applied, data kept.
             for _ in 0..<2 {
                 let again = try AppDatabase(path: path)
-                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes"])
+                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust"])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try again.decks().map(\.deck.slug) == ["s"])
                 #expect(try again.decks().first?.cardCount == 3)
@@ -107,11 +107,11 @@ struct StorageTests {
     @Test("the admin token is created once and then read back")
     func adminTokenStored() async throws {
         try await Self.withDatabase { db, path in
-            let (t1, created1) = try db.adminToken(orCreate: { "first" })
+            let (t1, created1) = try db.setting("adminToken", orCreate: { "first" })
             #expect(t1 == "first" && created1)
-            let (t2, created2) = try db.adminToken(orCreate: { "second" })
+            let (t2, created2) = try db.setting("adminToken", orCreate: { "second" })
             #expect(t2 == "first" && !created2)
-            #expect(try AppDatabase(path: path).adminToken(orCreate: { "third" }).token == "first")
+            #expect(try AppDatabase(path: path).setting("adminToken", orCreate: { "third" }).value == "first")
         }
     }
 
@@ -181,7 +181,7 @@ struct StorageTests {
             // A rejection is logged and returns nil.
             #expect(try await writer.submit(.rejection(deckId: deck.id!, cardId: ids[0], participantId: "dup", code: "too_short", at: fixedTime)) == nil)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM rejections WHERE code = 'too_short'") } == 1)
-            #expect(try db.results(for: deck).rejections == ["too_short": 1])
+            #expect(try await db.results(for: deck).rejections == ["too_short": 1])
         }
     }
 
@@ -244,7 +244,10 @@ struct StorageTests {
     @Test("results: suspect and undone swipes are not counted; ranking by Wilson lower bound")
     func resultsQuery() async throws {
         try await Self.withDatabase { db, _ in
-            let (deck, ids) = try Self.importDeck(db, cards: 2)
+            let (imported, ids) = try Self.importDeck(db, cards: 2)
+            var counting = imported
+            counting.countedInputs = "drag,button,api"  // these swipes are programs' (input api, no trace)
+            let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)
             let writer = SwipeWriter(pool: db.pool)
             for i in 0..<4 {
                 _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "r\(i)", direction: "right")))
@@ -256,7 +259,7 @@ struct StorageTests {
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r1", id: "gone", direction: "right")))
             _ = try db.undoSwipe(id: "gone", participant: "r1", at: fixedTime)
 
-            let r = try db.results(for: deck)
+            let r = try await db.results(for: deck)
             #expect(r.swipes == 5)
             #expect(r.suspectExcluded == 1)
             #expect(r.participants == 4)

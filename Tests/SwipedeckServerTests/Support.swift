@@ -20,6 +20,17 @@ let fixedTime: Double = 1_790_000_000
 /// The admin token every test app is configured with.
 let adminToken = "t0ken"
 
+/// The participant-signing secret every test app is configured with.
+let participantSecret = "test-participant-secret-0123456789"
+
+/// The signed participant id a test names `name` (tests sign readable bodies with the test
+/// secret; the server accepts only ids signed with its secret). An id that is already signed is
+/// returned as is.
+func pid(_ name: String) -> String {
+    let signer = ParticipantSigner(secret: participantSecret)
+    return signer.verify(name) || !Participant.isValidId(name) ? name : signer.sign(body: name)
+}
+
 /// A fresh path for a temporary SQLite database.
 func temporaryDatabasePath() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-test-\(UUID().uuidString).sqlite").path
@@ -62,6 +73,8 @@ func withApp(
     var config = AppConfiguration()
     config.databasePath = path
     config.adminToken = adminToken
+    config.participantSecret = participantSecret
+    config.passwordCost = 4
     config.seedSampleDeck = true
     configure(&config)
     var logger = Logger(label: "swipedeck-test")
@@ -75,8 +88,11 @@ func withApp(
 
 let jsonType: HTTPFields = [.contentType: "application/json"]
 
+/// The admin token as a Bearer header: reads private results.
+let admin: HTTPFields = [.authorization: "Bearer \(adminToken)"]
+
 func cookie(_ participant: String) -> HTTPFields {
-    [.cookie: "sd_pid=\(participant)"]
+    [.cookie: "sd_pid=\(pid(participant))"]
 }
 
 func merged(_ a: HTTPFields, _ b: HTTPFields) -> HTTPFields {
@@ -124,7 +140,7 @@ extension TestClientProtocol {
         var ids: [Int64] = []
         var cursor = -1
         while true {
-            let r = try await get("/api/v1/decks/\(slug)/cards?limit=100&cursor=\(cursor)&participant=nobody-yet")
+            let r = try await get("/api/v1/decks/\(slug)/cards?limit=100&cursor=\(cursor)&participant=\(pid("nobody-yet"))")
             let j = try r.json()
             ids += j["cards"].array.compactMap { $0["id"].int.map(Int64.init) }
             guard let next = j["nextCursor"].string, let c = Int(next) else { break }
@@ -146,7 +162,8 @@ extension TestClientProtocol {
 }
 
 func swipeBody(card: Int64, direction: String, input: String? = "drag", trace: Trace? = rightDrag(), participant: String? = "alice", decisionMs: Double? = nil, key: String? = nil) throws -> String {
-    let r = SwipeRequest(card: card, direction: direction, input: input, trace: trace, participant: participant, decisionMs: decisionMs, idempotencyKey: key)
+    let r = SwipeRequest(
+        card: card, direction: direction, input: input, trace: trace, participant: participant.map(pid), decisionMs: decisionMs, idempotencyKey: key)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     return String(decoding: try encoder.encode(r), as: UTF8.self)

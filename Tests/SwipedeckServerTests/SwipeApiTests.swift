@@ -28,7 +28,7 @@ struct SwipeApiTests {
             #expect(j["card"].int == Int(ids[0]))
             #expect(j["direction"].string == "right")
             #expect(j["input"].string == "drag")
-            #expect(j["participant"].string == "alice")
+            #expect(j["participant"].string == pid("alice"))
             #expect(j["suspect"].bool == false)
             #expect(j["undone"].bool == false)
             #expect(j["createdAt"].double == fixedTime)
@@ -38,7 +38,7 @@ struct SwipeApiTests {
             let row = try #require(try env.row("SELECT * FROM swipes WHERE id = 'key-1'"))
             #expect(row["direction"] as String == "right")
             #expect(row["input"] as String == "drag")
-            #expect(row["participantId"] as String == "alice")
+            #expect(row["participantId"] as String == pid("alice"))
             #expect(row["suspect"] as Bool == false)
             #expect(row["cardId"] as Int64 == ids[0])
             #expect(row["createdAt"] as Double == fixedTime)
@@ -50,7 +50,7 @@ struct SwipeApiTests {
             #expect((row["velocityY"] as Double?) == expected.velocity.y)
             let stored = try #require(row["trace"] as String?)
             #expect(try JSONDecoder().decode(Trace.self, from: Data(stored.utf8)) == sent)
-            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = 'alice' AND kind = 'browser'") == 1)
+            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
         }
     }
 
@@ -76,20 +76,17 @@ struct SwipeApiTests {
             #expect(c2.status == .created)
             #expect(c2.headers[Self.replayedHeader] == "true")
 
-            // A client with neither cookie nor participant field retries honestly: a replay, not a mismatch.
+            // A client with neither cookie nor participant field is refused (a POST never mints one).
             let ids2 = try await client.makeDeck("e", titles: ["c"])
             let n1 = try await client.swipe("e", card: ids2[0], direction: "right", participant: nil, key: "anon-key")
-            #expect(n1.status == .created)
-            let n2 = try await client.swipe("e", card: ids2[0], direction: "right", participant: nil, key: "anon-key")
-            #expect(n2.status == .created)
-            #expect(n2.headers[Self.replayedHeader] == "true")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE id = 'anon-key'") == 1)
+            expectAPIError(n1, .badRequest, "participant_required")
+            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE id = 'anon-key'") == 0)
 
             let other = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(other, .unprocessableContent, "idempotency_mismatch")
             let otherDirection = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(otherDirection, .unprocessableContent, "idempotency_mismatch")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == before + 2)
+            #expect(try env.count("SELECT COUNT(*) FROM swipes") == before + 1)
             #expect(try env.row("SELECT direction FROM swipes WHERE id = 'same-key'")?["direction"] as String? == "right")
         }
     }
@@ -132,7 +129,7 @@ struct SwipeApiTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
             for (trace, code) in Self.badTraces {
-                let body = #"{"card":\#(ids[0]),"direction":"right","input":"drag","participant":"alice","trace":\#(trace)}"#
+                let body = #"{"card":\#(ids[0]),"direction":"right","input":"drag","participant":"\#(pid("alice"))","trace":\#(trace)}"#
                 let r = try await client.postJSON("/api/v1/decks/d/swipes", body)
                 expectAPIError(r, .unprocessableContent, code)
             }
@@ -140,11 +137,11 @@ struct SwipeApiTests {
 
             var expected: [String: Int] = [:]
             for (_, code) in Self.badTraces { expected[code, default: 0] += 1 }
-            let results = try await client.get("/api/v1/decks/d/results").json()
+            let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
             let got = (results["rejections"].object ?? [:]).mapValues { $0.int ?? -1 }
             #expect(got == expected)
 
-            let page = try await client.get("/d/d/results")
+            let page = try await client.get("/d/d/results", headers: admin)
             #expect(page.status == .ok)
             for code in expected.keys { #expect(page.text.contains("<code>\(code)</code>")) }
             #expect(page.text.contains("Rejected swipes <small>\(Self.badTraces.count)</small>"))
@@ -161,14 +158,14 @@ struct SwipeApiTests {
             #expect(try env.row("SELECT suspect FROM swipes WHERE id = 'bot-1'")?["suspect"] as Bool? == true)
             #expect(try await client.swipe("d", card: ids[1], direction: "right", participant: "human").status == .created)
 
-            let results = try await client.get("/api/v1/decks/d/results").json()
+            let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
             #expect(results["suspectExcluded"].int == 1)
             #expect(results["swipes"].int == 1)
             #expect(results["participants"].int == 1)
             let a = try #require(results["cards"].array.first { $0["cardId"].int == Int(ids[0]) })
             #expect(a["total"].int == 0)
 
-            let page = try await client.get("/d/d/results").text
+            let page = try await client.get("/d/d/results", headers: admin).text
             #expect(page.contains("<b>1</b><span>suspect, excluded</span>"))
             #expect(page.contains("<b>1</b><span>swipes counted</span>"))
         }
@@ -214,7 +211,7 @@ struct SwipeApiTests {
             // An API decision without a trace.
             #expect(try await client.swipe("open", card: open[2], direction: "right", input: nil, trace: nil, key: "prog").status == .created)
             #expect(try env.row("SELECT input FROM swipes WHERE id = 'prog'")?["input"] as String? == "api")
-            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = 'alice' AND kind = 'browser'") == 1)
+            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
             // The standard profile enables left and right only.
             expectAPIError(
                 try await client.swipe("open", card: open[2], direction: "up", input: "button", trace: nil, participant: "other"),
@@ -297,7 +294,7 @@ struct SwipeApiTests {
             let z = [String](repeating: "0", count: n).joined(separator: ",")
             let body = #"{"card":\#(ids[0]),"direction":"right","input":"drag","trace":{"t":[\#(t)],"x":[\#(z)],"y":[\#(z)],"w":400,"h":600,"vw":400,"vh":800,"gx":1,"gy":1}}"#
             #expect(body.utf8.count < 2 * 1024 * 1024)
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", body), .unprocessableContent, "too_long")
+            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", body, headers: cookie("huge")), .unprocessableContent, "too_long")
         }
     }
 
@@ -354,13 +351,13 @@ struct SwipeApiTests {
             let ids = try await client.makeDeck("d", titles: ["a"])
             #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "ann", key: "u-1").status == .created)
 
-            expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1?participant=ben", method: .delete), .forbidden, "not_your_swipe")
+            expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1?participant=\(pid("ben"))", method: .delete), .forbidden, "not_your_swipe")
             expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ben")), .forbidden, "not_your_swipe")
-            expectAPIError(try await client.execute(uri: "/api/v1/swipes/nope?participant=ann", method: .delete), .notFound, "not_found")
+            expectAPIError(try await client.execute(uri: "/api/v1/swipes/nope?participant=\(pid("ann"))", method: .delete), .notFound, "not_found")
             expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1?participant=bad%20id", method: .delete), .badRequest, "invalid_participant")
             #expect(try env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == nil)
 
-            let r = try await client.execute(uri: "/api/v1/swipes/u-1?participant=ann", method: .delete)
+            let r = try await client.execute(uri: "/api/v1/swipes/u-1?participant=\(pid("ann"))", method: .delete)
             #expect(r.status == .ok)
             #expect(try r.json()["swipe"]["undone"].bool == true)
             #expect(try env.count("SELECT COUNT(*) FROM swipes") == 1)
@@ -372,7 +369,7 @@ struct SwipeApiTests {
             let again = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "ann", key: "u-2")
             #expect(again.status == .created)
             #expect(try env.count("SELECT COUNT(*) FROM swipes") == 2)
-            let results = try await client.get("/api/v1/decks/d/results").json()
+            let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
             #expect(results["swipes"].int == 1)
             #expect(results["directionTotals"]["left"].int == 1)
             #expect(results["directionTotals"]["right"].isNull)
@@ -385,7 +382,7 @@ struct SwipeApiTests {
             let ids = try await client.makeDeck("d", titles: ["a"])
             #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "fay", key: "f-1").status == .created)
 
-            let r = try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"fay"}"#)
+            let r = try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#)
             #expect(r.status == .ok)
             #expect(try r.json()["swipe"]["direction"].string == "left")
             #expect(try env.row("SELECT direction FROM swipes WHERE id = 'f-1'")?["direction"] as String? == "left")
@@ -397,14 +394,14 @@ struct SwipeApiTests {
             #expect(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"right"}"#, headers: cookie("fay")).status == .ok)
             #expect(try env.count("SELECT COUNT(*) FROM flips WHERE swipeId = 'f-1'") == 2)
 
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"gus"}"#), .forbidden, "not_your_swipe")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/nope/flip", #"{"direction":"left","participant":"fay"}"#), .notFound, "not_found")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"sideways","participant":"fay"}"#), .badRequest, "invalid_direction")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"up","participant":"fay"}"#), .badRequest, "direction_not_enabled")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"participant":"fay"}"#), .badRequest, "malformed_json")
+            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("gus"))"}"#), .forbidden, "not_your_swipe")
+            expectAPIError(try await client.postJSON("/api/v1/swipes/nope/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .notFound, "not_found")
+            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"sideways","participant":"\#(pid("fay"))"}"#), .badRequest, "invalid_direction")
+            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"up","participant":"\#(pid("fay"))"}"#), .badRequest, "direction_not_enabled")
+            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"participant":"\#(pid("fay"))"}"#), .badRequest, "malformed_json")
 
-            #expect(try await client.execute(uri: "/api/v1/swipes/f-1?participant=fay", method: .delete).status == .ok)
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"fay"}"#), .conflict, "already_undone")
+            #expect(try await client.execute(uri: "/api/v1/swipes/f-1?participant=\(pid("fay"))", method: .delete).status == .ok)
+            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .conflict, "already_undone")
         }
     }
 
@@ -415,15 +412,15 @@ struct SwipeApiTests {
             #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "hal", key: "h-1").status == .created)
             #expect(try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), participant: "hal", key: "h-2").status == .created)
             #expect(try await client.swipe("d", card: ids[2], direction: "right", participant: "ivy", key: "h-3").status == .created)
-            #expect(try await client.execute(uri: "/api/v1/swipes/h-1?participant=hal", method: .delete).status == .ok)
+            #expect(try await client.execute(uri: "/api/v1/swipes/h-1?participant=\(pid("hal"))", method: .delete).status == .ok)
             #expect(try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "hal", key: "h-4").status == .created)
 
-            let h = try await client.get("/api/v1/decks/d/history?participant=hal").json()["swipes"].array
+            let h = try await client.get("/api/v1/decks/d/history?participant=\(pid("hal"))").json()["swipes"].array
             #expect(h.map { $0["id"].string } == ["h-4", "h-2"])
-            #expect(h.allSatisfy { $0["participant"].string == "hal" && $0["deck"].string == "d" })
+            #expect(h.allSatisfy { $0["participant"].string == pid("hal") && $0["deck"].string == "d" })
             let byCookie = try await client.get("/api/v1/decks/d/history", headers: cookie("ivy")).json()["swipes"].array
             #expect(byCookie.map { $0["id"].string } == ["h-3"])
-            let nobody = try await client.get("/api/v1/decks/d/history?participant=nobody").json()["swipes"].array
+            let nobody = try await client.get("/api/v1/decks/d/history?participant=\(pid("nobody"))").json()["swipes"].array
             #expect(nobody.isEmpty)
             expectAPIError(try await client.get("/api/v1/decks/d/history?participant=a%2Fb"), .badRequest, "invalid_participant")
         }
@@ -433,6 +430,11 @@ struct SwipeApiTests {
     func ranking() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("rank", titles: ["B one of one", "A nine of ten", "C nothing"])
+            // Programs' decisions without a trace count only when the owner says so.
+            let counting = try await client.execute(
+                uri: "/api/v1/decks/rank", method: .patch, headers: merged(jsonType, admin),
+                body: ByteBuffer(string: #"{"countedInputs":["drag","button","api"]}"#))
+            #expect(counting.status == .ok)
             let a = ids[1], b = ids[0]
             var items: [String] = []
             for i in 0..<10 {
@@ -442,7 +444,7 @@ struct SwipeApiTests {
             let r = try await client.postJSON("/api/v1/decks/rank/swipes/batch", #"{"swipes":[\#(items.joined(separator: ","))]}"#)
             #expect(try r.json()["results"].array.allSatisfy { $0["status"].int == 201 })
 
-            let j = try await client.get("/api/v1/decks/rank/results").json()
+            let j = try await client.get("/api/v1/decks/rank/results", headers: admin).json()
             #expect(j["deck"].string == "rank")
             let cards = j["cards"].array
             #expect(cards.map { $0["title"].string } == ["A nine of ten", "B one of one", "C nothing"])
@@ -464,7 +466,7 @@ struct SwipeApiTests {
             // Decision times 100, 200, … 1000 and 5000: the median of 11 is the 6th, 600 ms.
             #expect(j["medianDecisionMs"].double == 600)
 
-            let page = try await client.get("/d/rank/results")
+            let page = try await client.get("/d/rank/results", headers: admin)
             #expect(page.status == .ok)
             let html = page.text
             #expect(html.contains("<b>10</b><span>participants</span>"))
@@ -482,7 +484,7 @@ struct SwipeApiTests {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("csv", titles: [#"=HYPERLINK("http://evil.example"),cheap"#, "Plain"])
             #expect(try await client.swipe("csv", card: ids[0], direction: "right", participant: "cat").status == .created)
-            let r = try await client.get("/api/v1/decks/csv/results.csv")
+            let r = try await client.get("/api/v1/decks/csv/results.csv", headers: admin)
             #expect(r.status == .ok)
             #expect(r.contentType.hasPrefix("text/csv"))
             #expect(r.headers[.contentDisposition] == #"attachment; filename="csv-results.csv""#)

@@ -7,7 +7,7 @@ public enum SwipeKind: String, Sendable, Hashable, Codable, CaseIterable {
     case suspectDrag
     /// A button or key press at a human pace.
     case button
-    /// A button or key press faster than a person can act.
+    /// A button or key press faster than a person can act (any suspect swipe without a trace).
     case suspectButton
     /// An API swipe without a trace.
     case api
@@ -15,7 +15,8 @@ public enum SwipeKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The class of a swipe from its stored columns.
     public static func of(input: String, hasTrace: Bool, suspect: Bool) -> SwipeKind {
         if hasTrace { return suspect ? .suspectDrag : .drag }
-        if input == SwipeInput.button.rawValue || input == SwipeInput.key.rawValue { return suspect ? .suspectButton : .button }
+        if suspect { return .suspectButton }
+        if input == SwipeInput.button.rawValue || input == SwipeInput.key.rawValue { return .button }
         return .api
     }
 
