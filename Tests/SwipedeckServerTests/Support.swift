@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import SwipePhysics
+import Synchronization
 import Testing
 
 @testable import SwipedeckServer
@@ -66,6 +67,8 @@ struct TestEnv: Sendable {
 /// against its router.
 func withApp(
     _ configure: (inout AppConfiguration) -> Void = { _ in },
+    clock: @escaping @Sendable () -> Double = { fixedTime },
+    testing: TestingSetup = .router,
     _ body: @Sendable (_ client: any TestClientProtocol, _ env: TestEnv) async throws -> Void
 ) async throws {
     let path = temporaryDatabasePath()
@@ -79,9 +82,18 @@ func withApp(
     configure(&config)
     var logger = Logger(label: "swipedeck-test")
     logger.logLevel = .warning
-    let app = try await buildApplication(config, logger: logger, clock: { fixedTime })
-    let env = TestEnv(dbPath: path)
-    try await app.test(.router) { client in try await body(client, env) }
+    let app = try await buildApplication(config, logger: logger, clock: clock)
+    let env = TestEnv(dbPath: config.databasePath)
+    try await app.test(testing) { client in try await body(client, env) }
+}
+
+/// A clock tests move by hand (seconds since 1970), starting at `fixedTime`.
+final class TestClock: Sendable {
+    private let now = Mutex(fixedTime)
+
+    func read() -> Double { now.withLock { $0 } }
+
+    func advance(by seconds: Double) { now.withLock { $0 += seconds } }
 }
 
 // MARK: - Requests

@@ -37,6 +37,7 @@ enum ResultsView {
                 "lower": String(format: "%.2f", c.wilson.lower), "upper": String(format: "%.2f", c.wilson.upper),
                 "left": c.counts["left", default: 0], "right": c.counts["right", default: 0],
                 "other": c.total - c.counts["left", default: 0] - c.counts["right", default: 0],
+                "kinds": SwipeKind.allCases.map { ["count": c.kinds[$0.rawValue, default: 0]] }, "archived": c.archived,
             ]
         }
         let rejections = r.rejections.sorted { $0.key < $1.key }.map { ["code": $0.key, "count": $0.value] as [String: Any] }
@@ -48,7 +49,32 @@ enum ResultsView {
             "likes": r.directionTotals.filter { ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "passes": r.directionTotals.filter { !ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "hasSwipes": r.swipes > 0,
+            "kindNames": SwipeKind.allCases.map { ["name": kindName($0)] },
+            "kindTotals": SwipeKind.allCases.map { ["name": kindName($0), "count": r.swipesByKind[$0.rawValue, default: 0]] },
+            "counting": r.countedInputs.compactMap { CountedInput(rawValue: $0) }.map(countedName).joined(separator: ", "),
+            "allSwipes": r.allSwipes, "excludedParticipants": r.excludedParticipants, "excludedSwipes": r.excludedSwipes,
+            "hasExcluded": r.excludedParticipants > 0,
         ]
+    }
+
+    /// A kind's column heading.
+    static func kindName(_ kind: SwipeKind) -> String {
+        switch kind {
+        case .drag: return "Drag"
+        case .suspectDrag: return "Suspect drag"
+        case .button: return "Button/key"
+        case .suspectButton: return "Suspect button"
+        case .api: return "API"
+        }
+    }
+
+    /// How the counting setting reads in a sentence.
+    static func countedName(_ input: CountedInput) -> String {
+        switch input {
+        case .drag: return "validated drags"
+        case .button: return "buttons and keys"
+        case .api: return "API swipes without a trace"
+        }
     }
 
     /// `title` as the chart shows it: unchanged up to `labelCharacters` characters; longer, cut
