@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # SWIPEDECK_BINARY overrides the binary (e.g. a build in another --scratch-path).
 BINARY = Path(os.environ.get("SWIPEDECK_BINARY") or ROOT / ".build" / "debug" / "swipedeck").resolve()
 ADMIN_TOKEN = "test-admin-token"
+# Signs participant ids; the suites sign readable names with it (sd_helpers.pid).
+PARTICIPANT_SECRET = "test-participant-secret-0123456789"
 
 
 def free_port() -> int:
@@ -37,7 +39,8 @@ class Server:
         assert BINARY.exists(), f"build first: {BINARY} missing (make test builds it)"
         self.log = open(self.db.with_suffix(".log"), "ab")
         self.proc = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(self.port), "--db", str(self.db), "--admin-token", ADMIN_TOKEN, *self.extra_args],
+            [str(BINARY), "serve", "--port", str(self.port), "--db", str(self.db), "--admin-token", ADMIN_TOKEN,
+             "--participant-secret", PARTICIPANT_SECRET, *self.extra_args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.time() + timeout
         while time.time() < deadline:

@@ -4,9 +4,14 @@ A trace here follows the wire format of DESIGN.md and passes `validate` for the 
 profile (left/right, distance-or-fling): 30–60 samples about 16 ms apart with jitter, an
 eased drag to 0.5–0.9 card widths with a little vertical wander, so it is never `suspect`.
 """
+import hashlib
+import hmac
 import http.client
 import json
 import random
+import re
+
+from conftest import PARTICIPANT_SECRET
 
 CARD_W, CARD_H, VIEW_W, VIEW_H = 320, 440, 390, 844
 
@@ -33,10 +38,20 @@ def drag_trace(direction="right", rng=None, samples=None):
     }
 
 
+def pid(name):
+    """The id the server signs for `name` (a readable body) with the test secret: the same
+    HMAC-SHA256 as ParticipantSigner. Ids that are not well-formed bodies pass through unchanged
+    (hostile tests send them on purpose)."""
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{1,39}", name.replace("-", "_")):
+        return name
+    mac = hmac.new(PARTICIPANT_SECRET.encode(), ("participant:" + name).encode(), hashlib.sha256).hexdigest()[:24]
+    return f"{name}-{mac}"
+
+
 def swipe_body(card, participant, direction="right", rng=None, decision_ms=None):
     rng = rng or random.Random()
     return {
-        "card": card, "direction": direction, "input": "drag", "participant": participant,
+        "card": card, "direction": direction, "input": "drag", "participant": pid(participant),
         "trace": drag_trace(direction, rng),
         "decisionMs": decision_ms if decision_ms is not None else round(rng.uniform(300, 5000), 1),
     }
@@ -46,7 +61,7 @@ def card_ids(server, deck="getaways"):
     """All card ids of a deck, in deck order (pages through the cards API with a fresh participant)."""
     ids, cursor = [], None
     while True:
-        q = f"/api/v1/decks/{deck}/cards?limit=100&participant=lister-{random.randrange(1 << 30)}"
+        q = f"/api/v1/decks/{deck}/cards?limit=100&participant={pid(f'lister-{random.randrange(1 << 30)}')}"
         if cursor:
             q += f"&cursor={cursor}"
         status, _, body = server.request("GET", q)

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from sd_helpers import card_ids, drag_trace, error_code, raw_request, swipe_body
+from sd_helpers import card_ids, drag_trace, error_code, pid, raw_request, swipe_body
 
 SWIPES = "/api/v1/decks/getaways/swipes"
 JSON = {"Content-Type": "application/json"}
@@ -123,7 +123,7 @@ def test_nan_and_infinity(live, cards):
 def test_100000_samples_is_too_long(live, cards):
     n = 100_000
     trace = {"t": list(range(n)), "x": [0] * n, "y": [0] * n, "w": 320, "h": 440, "vw": 390, "vh": 844, "gx": 160, "gy": 220}
-    body = json.dumps({"card": cards[0], "direction": "right", "input": "drag", "participant": "long-p", "trace": trace}).encode()
+    body = json.dumps({"card": cards[0], "direction": "right", "input": "drag", "participant": pid("long-p"), "trace": trace}).encode()
     assert len(body) < 2 * 1024 * 1024  # under the body limit: refused by the physics rule, not by size
     expect(post(live, body), 422, "too_long")
 
@@ -163,7 +163,7 @@ def test_physics_rules_are_named(live, cards):
     b["trace"]["x"] = [v / 20 for v in b["trace"]["x"]]
     expect(post(live, b), 422, "not_a_throw")
     # The refusals were logged, and nothing was stored for the participant.
-    status, _, hist = live.request("GET", "/api/v1/decks/getaways/history?participant=rules-p")
+    status, _, hist = live.request("GET", f"/api/v1/decks/getaways/history?participant={pid('rules-p')}")
     assert status == 200 and hist["swipes"] == []
 
 
@@ -179,7 +179,7 @@ def test_unknown_deck_and_card_are_404(live, cards):
                  "/d/getaways/cards/-1", "/api/v1/swipes/99999999999999999999999", "/api/v1/decks/" + "a" * 5000]:
         status, _, _ = raw_request(live.port, "GET", path)
         assert status == 404, path
-    status, _, raw = raw_request(live.port, "DELETE", "/api/v1/swipes/99999999999999999999999?participant=nf-p")
+    status, _, raw = raw_request(live.port, "DELETE", f"/api/v1/swipes/99999999999999999999999?participant={pid('nf-p')}")
     assert status == 404 and error_code(raw) == "not_found"
 
 
@@ -208,7 +208,7 @@ def test_duplicates_conflict_or_replay(live, cards):
         t.join()
     assert [r[0] for r in results] == [201] * 8
     assert sum(1 for r in results if r[1].get("idempotent-replayed") == "true") == 7
-    status, _, hist = live.request("GET", "/api/v1/decks/getaways/history?participant=dup-p")
+    status, _, hist = live.request("GET", f"/api/v1/decks/getaways/history?participant={pid('dup-p')}")
     assert sorted(s["id"] for s in hist["swipes"]) == ["dup-key-1", key]
     expect(post(live, body, {"Idempotency-Key": "bad key with spaces"}), 400, "invalid_idempotency_key")
     expect(post(live, body, {"Idempotency-Key": "k" * 129}), 400, "invalid_idempotency_key")
@@ -224,7 +224,7 @@ def burst(server, n, headers_for):
 
 def test_burst_from_one_participant_is_429(make_server):
     s = make_server(extra_args=["--rate-participant", "5", "--rate-ip", "0"])
-    results = burst(s, 40, lambda i: {"Cookie": "sd_pid=burster"})
+    results = burst(s, 40, lambda i: {"Cookie": f"sd_pid={pid('burster')}"})
     statuses = [r[0] for r in results]
     assert 429 in statuses and statuses[0] == 400, statuses
     limited = [r for r in results if r[0] == 429]
@@ -233,9 +233,9 @@ def test_burst_from_one_participant_is_429(make_server):
         assert error_code(raw) == "rate_limited"
         assert int(headers["retry-after"]) >= 1
     # Another participant from the same IP is not limited.
-    assert burst(s, 1, lambda i: {"Cookie": "sd_pid=calm"})[0][0] == 400
+    assert burst(s, 1, lambda i: {"Cookie": f"sd_pid={pid('calm')}"})[0][0] == 400
     # Reads are never limited.
-    assert all(raw_request(s.port, "GET", "/api/v1/decks/getaways", headers={"Cookie": "sd_pid=burster"})[0] == 200 for _ in range(20))
+    assert all(raw_request(s.port, "GET", "/api/v1/decks/getaways", headers={"Cookie": f"sd_pid={pid('burster')}"})[0] == 200 for _ in range(20))
 
 
 def test_burst_from_one_ip_is_429(make_server):
@@ -256,7 +256,7 @@ def test_default_limits_are_generous(make_server):
     statuses = [post(s, swipe_body(cards[i % len(cards)], f"gen-{i // len(cards)}", rng=rng))[0] for i in range(100)]
     assert statuses == [201] * 100
     # A browser participant swiping a whole deck quickly is not limited either.
-    statuses = [post(s, swipe_body(c, None, rng=rng) | {"participant": None}, {"Cookie": "sd_pid=fastthumb"})[0] for c in cards]
+    statuses = [post(s, swipe_body(c, None, rng=rng) | {"participant": None}, {"Cookie": f"sd_pid={pid('fastthumb')}"})[0] for c in cards]
     assert 429 not in statuses
 
 

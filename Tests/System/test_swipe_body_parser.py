@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sd_helpers import card_ids, drag_trace, error_code, raw_request
+from sd_helpers import card_ids, drag_trace, error_code, pid, raw_request
 
 SWIPES = "/api/v1/decks/getaways/swipes"
 
@@ -105,7 +105,7 @@ def test_fast_parser_agrees_with_jsondecoder(env, body):
     answers = []
     for extra in (False, True):
         key = f"k{n}-{int(extra)}"
-        body_bytes = render(parts, card, f"pp{n}-{int(extra)}", extra, sep)
+        body_bytes = render(parts, card, pid(f"pp{n}-{int(extra)}"), extra, sep)
         status, _, raw = raw_request(server.port, "POST", SWIPES, body_bytes,
                                      {"Content-Type": "application/json", "Idempotency-Key": key})
         assert status < 500, raw[:300]

@@ -9,7 +9,35 @@ struct DeckJSON: Encodable {
     let allowButtons: Bool
     let labels: [String: String]
     let cardCount: Int
+    /// Settings (see `Deck`): whether swipes are accepted, who reads results, the per-participant
+    /// quota, the card order and the input kinds the ranking counts.
+    let open: Bool
+    let resultsPublic: Bool
+    let quota: Int?
+    let order: String
+    let countedInputs: [String]
     let links: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order, countedInputs, links
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(slug, forKey: .slug)
+        try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description)
+        try c.encode(profile, forKey: .profile)
+        try c.encode(allowButtons, forKey: .allowButtons)
+        try c.encode(labels, forKey: .labels)
+        try c.encode(cardCount, forKey: .cardCount)
+        try c.encode(open, forKey: .open)
+        try c.encode(resultsPublic, forKey: .resultsPublic)
+        try c.encode(quota, forKey: .quota)  // null when there is none, not absent
+        try c.encode(order, forKey: .order)
+        try c.encode(countedInputs, forKey: .countedInputs)
+        try c.encode(links, forKey: .links)
+    }
 
     init(_ d: Deck, cardCount: Int) {
         slug = d.slug
@@ -19,6 +47,11 @@ struct DeckJSON: Encodable {
         allowButtons = d.allowButtons
         labels = ["left": d.leftLabel, "right": d.rightLabel, "up": d.upLabel, "down": d.downLabel]
         self.cardCount = cardCount
+        open = d.isOpen
+        resultsPublic = d.resultsPublic
+        quota = d.quota
+        order = d.cardOrder
+        countedInputs = CountedInput.allCases.filter(d.counted.contains).map(\.rawValue)
         links = ["page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards", "results": "/api/v1/decks/\(d.slug)/results"]
     }
 }
@@ -33,6 +66,10 @@ struct CardJSON: Encodable {
     let link: String
     let accent: String
     let detail: String
+    /// The card's current revision (1 as first added; each edit adds one).
+    let revision: Int
+    /// Archived cards are dealt to nobody; their swipes stay.
+    let archived: Bool
 
     init(_ c: Card, deck: String) {
         id = c.id ?? 0
@@ -44,6 +81,8 @@ struct CardJSON: Encodable {
         link = c.link
         accent = c.accent
         detail = "/d/\(deck)/cards/\(c.id ?? 0)"
+        revision = c.revision
+        archived = c.archivedAt != nil
     }
 }
 

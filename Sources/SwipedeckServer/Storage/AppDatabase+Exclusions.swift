@@ -26,18 +26,16 @@ extension AppDatabase {
     }
 
     /// A participant's swipes in the deck by kind and suspect reason, rejections and exclusions.
-    /// - Throws: `notFound("participant")` when they have neither swipes nor rejections here.
+    /// A participant with nothing in this deck gets an empty report.
     public func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         return try await pool.read { db in
             var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
             var reasons: [String: Int] = [:]
-            var seen = false
             for r in try Row.fetchAll(db, sql: """
                 SELECT input, trace IS NOT NULL AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
                 WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
                 """, arguments: [participant, deckId]) {
-                seen = true
                 let kind = SwipeKind.of(input: r["input"], hasTrace: r["traced"], suspect: r["suspect"])
                 kinds[kind.rawValue, default: 0] += r["n"] as Int
                 if let reason: String = r["suspectReason"] { reasons[reason, default: 0] += r["n"] as Int }
@@ -45,14 +43,12 @@ extension AppDatabase {
             var rejections: [String: Int] = [:]
             for r in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? AND participantId = ? GROUP BY code",
                                       arguments: [deckId, participant]) {
-                seen = true
                 rejections[r["code"]] = r["n"]
             }
             let events = try Row.fetchAll(db, sql: "SELECT * FROM exclusions WHERE deckId = ? AND participantId = ? ORDER BY id",
                                           arguments: [deckId, participant]).map { r in
                 ParticipantReport.Event(excludedAt: r["createdAt"], liftedAt: r["liftedAt"], reason: r["reason"])
             }
-            if !seen && events.isEmpty { throw ApiError.notFound("participant") }
             let active = events.last { $0.liftedAt == nil }
             return ParticipantReport(
                 participant: participant, kinds: kinds, suspectReasons: reasons, rejections: rejections,
