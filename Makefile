@@ -1,11 +1,12 @@
 # Swipedeck: `make run` serves the sample deck; `make test` installs what a fresh machine lacks
-# (Debian chromium, wrk, esbuild, sqlite3; a Python venv with pinned Playwright, pytest and
-# schemathesis) and runs every suite: Swift (model, parity with node, server), node, and the
-# real-browser / durability / hostile-input / schemathesis suites under pytest.
+# (Debian chromium, wrk, esbuild, sqlite3, and zbar-tools and librsvg2-bin for the QR code tests;
+# a Python venv with pinned Playwright, pytest and schemathesis) and runs every suite: Swift (model,
+# parity with node, server), node, and the real-browser / durability / hostile-input / schemathesis
+# suites under pytest.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := chromium wrk esbuild sqlite3
+APT_PACKAGES := chromium wrk esbuild sqlite3 zbar-tools librsvg2-bin
 
 .PHONY: run test deps apt venv swift-test node-test py-test bench bench-physics fuzz size clean
 
