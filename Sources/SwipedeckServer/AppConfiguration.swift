@@ -30,6 +30,9 @@ public struct AppConfiguration: Sendable {
     public var participantSecret: String?
     /// bcrypt cost of owner passwords (4…31). Default 12 (about 0.25 s per hash here).
     public var passwordCost: UInt8 = 12
+    /// The origin people reach the server at (e.g. `https://decks.example.org`), for shared links
+    /// and QR codes; nil = the request's own host. No trailing slash.
+    public var publicBaseURL: String?
     /// `PRAGMA synchronous`: normal (crash-safe) or full (power-loss-safe).
     public var synchronous: AppDatabase.SynchronousMode = .normal
     /// Seed the bundled sample deck when the database has no decks. Default true.

@@ -16,6 +16,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "State-changing requests per second per IP, 0 = unlimited (env SWIPEDECK_RATE_IP).") var rateIp: Double?
     @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
     @Option(help: "Participant ids minted per second per IP (burst 60 × rate), 0 = unlimited (env SWIPEDECK_RATE_MINT).") var rateMint: Double?
+    @Option(help: "Public origin for shared links and QR codes, e.g. https://decks.example.org (env SWIPEDECK_PUBLIC_URL).") var publicUrl: String?
     @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET); generated and stored when unset.") var participantSecret: String?
     @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
 
@@ -34,6 +35,12 @@ struct Serve: AsyncParsableCommand {
         if let r = rateIp ?? env["SWIPEDECK_RATE_IP"].flatMap(Double.init) { config.ipRateLimit = r }
         if let r = rateMint ?? env["SWIPEDECK_RATE_MINT"].flatMap(Double.init) { config.mintRateLimit = r }
         config.participantSecret = participantSecret ?? env["SWIPEDECK_PARTICIPANT_SECRET"]
+        if let url = publicUrl ?? env["SWIPEDECK_PUBLIC_URL"] {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
+                throw ValidationError("--public-url must be an http:// or https:// origin, such as https://decks.example.org.")
+            }
+            config.publicBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
         if let b = maxBody ?? env["SWIPEDECK_MAX_BODY"].flatMap(Int.init) { config.maxBodyBytes = b }
         config.seedSampleDeck = !noSample
         var logger = Logger(label: "swipedeck")

@@ -42,9 +42,10 @@ struct ParticipantMiddleware: RouterMiddleware {
         return response
     }
 
-    /// Scripts, stylesheets (the per-profile stack CSS too), images and the OpenAPI document.
+    /// Scripts, stylesheets (the per-profile stack CSS too), images (QR codes too), the OpenAPI
+    /// document and the health check.
     static func isAsset(_ path: String) -> Bool {
         path.hasPrefix("/js/") || path.hasPrefix("/css/") || path.hasPrefix("/img/") || path.hasPrefix("/images/")
-            || path == "/openapi.json" || path == "/healthz"
+            || path.hasSuffix("/qr.svg") || path == "/openapi.json" || path == "/healthz"
     }
 }
