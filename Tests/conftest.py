@@ -16,8 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # SWIPEDECK_BINARY overrides the binary (e.g. a build in another --scratch-path).
 BINARY = Path(os.environ.get("SWIPEDECK_BINARY") or ROOT / ".build" / "debug" / "swipedeck").resolve()
 ADMIN_TOKEN = "test-admin-token"
-# Signs participant ids; the suites sign readable names with it (sd_helpers.pid).
-PARTICIPANT_SECRET = "test-participant-secret-0123456789"
+from signed_ids import PARTICIPANT_SECRET
 
 
 def free_port() -> int:

@@ -13,7 +13,32 @@ struct Import: ParsableCommand {
     @Option(help: "CSV only: physics profile.") var profile = "standard"
 
     func run() throws {
+        do {
+            try importFile()
+        } catch let error as ApiError {
+            throw ValidationError(Self.sentence(error, file: file, slug: slug))
+        }
+    }
+
+    /// What went wrong and how to fix it, for a person at a terminal.
+    static func sentence(_ error: ApiError, file: String, slug: String?) -> String {
+        switch error {
+        case .slugTaken:
+            return "A deck with this slug already exists. Import under another one with --slug NAME (CSV), or change \"slug\" in the JSON."
+        case .invalidField("invalid_csv_header", _):
+            return "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,image,link,accent."
+        case .invalidField("invalid_slug", _):
+            return "'\(slug ?? file)' cannot be a slug: use 1–64 lower-case letters, digits and '-' (pass --slug NAME)."
+        default:
+            return "\(file) was not imported: \(error.message)"
+        }
+    }
+
+    func importFile() throws {
         let path = db ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            throw ValidationError("Cannot read \(file): check the path (it is relative to \(FileManager.default.currentDirectoryPath)).")
+        }
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let input: DeckInput
         if file.lowercased().hasSuffix(".csv") {
@@ -23,7 +48,8 @@ struct Import: ParsableCommand {
             do {
                 input = try JSONDecoder().decode(DeckInput.self, from: data)
             } catch {
-                throw ValidationError("\(file) is not a deck JSON: \(error)")
+                let detail = (error as? DecodingError).map(RequestDecoding.describe) ?? "it is not valid JSON"
+                throw ValidationError("\(file) is not a deck in JSON (\(detail)). It needs \"slug\", \"title\" and \"cards\": [{\"title\": …}].")
             }
         }
         let database = try AppDatabase(path: path)

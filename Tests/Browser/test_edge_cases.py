@@ -2,7 +2,7 @@
 then an undo, card requests while offline, mouse presses that never became drags."""
 import time
 
-from deckkit import TOP, Mouse, open_deck, poll, queue, swipes, top_box, top_card, wait_thrown
+from deckkit import TOP, Mouse, as_owner, open_deck, poll, queue, swipes, top_box, top_card, wait_thrown
 
 
 def test_undo_after_a_lost_answer_asks_the_server(server, desktop):
@@ -245,6 +245,7 @@ def test_text_contrast_and_focus_ring(server, desktop):
     poll(lambda: len(swipes(server)) == 2, what="2 swipes")
     checks = {"/": [".pill", ".tile-text p"], "/d/getaways/history": [".badge-right", ".badge-left", ".act-flip", ".muted"],
               "/d/getaways/results": [".ranked th", ".ranked tbody tr:first-child .rank"]}
+    as_owner(page)
     for path, sels in checks.items():
         page.goto(server.base + path)
         for sel in sels:

@@ -4,14 +4,11 @@ A trace here follows the wire format of DESIGN.md and passes `validate` for the 
 profile (left/right, distance-or-fling): 30–60 samples about 16 ms apart with jitter, an
 eased drag to 0.5–0.9 card widths with a little vertical wander, so it is never `suspect`.
 """
-import hashlib
-import hmac
 import http.client
 import json
 import random
-import re
 
-from conftest import PARTICIPANT_SECRET
+from signed_ids import pid  # noqa: F401 (re-exported for the suites)
 
 CARD_W, CARD_H, VIEW_W, VIEW_H = 320, 440, 390, 844
 
@@ -36,16 +33,6 @@ def drag_trace(direction="right", rng=None, samples=None):
         "t": t, "x": x, "y": y, "w": CARD_W, "h": CARD_H, "vw": VIEW_W, "vh": VIEW_H,
         "gx": round(rng.uniform(40, 280), 1), "gy": round(rng.uniform(60, 380), 1),
     }
-
-
-def pid(name):
-    """The id the server signs for `name` (a readable body) with the test secret: the same
-    HMAC-SHA256 as ParticipantSigner. Ids that are not well-formed bodies pass through unchanged
-    (hostile tests send them on purpose)."""
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{1,39}", name.replace("-", "_")):
-        return name
-    mac = hmac.new(PARTICIPANT_SECRET.encode(), ("participant:" + name).encode(), hashlib.sha256).hexdigest()[:24]
-    return f"{name}-{mac}"
 
 
 def swipe_body(card, participant, direction="right", rng=None, decision_ms=None):

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// Reading request bodies and query parameters the same way on every API route: 415 unless
 /// JSON, 413 over the size limit, 400 with the failing path for JSON that does not fit.
-struct RequestDecoding: Sendable {
+public struct RequestDecoding: Sendable {
     /// Largest accepted body, bytes.
     let maxBodyBytes: Int
 
@@ -33,7 +33,7 @@ struct RequestDecoding: Sendable {
         }
     }
 
-    static func describe(_ e: DecodingError) -> String {
+    public static func describe(_ e: DecodingError) -> String {
         func path(_ c: DecodingError.Context) -> String {
             let p = c.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
             return p.isEmpty ? "" : " at \(p)"
