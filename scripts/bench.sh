@@ -17,6 +17,7 @@ ROOT=$PWD
 
 DURATION=${BENCH_DURATION:-10s}
 THREADS=${BENCH_THREADS:-2}
+PARTICIPANT_SECRET=bench-participant-secret-0123456789
 SCRATCH=${SWIPEDECK_BENCH_SCRATCH:-.build}
 
 for tool in wrk sqlite3 python3; do
@@ -52,7 +53,7 @@ PY
 start_server() { # db
   PORT=$(free_port)
   "$BIN" serve --host 127.0.0.1 --port "$PORT" --db "$1" --admin-token bench-token \
-    --rate-participant 0 --rate-ip 0 >>"$WORK/server.log" 2>&1 &
+    --participant-secret "$PARTICIPANT_SECRET" --rate-participant 0 --rate-ip 0 --rate-mint 0 >>"$WORK/server.log" 2>&1 &
   PID=$!
   for _ in $(seq 1 200); do
     http_get "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
@@ -95,10 +96,14 @@ run_wrk() {
 DB="$WORK/bench.sqlite"
 start_server "$DB"
 BASE="http://127.0.0.1:$PORT"
-CARDS=$(http_get "$BASE/api/v1/decks/getaways/cards?limit=100&participant=bench-lister" |
+CARDS=$(http_get "$BASE/api/v1/decks/getaways/cards?limit=100" |
   python3 -c 'import json,sys; print(" ".join(str(c["id"]) for c in json.load(sys.stdin)["cards"]))')
 echo "== server on $BASE (pid $PID), getaways cards: $(wc -w <<<"$CARDS")"
 grep -o 'synchronous=[A-Z]*' "$WORK/server.log" | head -n 1
+
+# The wrk script names participants the server must have signed (see bench_participants.py).
+python3 scripts/bench_participants.py "$PARTICIPANT_SECRET" run1 run2 --threads "$THREADS" --per-thread 20000 >"$WORK/pids.txt"
+export SWIPEDECK_BENCH_PIDS="$WORK/pids.txt"
 
 RUN=0
 for conns in 4 32; do

@@ -44,7 +44,20 @@ local function trace(dir, seed)
     table.concat(t, ","), table.concat(x, ","), table.concat(y, ","), 40 + rnd() * 240, 60 + rnd() * 320)
 end
 
+-- Signed participant ids by body (`RUN-tTHREAD-K`), from the file SWIPEDECK_BENCH_PIDS names
+-- (scripts/bench_participants.py writes it): the server refuses ids it did not sign.
+local signed = {}
+
+local function loadSigned()
+  local path = os.getenv("SWIPEDECK_BENCH_PIDS")
+  if not path then error("set SWIPEDECK_BENCH_PIDS to the file bench_participants.py wrote") end
+  for line in io.lines(path) do
+    signed[line:match("^(.*)%-%x+$")] = line
+  end
+end
+
 function init(args)
+  loadSigned()
   deck = args[1] or deck
   run = args[2] or run
   for i = 3, #args do cards[#cards + 1] = args[i] end
@@ -60,7 +73,8 @@ function request()
   local i = n
   n = n + 1
   local card = cards[(i % #cards) + 1]
-  local participant = string.format("%s-t%d-%d", run, tid, math.floor(i / #cards))
+  local body = string.format("%s-t%d-%d", run, tid, math.floor(i / #cards))
+  local participant = signed[body] or error("no signed id for " .. body .. " (raise --per-thread)")
   local shape = pool[(i % #pool) + 1]
   local body = string.format(
     '{"card":%s,"direction":"%s","input":"drag","participant":"%s","decisionMs":%d,"trace":%s}',
