@@ -146,3 +146,18 @@ struct OwnerAuthTests {
         }
     }
 }
+
+extension OwnerAuthTests {
+    @Test("an owner created before the first start owns the sample deck seeded then")
+    func ownerBeforeSampleDeck() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let database = try AppDatabase(path: path)
+        _ = try await database.createOwner(name: "early", passwordHash: try await PasswordHasher(cost: 4).hash("correct horse battery"), now: fixedTime)
+        try await withApp({ $0.databasePath = path }) { client, env in
+            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'getaways' AND ownerId = 1") == 1)
+            let early = try await Self.signIn(client, "early")
+            #expect(try await client.get("/owner", headers: early).text.contains("/owner/decks/getaways"))
+        }
+    }
+}
