@@ -33,6 +33,9 @@ public struct AppConfiguration: Sendable {
     /// The origin people reach the server at (e.g. `https://decks.example.org`), for shared links
     /// and QR codes; nil = the request's own host. No trailing slash.
     public var publicBaseURL: String?
+    /// How often the live results stream looks for changes (at most one update per deck per
+    /// interval). Default 1 s; tests shorten it.
+    public var liveInterval: Duration = .seconds(1)
     /// `PRAGMA synchronous`: normal (crash-safe) or full (power-loss-safe).
     public var synchronous: AppDatabase.SynchronousMode = .normal
     /// Seed the bundled sample deck when the database has no decks. Default true.

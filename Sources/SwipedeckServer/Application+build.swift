@@ -69,7 +69,10 @@ public func buildApplication(
     CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, signer: signer, mintLimiter: mintLimiter, clock: clock).register(on: router)
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
-    ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
+    let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
+    try live.start()
+    ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, live: live, clock: clock).register(on: router)
+    ExportsController(database: database, access: access).register(on: router)
     PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clock: clock)
         .register(on: router)
     // Failed sign-ins: 10 at once, then one every 5 s, per IP and per owner name.
@@ -77,6 +80,7 @@ public func buildApplication(
         database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
+    OwnerResultsController(database: database, access: access, clock: clock).register(on: router)
     ShareController(catalog: catalog, access: access, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
 
     return Application(

@@ -8,12 +8,14 @@ struct ResultsController: Sendable {
     let catalog: Catalog
     let access: DeckAccess
     let decoding: RequestDecoding
+    let live: LiveResults
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
         let deck = router.group("/api/v1/decks/:deck")
         deck.get("/results", use: results)
         deck.get("/results.csv", use: resultsCSV)
+        deck.get("/results/live", use: liveResults)
         deck.get("/participants/:participant", use: participant)
         deck.post("/participants/:participant/exclude", use: exclude)
         deck.post("/participants/:participant/include", use: include)
@@ -31,6 +33,23 @@ struct ResultsController: Sendable {
             status: .ok,
             headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(deck.slug)-results.csv\""],
             body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
+    /// Server-Sent Events: the results JSON at once, then after changes (at most once a second),
+    /// with a `: ping` comment every 15 s of quiet. The subscription starts when the body is
+    /// first written, so a HEAD request (whose body is dropped) subscribes to nothing.
+    @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try access.results(try context.parameters.require("deck"), context)
+        let live = live
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug) {
+                    try await writer.write(ByteBuffer(string: event))
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.

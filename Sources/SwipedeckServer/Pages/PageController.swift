@@ -154,6 +154,17 @@ struct PageController: Sendable {
         var ctx = deckContext(deck)
         ctx.merge(ResultsView.context(report, deck: deck)) { _, new in new }
         ctx["kind"] = "results"
+        // The owner's view: live updates, and the participants worth a look with Exclude/Include.
+        if case .owner(_, _, _?) = context.owner, context.owner?.manages(deck) == true {
+            let flagged = try await database.flaggedParticipants(deckId: deck.id ?? 0)
+            ctx["owner"] = true
+            ctx["csrf"] = OwnerForms.csrfToken(context)
+            ctx["flagged"] = flagged.map { f -> [String: Any] in
+                ["id": f.id, "short": String(f.id.prefix(14)) + "…", "suspect": f.suspect, "live": f.live,
+                 "reason": f.reason ?? "", "excluded": f.excluded]
+            }
+            ctx["hasFlagged"] = !flagged.isEmpty
+        }
         ctx["pageTitle"] = "Results · \(deck.title)"
         return renderer.page("results", ctx)
     }

@@ -56,3 +56,35 @@ extension AppDatabase {
         }
     }
 }
+
+/// A participant the owner may want to look at: one with suspect swipes or an exclusion.
+public struct FlaggedParticipant: Sendable, Hashable {
+    public var id: String
+    public var suspect: Int
+    public var live: Int
+    /// The most frequent suspect reason.
+    public var reason: String?
+    public var excluded: Bool
+}
+
+extension AppDatabase {
+    /// Participants of the deck with suspect swipes or an exclusion in force, most suspect first
+    /// (at most `limit`).
+    public func flaggedParticipants(deckId: Int64, limit: Int = 50) async throws -> [FlaggedParticipant] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.participantId AS id,
+                       (SELECT COUNT(*) FROM swipes s WHERE s.deckId = ? AND s.participantId = p.participantId AND s.undoneAt IS NULL AND s.suspect = 1) AS suspect,
+                       (SELECT COUNT(*) FROM swipes s WHERE s.deckId = ? AND s.participantId = p.participantId AND s.undoneAt IS NULL) AS live,
+                       (SELECT suspectReason FROM swipes s WHERE s.deckId = ? AND s.participantId = p.participantId AND s.suspect = 1
+                        GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1) AS reason,
+                       EXISTS (SELECT 1 FROM exclusions e WHERE e.deckId = ? AND e.participantId = p.participantId AND e.liftedAt IS NULL) AS excluded
+                FROM (SELECT DISTINCT participantId FROM swipes WHERE deckId = ? AND suspect = 1 AND undoneAt IS NULL
+                      UNION SELECT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NULL) p
+                ORDER BY suspect DESC, id LIMIT ?
+                """, arguments: [deckId, deckId, deckId, deckId, deckId, deckId, limit]).map { r in
+                FlaggedParticipant(id: r["id"], suspect: r["suspect"], live: r["live"], reason: r["reason"], excluded: r["excluded"])
+            }
+        }
+    }
+}

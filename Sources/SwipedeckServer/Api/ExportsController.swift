@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+
+/// `GET /api/v1/decks/{deck}/swipes.csv` and `…/swipes.jsonl`: every swipe of the deck, streamed
+/// in pages of `pageSize` rows, so a deck of millions exports in constant memory. Same access
+/// rule as the results: the owner, or anybody when the results are public.
+struct ExportsController: Sendable {
+    let database: AppDatabase
+    let access: DeckAccess
+    /// Rows per database read and per written chunk.
+    static let pageSize = 5000
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/v1/decks/:deck/swipes.csv", use: csv)
+        router.get("/api/v1/decks/:deck/swipes.jsonl", use: jsonLines)
+    }
+
+    @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try access.results(try context.parameters.require("deck"), context)
+        return stream(deck, type: "text/csv; charset=utf-8", file: "\(deck.slug)-swipes.csv", header: SwipeExport.csvHeader + "\r\n") { rows in
+            rows.map { SwipeExport.csvLine($0.swipe) }.joined()
+        }
+    }
+
+    @Sendable func jsonLines(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try access.results(try context.parameters.require("deck"), context)
+        return stream(deck, type: "application/x-ndjson", file: "\(deck.slug)-swipes.jsonl", header: "") { rows in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return rows.map { SwipeExport.jsonLine($0.swipe, encoder: encoder) }.joined()
+        }
+    }
+
+    func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) -> String) -> Response {
+        let database = database
+        let deckId = deck.id ?? 0
+        return Response(
+            status: .ok,
+            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(file)\"", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                if !header.isEmpty { try await writer.write(ByteBuffer(string: header)) }
+                var after: Int64 = 0
+                while true {
+                    let rows = try await database.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
+                    guard let last = rows.last else { break }
+                    try await writer.write(ByteBuffer(string: render(rows)))
+                    after = last.rowid
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// Live results for `GET /api/v1/decks/{deck}/results/live`: one computation per watched deck
+/// per `interval`, shared by everybody watching it, and only when something changed.
+///
+/// A GRDB `DatabaseRegionObservation` on the tables results read from (swipes, exclusions,
+/// cards, decks) marks every watched deck dirty after each commit of this process, so the swipe
+/// path itself does no extra work. Each watched deck has one task that, every `interval`,
+/// recomputes the results if the deck is dirty and sends them to all its watchers as a
+/// Server-Sent Event; otherwise every `heartbeatTicks` ticks it sends a comment so proxies keep
+/// the connection open. The task ends with the deck's last watcher.
+public final class LiveResults: Sendable {
+    struct DeckState {
+        var slug: String
+        var watchers: [Int: AsyncStream<String>.Continuation] = [:]
+        var dirty = true
+        var lastEvent: String?
+        var task: Task<Void, Never>?
+    }
+
+    private let database: AppDatabase
+    private let catalog: Catalog
+    /// Time between two looks at a deck. Default 1 s: a swipe shows within a second.
+    let interval: Duration
+    /// Ticks between heartbeats when nothing changed. Default 15 (15 s).
+    let heartbeatTicks: Int
+    private let decks = Mutex<[Int64: DeckState]>([:])
+    private let nextWatcher = Atomic<Int>(0)
+    private let computationCount = Atomic<Int>(0)
+    private let observer = Mutex<AnyDatabaseCancellable?>(nil)
+
+    /// Results computed so far (all decks); the tests read it to check sharing and coalescing.
+    public var computations: Int { computationCount.load(ordering: .relaxed) }
+
+    public init(database: AppDatabase, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
+        self.database = database
+        self.catalog = catalog
+        self.interval = interval
+        self.heartbeatTicks = heartbeatTicks
+    }
+
+    /// Starts watching the database for commits.
+    public func start() throws {
+        let observation = DatabaseRegionObservation(tracking: Table("swipes"), Table("exclusions"), Table("cards"), Table("decks"))
+        let cancellable = try observation.start(in: database.pool, onError: { _ in }, onChange: { [weak self] _ in self?.markAllDirty() })
+        observer.withLock { $0 = cancellable }
+    }
+
+    func markAllDirty() {
+        decks.withLock { states in
+            for id in states.keys { states[id]?.dirty = true }
+        }
+    }
+
+    /// The deck's events for one watcher: the latest results at once, then changes and heartbeats.
+    public func events(deckId: Int64, slug: String) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(8))
+        let watcher = nextWatcher.add(1, ordering: .relaxed).newValue
+        continuation.onTermination = { [weak self] _ in self?.leave(deckId: deckId, watcher: watcher) }
+        decks.withLock { states in
+            var state = states[deckId] ?? DeckState(slug: slug)
+            state.watchers[watcher] = continuation
+            if let last = state.lastEvent { continuation.yield(last) }
+            if state.task == nil {
+                state.task = Task { [weak self] in await self?.run(deckId: deckId) }
+            }
+            states[deckId] = state
+        }
+        return stream
+    }
+
+    private func leave(deckId: Int64, watcher: Int) {
+        decks.withLock { states in
+            states[deckId]?.watchers[watcher] = nil
+            if states[deckId]?.watchers.isEmpty == true {
+                states[deckId]?.task?.cancel()
+                states[deckId] = nil
+            }
+        }
+    }
+
+    private func run(deckId: Int64) async {
+        var quietTicks = 0
+        while !Task.isCancelled {
+            let (dirty, slug) = decks.withLock { states -> (Bool, String?) in
+                guard let state = states[deckId] else { return (false, nil) }
+                states[deckId]?.dirty = false
+                return (state.dirty, state.slug)
+            }
+            guard let slug else { return }
+            if dirty {
+                quietTicks = 0
+                if let event = await compute(slug) { send(event, to: deckId, remember: true) }
+            } else {
+                quietTicks += 1
+                if quietTicks % heartbeatTicks == 0 { send(": ping\n\n", to: deckId, remember: false) }
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// The results as one SSE event, or nil when the deck is gone.
+    private func compute(_ slug: String) async -> String? {
+        guard let deck = try? catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
+        computationCount.add(1, ordering: .relaxed)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let json = try? encoder.encode(report) else { return nil }
+        return "event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n"
+    }
+
+    private func send(_ event: String, to deckId: Int64, remember: Bool) {
+        let watchers = decks.withLock { states -> [AsyncStream<String>.Continuation] in
+            if remember { states[deckId]?.lastEvent = event }
+            return Array(states[deckId]?.watchers.values ?? [:].values)
+        }
+        for watcher in watchers { watcher.yield(event) }
+    }
+}

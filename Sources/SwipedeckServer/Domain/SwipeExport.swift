@@ -1,0 +1,47 @@
+import Foundation
+
+/// The per-swipe export: every stored swipe (undone ones too, with their time) as a CSV row or
+/// a JSON Lines object. Cells are quoted and guarded like `ResultsCSV`.
+public enum SwipeExport {
+    public static let csvHeader = "swipe_id,participant,card_id,card_revision,direction,input,kind,suspect,suspect_reason,"
+        + "decision_ms,velocity_x,velocity_y,duration_ms,created_at,undone_at"
+
+    static func number(_ v: Double?) -> String { v.map { String($0) } ?? "" }
+
+    public static func csvLine(_ s: Swipe) -> String {
+        let kind = SwipeKind.of(input: s.input, hasTrace: s.trace != nil, suspect: s.suspect)
+        let fields = [
+            ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
+            s.direction, s.input, kind.rawValue, s.suspect ? "1" : "0", s.suspectReason ?? "", number(s.decisionMs),
+            number(s.velocityX), number(s.velocityY), number(s.durationMs), number(s.createdAt), number(s.undoneAt),
+        ]
+        return fields.joined(separator: ",") + "\r\n"
+    }
+
+    struct Line: Encodable {
+        let id: String
+        let participant: String
+        let card: Int64
+        let cardRevision: Int?
+        let direction: String
+        let input: String
+        let kind: String
+        let suspect: Bool
+        let suspectReason: String?
+        let decisionMs: Double?
+        let velocityX: Double?
+        let velocityY: Double?
+        let durationMs: Double?
+        let createdAt: Double
+        let undoneAt: Double?
+    }
+
+    public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) -> String {
+        let line = Line(
+            id: s.id, participant: s.participantId, card: s.cardId, cardRevision: s.cardRevision, direction: s.direction, input: s.input,
+            kind: SwipeKind.of(input: s.input, hasTrace: s.trace != nil, suspect: s.suspect).rawValue, suspect: s.suspect,
+            suspectReason: s.suspectReason, decisionMs: s.decisionMs, velocityX: s.velocityX, velocityY: s.velocityY,
+            durationMs: s.durationMs, createdAt: s.createdAt, undoneAt: s.undoneAt)
+        return String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+    }
+}
