@@ -25,6 +25,21 @@ enum OwnerForms {
 
     struct Token: Decodable { var csrf: String? }
 
+    /// An owner form's fields after the session and token checks: name → values in order
+    /// (checkbox groups repeat a name). Bodies up to `limit` bytes (default 64 KiB; 413 above).
+    static func fields(_ request: Request, _ context: AppRequestContext, limit: Int = 64 * 1024) async throws -> FormFields {
+        guard case .owner(_, _, _?) = context.owner else { throw ApiError.unauthorized }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limit)
+        } catch {
+            throw ApiError.tooLarge(limit)
+        }
+        let form = FormFields(String(buffer: body))
+        guard OwnerMiddleware.constantTimeEqual(form["csrf"] ?? "", csrfToken(context)) else { throw ApiError.crossOrigin }
+        return form
+    }
+
     /// Decodes an owner form after checking the session and its token.
     /// - Throws: 401 without a signed-in owner, 403 `cross_origin` when the token is wrong.
     static func checked<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppRequestContext) async throws -> T {

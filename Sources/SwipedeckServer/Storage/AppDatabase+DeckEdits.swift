@@ -96,3 +96,23 @@ extension AppDatabase {
             arguments: [deckId, ownerId, kind, detail, now])
     }
 }
+
+extension AppDatabase {
+    /// Adds `cards` at the end of the deck in one transaction: all of them or none.
+    public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
+        try await pool.write { db in
+            var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
+            for card in cards {
+                var c = card
+                c.deckId = deckId
+                c.position = position
+                c.revision = 1
+                try c.insert(db)
+                try Self.storeRevision(db, c, now: now)
+                position += 1
+            }
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: "cards_imported", detail: "{\"cards\":\(cards.count)}", now: now)
+            return cards.count
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import SwipePhysics
+
+/// The deck form of the owner's pages (new deck and deck settings): its fields as entered or
+/// stored, and how each profile feels, in words.
+struct DeckFormView {
+    struct ProfileOption {
+        let name: String
+        let feel: String
+        let selected: Bool
+    }
+
+    let slug: String
+    let title: String
+    let description: String
+    let left: String
+    let right: String
+    let up: String
+    let down: String
+    let profiles: [ProfileOption]
+    let open: Bool
+    let resultsPublic: Bool
+    let allowButtons: Bool
+    let countDrag: Bool
+    let countButton: Bool
+    let countApi: Bool
+    let quota: String
+    let listed: Bool
+    let shuffled: Bool
+
+    /// How each stack profile feels to swipe (the list rows' profiles, `reveal` and `springList`,
+    /// are for the history page, not for a deck).
+    static let feels: [(String, String)] = [
+        ("standard", "Drag a card past about a third of its width, or flick it: left or right. Calm, predictable; the default."),
+        ("classic", "The first seed's pan: a long drag (40% of the screen) with a slight lift, a soft spring back, cards fly in."),
+        ("zone", "Press and hold still for a moment, then drag the card out of the inner zone of the screen to decide."),
+        ("eightway", "Eight directions, corners too: thrown at 60% of the way to a target, with a bouncy return."),
+    ]
+
+    init(deck: Deck) {
+        self.init(
+            slug: deck.slug, title: deck.title, description: deck.description, labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
+            profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,
+            counted: deck.counted, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder)
+    }
+
+    /// The form as the owner filled it in (to show it again with an error).
+    init(form: FormFields) {
+        let counted = Set(form.all("counted").compactMap(CountedInput.init(rawValue:)))
+        self.init(
+            slug: form["slug"] ?? "", title: form["title"] ?? "", description: form["description"] ?? "",
+            labels: (form["left"] ?? "NOPE", form["right"] ?? "LIKE", form["up"] ?? "SUPER", form["down"] ?? "LATER"),
+            profile: form["profile"] ?? "standard", open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
+            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? "listed")
+    }
+
+    init(
+        slug: String, title: String, description: String, labels: (String, String, String, String), profile: String, open: Bool,
+        resultsPublic: Bool, allowButtons: Bool, counted: Set<CountedInput>, quota: String, order: String
+    ) {
+        self.slug = slug
+        self.title = title
+        self.description = description
+        (left, right, up, down) = labels
+        var options = Self.feels.map { ProfileOption(name: $0.0, feel: $0.1, selected: $0.0 == profile) }
+        if !options.contains(where: \.selected) { options.append(ProfileOption(name: profile, feel: "A seed profile.", selected: true)) }
+        profiles = options
+        self.open = open
+        self.resultsPublic = resultsPublic
+        self.allowButtons = allowButtons
+        countDrag = counted.contains(.drag)
+        countButton = counted.contains(.button)
+        countApi = counted.contains(.api)
+        self.quota = quota
+        listed = order != CardOrder.shuffled.rawValue
+        shuffled = order == CardOrder.shuffled.rawValue
+    }
+
+    /// The settings part of the form as a patch (checked by `DeckPatch.applied(to:)`).
+    /// - Throws: `invalid_quota` when the quota is not a whole number.
+    static func patch(_ form: FormFields) throws(ApiError) -> DeckPatch {
+        var patch = DeckPatch()
+        patch.title = form["title"]
+        patch.description = form["description"] ?? ""
+        patch.profile = form["profile"]
+        patch.labels = DeckInput.Labels(left: form["left"], right: form["right"], up: form["up"], down: form["down"])
+        patch.open = form.checked("open")
+        patch.resultsPublic = form.checked("resultsPublic")
+        patch.allowButtons = form.checked("allowButtons")
+        patch.order = form["order"]
+        patch.countedInputs = form.all("counted")
+        let quota = (form["quota"] ?? "").trimmingCharacters(in: .whitespaces)
+        if quota.isEmpty {
+            patch.quota = .some(nil)
+        } else if let n = Int(quota) {
+            patch.quota = .some(n)
+        } else {
+            throw .invalidField(code: "invalid_quota", message: "Cards per person must be a whole number, or empty for no limit.")
+        }
+        return patch
+    }
+}
