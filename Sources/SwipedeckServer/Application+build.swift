@@ -47,6 +47,8 @@ public func buildApplication(
     let access = DeckAccess(catalog: catalog)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
     let passwords = PasswordHasher(cost: config.passwordCost)
+    let images = ImageStore(directory: config.imagesDirectory)
+    try images.prepare()
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -74,6 +76,8 @@ public func buildApplication(
         database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
+    ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
+        .register(on: router)
 
     return Application(
         router: router,
