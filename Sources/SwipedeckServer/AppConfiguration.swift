@@ -42,6 +42,18 @@ public struct AppConfiguration: Sendable {
     public var seedSampleDeck: Bool = true
     /// Most swipes in one group-commit transaction.
     public var maxBatch: Int = 256
+    /// Folder for uploaded files; nil = `<databasePath>-data` beside the database. Images go in
+    /// its `images` subfolder (created at start).
+    public var dataDirectory: String?
+    /// Largest accepted image upload, bytes. Default 8 MiB.
+    public var maxImageBytes: Int = 8 * 1024 * 1024
+    /// Largest accepted image width × height, pixels. Default 50 million.
+    public var maxImagePixels: Int = ImageSniffer.defaultMaxPixels
+
+    /// Where uploaded images are stored: `<dataDirectory>/images`.
+    public var imagesDirectory: String {
+        (dataDirectory ?? databasePath + "-data") + "/images"
+    }
 
     public init() {}
 

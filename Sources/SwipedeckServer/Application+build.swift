@@ -50,6 +50,8 @@ public func buildApplication(
     let access = DeckAccess(catalog: catalog)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
     let passwords = PasswordHasher(cost: config.passwordCost)
+    let images = ImageStore(directory: config.imagesDirectory)
+    try images.prepare()
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -82,6 +84,8 @@ public func buildApplication(
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
     OwnerResultsController(database: database, access: access, clock: clock).register(on: router)
     ShareController(catalog: catalog, access: access, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
+    ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
+        .register(on: router)
 
     return Application(
         router: router,

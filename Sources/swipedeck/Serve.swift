@@ -19,6 +19,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Public origin for shared links and QR codes, e.g. https://decks.example.org (env SWIPEDECK_PUBLIC_URL).") var publicUrl: String?
     @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET); generated and stored when unset.") var participantSecret: String?
     @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
+    @Option(help: "Folder for uploaded images, in its images/ subfolder (env SWIPEDECK_DATA_DIR); default <db>-data beside the database.")
+    var dataDir: String?
+    @Option(help: "Largest image upload in bytes (env SWIPEDECK_MAX_IMAGE_BYTES); default 8 MiB.") var maxImageBytes: Int?
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
@@ -43,6 +46,8 @@ struct Serve: AsyncParsableCommand {
         }
         if let b = maxBody ?? env["SWIPEDECK_MAX_BODY"].flatMap(Int.init) { config.maxBodyBytes = b }
         config.seedSampleDeck = !noSample
+        config.dataDirectory = dataDir ?? env["SWIPEDECK_DATA_DIR"]
+        if let b = maxImageBytes ?? env["SWIPEDECK_MAX_IMAGE_BYTES"].flatMap(Int.init) { config.maxImageBytes = b }
         var logger = Logger(label: "swipedeck")
         logger.logLevel = env["SWIPEDECK_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = config.host

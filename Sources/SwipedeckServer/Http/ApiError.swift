@@ -48,6 +48,9 @@ public enum ApiError: Error, Sendable, Equatable {
     case rateLimited(retryAfter: Int)
     /// 500: a fault on our side (logged); never caused by what a client sends.
     case internalError
+    /// 400 (empty), 415 (not a PNG, JPEG, WebP or GIF) or 422 (damaged, cut short, too many
+    /// pixels): an uploaded image was refused; the code is the rule.
+    case imageRefused(ImageRefusal)
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -61,6 +64,12 @@ public enum ApiError: Error, Sendable, Equatable {
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
         case .rateLimited: return .tooManyRequests
         case .internalError: return .internalServerError
+        case .imageRefused(let refusal):
+            switch refusal {
+            case .empty: return .badRequest
+            case .unsupportedType: return .unsupportedMediaType
+            case .unreadable, .tooManyPixels: return .unprocessableContent
+            }
         }
     }
 
@@ -88,6 +97,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .inputNotAllowed: return "input_not_allowed"
         case .rateLimited: return "rate_limited"
         case .internalError: return "internal"
+        case .imageRefused(let refusal): return refusal.code
         }
     }
 
@@ -115,6 +125,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .inputNotAllowed(let m): return m
         case .rateLimited(let s): return "Too many requests; retry in \(s) s."
         case .internalError: return "Internal error; it has been logged."
+        case .imageRefused(let refusal): return refusal.message
         }
     }
 }

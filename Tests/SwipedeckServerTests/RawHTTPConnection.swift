@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking HTTP/1.1 connection over a plain socket, for what the test clients cannot do:
+/// send a chunked body piece by piece and notice when the server answers before it ends.
+/// Use it from a `Thread` (`RawHTTPConnection.run`), never on the concurrency pool.
+final class RawHTTPConnection {
+    let descriptor: Int32
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Connects to `localhost:port` (IPv4 or IPv6, whichever answers).
+    init(port: Int) throws {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo("localhost", String(port), &hints, &list) == 0 else { throw Failure(description: "cannot resolve localhost") }
+        defer { freeaddrinfo(list) }
+        var node = list
+        while let address = node {
+            let candidate = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            if candidate >= 0, connect(candidate, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
+                descriptor = candidate
+                return
+            }
+            if candidate >= 0 { Glibc.close(candidate) }
+            node = address.pointee.ai_next
+        }
+        throw Failure(description: "cannot connect to localhost:\(port)")
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// Sends every byte; false once the server closed or reset the connection.
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Whether the server has sent anything (or closed), waiting up to `milliseconds`.
+    func hasAnswered(waitingMilliseconds milliseconds: Int32) -> Bool {
+        var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptorSet, 1, milliseconds) > 0
+    }
+
+    /// What the server sent until it paused for a second (or closed), as text.
+    func receive() -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while hasAnswered(waitingMilliseconds: 1_000) {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Runs blocking socket work on a thread of its own and awaits its result.
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
