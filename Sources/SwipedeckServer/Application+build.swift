@@ -83,6 +83,8 @@ public func buildApplication(
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
     OwnerResultsController(database: database, access: access, clock: clock).register(on: router)
+    OwnerDecksController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
+    OwnerCardsController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     ShareController(catalog: catalog, access: access, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)

@@ -28,7 +28,7 @@ struct LiveResultsTests {
             createdAt: fixedTime, undoneAt: nil)
     }
 
-    static func poll(_ what: String, timeout: Double = 5, _ condition: () -> Bool) async throws {
+    static func poll(_ what: String, timeout: Double = 15, _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
@@ -46,7 +46,7 @@ struct LiveResultsTests {
         let deck = try database.importDeck(d, cards: cards)
         let ids = try database.cardIds(deckId: deck.id!).sorted()
         let catalog = Catalog(database: database)
-        let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(200), heartbeatTicks: 1000)
+        let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
         try live.start()
         let writer = SwipeWriter(pool: database.pool)
 
@@ -61,7 +61,7 @@ struct LiveResultsTests {
         #expect(live.computations == 1)
 
         _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "one")))
-        try await Self.poll("an update after one swipe", timeout: 2) { first.results.count == 2 }
+        try await Self.poll("an update after one swipe") { first.results.count == 2 }
         #expect(first.results[1].contains(#""allSwipes":1"#))
         try await Self.poll("the same update for the second watcher") { second.results.count == 2 }
         let computationsBefore = live.computations

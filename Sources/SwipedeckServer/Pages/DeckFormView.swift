@@ -26,6 +26,8 @@ struct DeckFormView {
     let quota: String
     let listed: Bool
     let shuffled: Bool
+    /// The slug can be chosen only when the deck is made (links to it are out there afterwards).
+    var slugEditable = false
 
     /// How each stack profile feels to swipe (the list rows' profiles, `reveal` and `springList`,
     /// are for the history page, not for a deck).

@@ -29,16 +29,19 @@ struct OwnerDecksController: Sendable {
 
     @Sendable func newDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
-        let blank = Deck(slug: "", title: "", createdAt: 0)
-        return renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: DeckFormView(deck: blank), error: nil))
+        var form = DeckFormView(deck: Deck(slug: "", title: "", createdAt: 0))
+        form.slugEditable = true
+        return renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: form, error: nil))
     }
 
     @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
         let form = try await OwnerForms.fields(request, context)
         func again(_ message: String, _ status: HTTPResponse.Status) -> Response {
-            renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: DeckFormView(form: form), error: message),
-                          status: status)
+            var entered = DeckFormView(form: form)
+            entered.slugEditable = true
+            return renderer.page(
+                "owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: entered, error: message), status: status)
         }
         let slug = (form["slug"] ?? "").trimmingCharacters(in: .whitespaces)
         guard DeckInput.isValidSlug(slug) else {
@@ -83,6 +86,8 @@ struct OwnerDecksController: Sendable {
         let activeCards: Int
         let error: String?
         let saved: Bool
+        /// The empty "Add a card" form.
+        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", image: "", link: "", accent: "#6C5CE7")
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
