@@ -44,12 +44,7 @@ struct OwnerCardsController: Sendable {
         let action: String
         let isNew: Bool
         let revision: Int
-        let title: String
-        let subtitle: String
-        let body: String
-        let image: String
-        let link: String
-        let accent: String
+        let card: CardFields
         let error: String?
     }
 
@@ -60,9 +55,11 @@ struct OwnerCardsController: Sendable {
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title,
             action: card.map { "/owner/decks/\(deck.slug)/cards/\($0.id ?? 0)" } ?? "/owner/decks/\(deck.slug)/cards",
             isNew: card == nil, revision: card?.revision ?? 1,
-            title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
-            body: form?["body"] ?? card?.body ?? "", image: form?["image"] ?? card?.image ?? "", link: form?["link"] ?? card?.link ?? "",
-            accent: form?["accent"] ?? card?.accent ?? "#6C5CE7", error: error)
+            card: CardFields(
+                title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
+                body: form?["body"] ?? card?.body ?? "", image: form?["image"] ?? card?.image ?? "", link: form?["link"] ?? card?.link ?? "",
+                accent: form?["accent"] ?? card?.accent ?? "#6C5CE7"),
+            error: error)
         return renderer.page("owner-card", view, status: status)
     }
 
