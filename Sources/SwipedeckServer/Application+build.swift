@@ -47,7 +47,7 @@ public func buildApplication(
     let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch)
     let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
     let renderer = try await PageRenderer(templatesDirectory: config.resourceRoot + "/Templates")
-    let access = DeckAccess(catalog: catalog)
+    let access = DeckAccess(catalog: catalog, database: database)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
     let passwords = PasswordHasher(cost: config.passwordCost)
     let images = ImageStore(directory: config.imagesDirectory)

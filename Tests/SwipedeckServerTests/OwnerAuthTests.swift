@@ -161,3 +161,18 @@ extension OwnerAuthTests {
         }
     }
 }
+
+extension OwnerAuthTests {
+    @Test("an owner added by the CLI while the server runs manages the adopted sample deck at once")
+    func adoptionWhileRunning() async throws {
+        try await withApp { client, env in
+            // The server has the sample deck in its catalog (a swiper opened it).
+            #expect(try await client.get("/d/getaways").status == .ok)
+            // `swipedeck owner add` is another process on the same file.
+            try await Self.addOwner(env, "late")
+            let late = try await Self.signIn(client, "late")
+            #expect(try await client.get("/api/v1/decks/getaways/results", headers: late).status == .ok)
+            #expect(try await client.get("/owner/decks/getaways", headers: late).status == .ok)
+        }
+    }
+}
