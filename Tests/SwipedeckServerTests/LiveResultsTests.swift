@@ -178,4 +178,40 @@ struct LiveResultsTests {
             #expect(Self.firstResultsData(second) == after)
         }
     }
+
+    @Test("the owner's results page: sign-in first, others' decks refused, suspect participants with reasons and Exclude/Include")
+    func ownerPage() async throws {
+        try await withApp { client, env in
+            let ann = try await OwnerAuthTests.signIn(client, "ann", adding: env)  // adopts the sample deck `getaways`
+            let ben = try await OwnerAuthTests.signIn(client, "ben", adding: env)
+            let anonymous = try await client.get("/owner/decks/getaways/results")
+            #expect(anonymous.status == .seeOther && anonymous.headers[.location]?.hasPrefix("/owner/sign-in") == true)
+            #expect(try await client.get("/owner/decks/getaways/results", headers: ben).status == .forbidden)
+            #expect(try await client.get("/owner/decks/nope/results", headers: ann).status == .notFound)
+            let card = try #require(try await client.cardIds("getaways").first)
+            // A drag traced by a machine: stored, suspect, with its reason.
+            let body = try swipeBody(card: card, direction: "right", trace: machineDrag(), participant: "quick")
+            #expect(try await client.postJSON("/api/v1/decks/getaways/swipes", body).status == .created)
+
+            let goTo = try await client.get("/owner/decks/getaways/results", headers: ann)
+            let location = try #require(goTo.headers[.location])
+            let page = try await client.get(location, headers: ann).text
+            #expect(page.contains(#"data-live="/api/v1/decks/getaways/results/live""#))
+            #expect(page.contains(#"<script type="module" src="/js/live.js"></script>"#))
+            #expect(page.contains("/api/v1/decks/getaways/swipes.csv") && page.contains("/api/v1/decks/getaways/swipes.jsonl"))
+            #expect(page.contains(#"title="\#(pid("quick"))""#), "the suspect participant is listed")
+            #expect(page.contains("machine_like_trace ×1"), "with the reason and its count")
+            let exclude = "/owner/decks/getaways/participants/\(pid("quick"))/exclude"
+            #expect(page.contains(exclude))
+            // Without the form's csrf token nothing changes.
+            #expect(try await client.postForm(exclude, "csrf=wrong", headers: ann).status == .forbidden)
+            #expect(try env.count("SELECT COUNT(*) FROM exclusions") == 0)
+            let excluded = try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ann)
+            #expect(excluded.status == .seeOther)
+            #expect(try env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [pid("quick")]) == 1)
+            let after = try await client.get(location, headers: ann).text
+            #expect(after.contains("Include again") && after.contains("excluded: excluded on the results page"))
+            #expect(try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ben).status == .forbidden)
+        }
+    }
 }
