@@ -1,74 +1,169 @@
-// Live results for the deck's owner: the server sends a Server-Sent Event whenever the results
-// change (at most once a second); the page then fetches itself again and swaps in the new
-// results section, so one server-side template renders both the first page and every update.
-// Without JavaScript the page is complete as served; EventSource reconnects by itself.
+// Live results for the deck's owner: the server sends the results JSON as a Server-Sent Event at
+// once and after every change (at most once a second, one computation shared by all watchers);
+// this script redraws the numbers, chart, table and rejections from it with textContent and
+// createElement only. Without JavaScript the page is complete as served; EventSource reconnects
+// by itself, and the "live" badge shows only while it is connected.
 
-const section = document.querySelector("section.results[data-live]");
+import { ROW_HEIGHT, chartBars, headlineStats, rejectionList, tableCells } from "./results-view.js";
 
-/** The results section of a freshly fetched copy of this page, or null. */
-async function fetchResultsSection() {
-  const response = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
-  if (!response.ok) {
-    return null;
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element with the given attributes. */
+function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) {
+    element.setAttribute(key, String(value));
   }
-  const html = await response.text();
-  const fresh = new DOMParser().parseFromString(html, "text/html");
-  return fresh.querySelector("section.results[data-live]");
+  return element;
+}
+
+/** An HTML element with a class and optional text. */
+function htmlElement(name, className, text) {
+  const element = document.createElement(name);
+  if (className) {
+    element.className = className;
+  }
+  if (text !== undefined) {
+    element.textContent = text;
+  }
+  return element;
+}
+
+/** One bar group of the chart, as ResultsView draws it. */
+function barGroup(bar) {
+  const group = svgElement("g", { class: "bar" });
+  const title = svgElement("title", {});
+  title.textContent = bar.title;
+  const labelBox = svgElement("svg", {
+    class: "bar-title",
+    x: 0,
+    y: bar.y,
+    width: bar.labelWidth,
+    height: 20,
+  });
+  const label = svgElement("text", { class: "bar-label", x: 0, y: 15 });
+  label.textContent = bar.label;
+  labelBox.append(label);
+  const value = svgElement("text", { class: "bar-value", x: "100%", y: bar.textY });
+  value.textContent = bar.value;
+  group.append(
+    title,
+    labelBox,
+    value,
+    svgElement("rect", { class: "bar-bg", x: 0, y: bar.barY, width: "100%", height: 16, rx: 8 }),
+    svgElement("rect", { class: "bar-fill", x: 0, y: bar.barY, width: bar.fillWidth, height: 16, rx: 8 }),
+    svgElement("rect", {
+      class: "bar-ci",
+      x: bar.intervalX,
+      y: bar.intervalY,
+      width: bar.intervalWidth,
+      height: 4,
+      rx: 2,
+    }),
+  );
+  return group;
+}
+
+/** One row of the ranked table. */
+function tableRow(card, kindKeys) {
+  const cells = tableCells(card, kindKeys);
+  const row = document.createElement("tr");
+  const title = htmlElement("td", "title");
+  if (card.image) {
+    const thumb = htmlElement("img", "thumb");
+    thumb.src = card.image;
+    thumb.alt = "";
+    title.append(thumb);
+  }
+  title.append(` ${card.title}`);
+  if (card.archived) {
+    title.append(" ", htmlElement("span", "badge", "archived"));
+  }
+  row.append(htmlElement("td", "rank", cells.rank), title);
+  for (const text of [cells.likes, cells.total, cells.rate, cells.interval, cells.left, cells.other]) {
+    row.append(htmlElement("td", "num", text));
+  }
+  for (const text of cells.kinds) {
+    row.append(htmlElement("td", "num kind", text));
+  }
+  return row;
 }
 
 function createLiveResults(root) {
   const badge = root.querySelector(".live-badge");
-  const source = new EventSource(root.dataset.live);
-  let current = root;
-  let refreshing = false;
-  let pending = false;
-  async function refresh() {
-    if (refreshing) {
-      pending = true;
-      return;
-    }
-    refreshing = true;
-    const next = await fetchResultsSection().catch(() => null);
-    if (next) {
-      const nextBadge = next.querySelector(".live-badge");
-      if (nextBadge) {
-        nextBadge.hidden = false;
+  const chart = root.querySelector("figure.chart");
+  const bars = root.querySelector("svg.bars");
+  const noSwipes = root.querySelector(".no-swipes");
+  const excludedNote = root.querySelector(".excluded-note");
+  const tableBody = root.querySelector("table.ranked:not(.flagged-table) tbody");
+  const kindKeys = Array.from(root.querySelectorAll("table.ranked th[data-kind]"), (th) => th.dataset.kind);
+  const rejections = root.querySelector(".rejections ul");
+  const noRejections = root.querySelector(".no-rejections");
+  // The title's share of the chart comes from the server's drawing when there is one.
+  const firstLabel = bars ? bars.querySelector(".bar-title") : null;
+  const labelWidth = firstLabel ? firstLabel.getAttribute("width") : "80.0%";
+
+  function render(report) {
+    const stats = headlineStats(report);
+    for (const element of root.querySelectorAll("[data-stat]")) {
+      if (element.dataset.stat in stats) {
+        element.textContent = stats[element.dataset.stat];
       }
-      current.replaceWith(next);
-      current = next;
     }
-    refreshing = false;
-    if (pending) {
-      pending = false;
-      refresh();
+    for (const cell of root.querySelectorAll("table.kinds td[data-kind]")) {
+      cell.textContent = String((report.swipesByKind || {})[cell.dataset.kind] || 0);
+    }
+    if (excludedNote) {
+      excludedNote.hidden = report.excludedParticipants === 0;
+    }
+    const drawn = chartBars(report.cards).map((bar) => ({ ...bar, labelWidth: labelWidth }));
+    if (bars) {
+      bars.replaceChildren(...drawn.map(barGroup));
+      bars.setAttribute("height", String(drawn.length * ROW_HEIGHT));
+    }
+    if (chart) {
+      chart.hidden = report.swipes === 0;
+    }
+    if (noSwipes) {
+      noSwipes.hidden = report.swipes > 0;
+    }
+    if (tableBody) {
+      tableBody.replaceChildren(...report.cards.map((card) => tableRow(card, kindKeys)));
+    }
+    const listed = rejectionList(report.rejections);
+    if (rejections) {
+      rejections.replaceChildren(...listed.map((entry) => {
+        const item = document.createElement("li");
+        item.append(htmlElement("code", "", entry.code), ` ${entry.count}`);
+        return item;
+      }));
+    }
+    if (noRejections) {
+      noRejections.hidden = listed.length > 0;
     }
   }
-  source.addEventListener("open", () => {
-    const shown = current.querySelector(".live-badge");
-    if (shown) {
-      shown.hidden = false;
+
+  function showConnected(connected) {
+    if (badge) {
+      badge.hidden = !connected;
     }
-  });
-  source.addEventListener("error", () => {
-    const shown = current.querySelector(".live-badge");
-    if (shown) {
-      shown.hidden = true;
-    }
-  });
-  let first = true;
-  source.addEventListener("results", () => {
-    // The first event repeats what the page already shows.
-    if (first) {
-      first = false;
-      return;
-    }
-    refresh();
-  });
-  if (badge) {
-    badge.hidden = true;
   }
+
+  const source = new EventSource(root.dataset.live);
+  source.addEventListener("open", () => showConnected(true));
+  source.addEventListener("error", () => showConnected(false));
+  source.addEventListener("results", (event) => {
+    showConnected(true);
+    try {
+      render(JSON.parse(event.data));
+    } catch (error) {
+      // A malformed event leaves the page as it was; the next one redraws it.
+    }
+  });
+  return { render: render, close: () => source.close() };
 }
 
+const section = document.querySelector("section.results[data-live]");
 if (section) {
   createLiveResults(section);
 }

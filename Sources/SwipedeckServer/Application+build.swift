@@ -44,7 +44,7 @@ public func buildApplication(
     let mintLimiter = RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60)
 
     let catalog = Catalog(database: database)
-    let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch)
+    let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch, changes: database.changes)
     let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
     let renderer = try await PageRenderer(templatesDirectory: config.resourceRoot + "/Templates")
     let access = DeckAccess(catalog: catalog, database: database)
@@ -72,7 +72,6 @@ public func buildApplication(
     ParticipantsController(catalog: catalog, signer: signer, mintLimiter: mintLimiter, clock: clock).register(on: router)
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
     let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
-    try live.start()
     ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, live: live, clock: clock).register(on: router)
     ExportsController(database: database, access: access).register(on: router)
     PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clock: clock)

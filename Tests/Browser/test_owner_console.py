@@ -91,8 +91,11 @@ def test_owner_builds_shares_watches_and_closes_a_deck(server, chromium, size, t
     page.mouse.move(grip["x"] + 5, grip["y"] + 5)
     page.mouse.down()
     page.mouse.move(grip["x"] + 5, first["y"] + 2, steps=8)
-    page.mouse.up()
-    poll(lambda: card_titles(page) == ["Salad", "Ramen", "Tacos"], what="the new order after a reload")
+    # The page saves the new order, then reloads to show it renumbered.
+    with page.expect_navigation():
+        page.mouse.up()
+    page.wait_for_load_state()
+    assert card_titles(page) == ["Salad", "Ramen", "Tacos"]
     shot(page, f"editor-{size}")
 
     # Edit Tacos (a new revision) and archive Salad.

@@ -7,9 +7,9 @@ import Testing
 
 @testable import SwipedeckServer
 
-/// The live results stream's engine (`LiveResults`) on a real database and writer, and the
-/// per-swipe exports through the router.
-@Suite("Live results and exports")
+/// The live results stream: its engine (`LiveResults`) on a real database and writer, and
+/// `GET /api/v1/decks/{deck}/results/live` over a real socket.
+@Suite("Live results")
 struct LiveResultsTests {
     /// Collects the events of a stream in the background.
     final class Collector: Sendable {
@@ -47,8 +47,7 @@ struct LiveResultsTests {
         let ids = try database.cardIds(deckId: deck.id!).sorted()
         let catalog = Catalog(database: database)
         let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
-        try live.start()
-        let writer = SwipeWriter(pool: database.pool)
+        let writer = SwipeWriter(pool: database.pool, changes: database.changes)
 
         let first = Collector()
         let firstTask = first.start(live.events(deckId: deck.id!, slug: "live"))
@@ -79,34 +78,140 @@ struct LiveResultsTests {
         #expect(second.results.count == first.results.count)
         #expect(live.computations - computationsBefore == burstEvents, "one computation per update, shared")
 
+        // Watchers that leave end the deck's task; nothing is kept for a deck nobody watches.
+        #expect(live.watchedDecks == 1)
         firstTask.cancel()
         secondTask.cancel()
+        try await Self.poll("the deck's task to end") { live.watchedDecks == 0 }
     }
 
-    @Test("exports: every swipe once, with kind, revision and undo; private to the owner")
-    func exports() async throws {
-        try await withApp { client, _ in
-            let ids = try await client.makeDeck("x", titles: ["a", "b", "c"])
-            #expect(try await client.swipe("x", card: ids[0], direction: "right", participant: "e1").status == .created)
-            #expect(try await client.swipe("x", card: ids[1], direction: "left", input: "button", trace: nil, participant: "e1").status == .created)
-            let undone = try await client.swipe("x", card: ids[2], direction: "right", participant: "e2")
-            let undoneId = try #require(try undone.json()["swipe"]["id"].string)
-            _ = try await client.execute(uri: "/api/v1/swipes/\(undoneId)?participant=\(pid("e2"))", method: .delete)
-            expectAPIError(try await client.get("/api/v1/decks/x/swipes.csv"), .unauthorized, "unauthorized")
-            expectAPIError(try await client.get("/api/v1/decks/x/swipes.jsonl"), .unauthorized, "unauthorized")
-            let csv = try await client.get("/api/v1/decks/x/swipes.csv", headers: admin)
-            #expect(csv.headers[.contentDisposition] == #"attachment; filename="x-swipes.csv""#)
-            let lines = csv.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-            #expect(lines.first == SwipeExport.csvHeader)
-            #expect(lines.count == 4)
-            #expect(lines.contains { $0.contains(",\(ids[0]),1,right,drag,drag,0,") })
-            #expect(lines.contains { $0.contains(",\(ids[1]),1,left,button,button,0,") })
-            #expect(lines.contains { $0.hasPrefix(undoneId) && !$0.hasSuffix(",") })
-            let jsonl = try await client.get("/api/v1/decks/x/swipes.jsonl", headers: admin).text
-            let objects = try jsonl.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
-            #expect(objects.count == 3)
-            #expect(Set(objects.compactMap { $0["id"].string }).count == 3)
-            #expect(objects.first { $0["id"].string == undoneId }?["undoneAt"].double == fixedTime)
+    @Test("a change to one deck recomputes that deck only; an undo, a flip and an exclusion each update it")
+    func perDeck() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let database = try AppDatabase(path: path)
+        var decks: [Deck] = []
+        for slug in ["one", "two"] {
+            let (d, cards) = try DeckInput(slug: slug, title: slug, cards: [.init(title: "a"), .init(title: "b")]).validated(now: fixedTime)
+            decks.append(try database.importDeck(d, cards: cards))
+        }
+        let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(100), heartbeatTicks: 1000)
+        let writer = SwipeWriter(pool: database.pool, changes: database.changes)
+        let one = Collector()
+        let oneTask = one.start(live.events(deckId: decks[0].id!, slug: "one"))
+        let two = Collector()
+        let twoTask = two.start(live.events(deckId: decks[1].id!, slug: "two"))
+        try await Self.poll("both first events") { one.results.count == 1 && two.results.count == 1 }
+        let card = try database.cardIds(deckId: decks[0].id!).min()!
+        let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
+        guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
+        try await Self.poll("deck one's update") { one.results.count == 2 }
+        _ = try database.flipSwipe(id: swipe.id, participant: "u", to: "left", at: fixedTime)
+        try await Self.poll("the flip") { one.results.last?.contains(#""directionTotals":{"left":1}"#) == true }
+        _ = try database.undoSwipe(id: swipe.id, participant: "u", at: fixedTime)
+        try await Self.poll("the undo") { one.results.last?.contains(#""allSwipes":0"#) == true }
+        _ = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "v")))
+        try await Self.poll("another swipe") { one.results.last?.contains(#""allSwipes":1"#) == true }
+        try await database.setExcluded(deck: decks[0], participant: "v", true, reason: "", by: nil, now: fixedTime)
+        try await Self.poll("the exclusion") { one.results.last?.contains(#""excludedParticipants":1"#) == true }
+        // Several ticks of deck two's task have passed: none recomputed it.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(two.results.count == 1)
+        oneTask.cancel()
+        twoTask.cancel()
+    }
+
+    @Test("heartbeats while nothing changes")
+    func heartbeat() async throws {
+        let path = temporaryDatabasePath()
+        defer { removeDatabase(at: path) }
+        let database = try AppDatabase(path: path)
+        let (d, cards) = try DeckInput(slug: "hb", title: "hb", cards: [.init(title: "a")]).validated(now: fixedTime)
+        let deck = try database.importDeck(d, cards: cards)
+        let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 5)
+        let watcher = Collector()
+        let task = watcher.start(live.events(deckId: deck.id!, slug: "hb"))
+        try await Self.poll("two heartbeats") { watcher.events.withLock { $0.filter { $0 == ": ping\n\n" }.count >= 2 } }
+        #expect(watcher.results.count == 1)
+        task.cancel()
+    }
+
+    /// The `data:` line of the first `event: results` in `text`, or nil.
+    static func firstResultsData(_ text: String) -> String? {
+        guard let event = text.range(of: "event: results\ndata: ") else { return nil }
+        return text[event.upperBound...].split(separator: "\n", maxSplits: 1).first.map(String.init)
+    }
+
+    @Test("over HTTP: an event stream of the very results JSON at once, an update within about a second of a swipe; 401 first",
+          .timeLimit(.minutes(1)))
+    func overHTTP() async throws {
+        try await withApp(testing: .live) { client, _ in
+            let ids = try await client.makeDeck("sse", titles: ["a", "b"])
+            let port = try #require(client.port)
+            // Anonymous on a private deck: a JSON 401 before any stream; HEAD answers at once.
+            expectAPIError(try await client.get("/api/v1/decks/sse/results/live"), .unauthorized, "unauthorized")
+            let head = try await client.execute(uri: "/api/v1/decks/sse/results/live", method: .head, headers: admin)
+            #expect(head.status == .ok)
+            #expect(head.headers[.contentType] == "text/event-stream")
+            let before = try await client.get("/api/v1/decks/sse/results", headers: admin).text
+            let swipe = try swipeBody(card: ids[0], direction: "right", participant: "watched")
+            let (first, delay, second) = try await RawHTTPConnection.run { () throws -> (String, Double, String) in
+                let stream = try RawHTTPConnection(port: port)
+                _ = stream.send(Array("GET /api/v1/decks/sse/results/live HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n".utf8))
+                let first = stream.receive()
+                let poster = try RawHTTPConnection(port: port)
+                let post = "POST /api/v1/decks/sse/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(swipe.utf8.count)\r\n\r\n" + swipe
+                let sent = Date()
+                _ = poster.send(Array(post.utf8))
+                let updated = stream.hasAnswered(waitingMilliseconds: 3_000)
+                let delay = updated ? Date().timeIntervalSince(sent) : .infinity
+                return (first, delay, stream.receive())
+            }
+            #expect(first.hasPrefix("HTTP/1.1 200"), "\(first.prefix(300))")
+            #expect(first.lowercased().contains("content-type: text/event-stream"))
+            #expect(first.lowercased().contains("cache-control: no-store"))
+            #expect(Self.firstResultsData(first) == before, "the first event is GET …/results")
+            #expect(delay < 1.5, "the update came \(delay) s after the swipe")
+            let after = try await client.get("/api/v1/decks/sse/results", headers: admin).text
+            #expect(after.contains(#""allSwipes":1"#))
+            #expect(Self.firstResultsData(second) == after)
+        }
+    }
+
+    @Test("the owner's results page: sign-in first, others' decks refused, suspect participants with reasons and Exclude/Include")
+    func ownerPage() async throws {
+        try await withApp { client, env in
+            let ann = try await OwnerAuthTests.signIn(client, "ann", adding: env)  // adopts the sample deck `getaways`
+            let ben = try await OwnerAuthTests.signIn(client, "ben", adding: env)
+            let anonymous = try await client.get("/owner/decks/getaways/results")
+            #expect(anonymous.status == .seeOther && anonymous.headers[.location]?.hasPrefix("/owner/sign-in") == true)
+            #expect(try await client.get("/owner/decks/getaways/results", headers: ben).status == .forbidden)
+            #expect(try await client.get("/owner/decks/nope/results", headers: ann).status == .notFound)
+            let card = try #require(try await client.cardIds("getaways").first)
+            // A drag traced by a machine: stored, suspect, with its reason.
+            let body = try swipeBody(card: card, direction: "right", trace: machineDrag(), participant: "quick")
+            #expect(try await client.postJSON("/api/v1/decks/getaways/swipes", body).status == .created)
+
+            let goTo = try await client.get("/owner/decks/getaways/results", headers: ann)
+            let location = try #require(goTo.headers[.location])
+            let page = try await client.get(location, headers: ann).text
+            #expect(page.contains(#"data-live="/api/v1/decks/getaways/results/live""#))
+            #expect(page.contains(#"<script type="module" src="/js/live.js"></script>"#))
+            #expect(page.contains("/api/v1/decks/getaways/swipes.csv") && page.contains("/api/v1/decks/getaways/swipes.jsonl"))
+            #expect(page.contains(#"title="\#(pid("quick"))""#), "the suspect participant is listed")
+            #expect(page.contains("machine_like_trace ×1"), "with the reason and its count")
+            let exclude = "/owner/decks/getaways/participants/\(pid("quick"))/exclude"
+            #expect(page.contains(exclude))
+            // Without the form's csrf token nothing changes.
+            #expect(try await client.postForm(exclude, "csrf=wrong", headers: ann).status == .forbidden)
+            #expect(try env.count("SELECT COUNT(*) FROM exclusions") == 0)
+            let excluded = try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ann)
+            #expect(excluded.status == .seeOther)
+            #expect(try env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [pid("quick")]) == 1)
+            let after = try await client.get(location, headers: ann).text
+            #expect(after.contains("Include again") && after.contains("excluded: excluded on the results page"))
+            #expect(try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ben).status == .forbidden)
         }
     }
 }

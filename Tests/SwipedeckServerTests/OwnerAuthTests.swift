@@ -26,6 +26,12 @@ struct OwnerAuthTests {
         return [.cookie: "sd_owner=\(token)"]
     }
 
+    /// Creates the owner, signs in and returns the session cookie header.
+    static func signIn(_ client: any TestClientProtocol, _ name: String, adding env: TestEnv) async throws -> HTTPFields {
+        try await addOwner(env, name)
+        return try await signIn(client, name)
+    }
+
     /// The csrf token printed in an owner page's forms.
     static func csrf(_ html: String) -> String {
         guard let r = html.range(of: #"name="csrf" value=""#) else { return "" }

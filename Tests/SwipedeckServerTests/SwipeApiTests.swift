@@ -144,7 +144,7 @@ struct SwipeApiTests {
             let page = try await client.get("/d/d/results", headers: admin)
             #expect(page.status == .ok)
             for code in expected.keys { #expect(page.text.contains("<code>\(code)</code>")) }
-            #expect(page.text.contains("Rejected swipes <small>\(Self.badTraces.count)</small>"))
+            #expect(page.text.contains("Rejected swipes <small data-stat=\"rejectedTotal\">\(Self.badTraces.count)</small>"))
         }
     }
 
@@ -166,8 +166,8 @@ struct SwipeApiTests {
             #expect(a["total"].int == 0)
 
             let page = try await client.get("/d/d/results", headers: admin).text
-            #expect(page.contains("<b>1</b><span>suspect, excluded</span>"))
-            #expect(page.contains("<b>1</b><span>swipes counted</span>"))
+            #expect(page.contains(#"<b data-stat="suspect">1</b><span>suspect, excluded</span>"#))
+            #expect(page.contains(#"<b data-stat="swipes">1</b><span>swipes counted</span>"#))
         }
     }
 
@@ -469,9 +469,9 @@ struct SwipeApiTests {
             let page = try await client.get("/d/rank/results", headers: admin)
             #expect(page.status == .ok)
             let html = page.text
-            #expect(html.contains("<b>10</b><span>participants</span>"))
-            #expect(html.contains("<b>11</b><span>swipes counted</span>"))
-            #expect(html.contains("<b>0.6 s</b><span>median decision</span>") || html.contains("<b>600 ms</b><span>median decision</span>"))
+            #expect(html.contains(#"<b data-stat="participants">10</b><span>participants</span>"#))
+            #expect(html.contains(#"<b data-stat="swipes">11</b><span>swipes counted</span>"#))
+            #expect(html.contains(#"<b data-stat="median">0.6 s</b><span>median decision</span>"#) || html.contains(#"<b data-stat="median">600 ms</b><span>median decision</span>"#))
             let first = try #require(html.range(of: "A nine of ten</td>"))
             let second = try #require(html.range(of: "B one of one</td>"))
             #expect(first.lowerBound < second.lowerBound)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 /// `/api/v1/decks/{deck}/results` (JSON, CSV) and the owner's participant exclusions. Results
 /// are the owner's unless the deck's results are public: others get 401.
@@ -37,7 +38,9 @@ struct ResultsController: Sendable {
 
     /// Server-Sent Events: the results JSON at once, then after changes (at most once a second),
     /// with a `: ping` comment every 15 s of quiet. The subscription starts when the body is
-    /// first written, so a HEAD request (whose body is dropped) subscribes to nothing.
+    /// first written, so a HEAD request (whose body is dropped) subscribes to nothing. The stream
+    /// ends on graceful shutdown (an endless response would hold the server up), and a watcher
+    /// that went away is dropped at the next write to it (an update or a heartbeat).
     @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try access.results(try context.parameters.require("deck"), context)
         let live = live
@@ -45,7 +48,7 @@ struct ResultsController: Sendable {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
-                for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug) {
+                for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug).cancelOnGracefulShutdown() {
                     try await writer.write(ByteBuffer(string: event))
                 }
                 try await writer.finish(nil)

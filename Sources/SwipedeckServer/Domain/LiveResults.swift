@@ -1,20 +1,22 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// Live results for `GET /api/v1/decks/{deck}/results/live`: one computation per watched deck
 /// per `interval`, shared by everybody watching it, and only when something changed.
 ///
-/// A GRDB `DatabaseRegionObservation` on the tables results read from (swipes, exclusions,
-/// cards, decks) marks every watched deck dirty after each commit of this process, so the swipe
-/// path itself does no extra work. Each watched deck has one task that, every `interval`,
-/// recomputes the results if the deck is dirty and sends them to all its watchers as a
+/// Every write that can change a deck's results marks the deck in `AppDatabase.changes` after
+/// its commit (the swipe writer once per deck per group commit: a lock and a set insert). Each
+/// watched deck has one task that, every `interval`, takes the deck's mark, recomputes the results
+/// if it was set (or the deck has just been watched) and sends them to all its watchers as a
 /// Server-Sent Event; otherwise every `heartbeatTicks` ticks it sends a comment so proxies keep
-/// the connection open. The task ends with the deck's last watcher.
+/// the connection open. A burst of swipes thus costs one computation per interval, however many
+/// watch. The task ends with the deck's last watcher; a change to one deck never recomputes
+/// another.
 public final class LiveResults: Sendable {
     struct DeckState {
         var slug: String
         var watchers: [Int: AsyncStream<String>.Continuation] = [:]
+        /// Set for a newly watched deck: its first tick computes whether or not anything changed.
         var dirty = true
         var lastEvent: String?
         var task: Task<Void, Never>?
@@ -29,7 +31,6 @@ public final class LiveResults: Sendable {
     private let decks = Mutex<[Int64: DeckState]>([:])
     private let nextWatcher = Atomic<Int>(0)
     private let computationCount = Atomic<Int>(0)
-    private let observer = Mutex<AnyDatabaseCancellable?>(nil)
 
     /// Results computed so far (all decks); the tests read it to check sharing and coalescing.
     public var computations: Int { computationCount.load(ordering: .relaxed) }
@@ -41,18 +42,8 @@ public final class LiveResults: Sendable {
         self.heartbeatTicks = heartbeatTicks
     }
 
-    /// Starts watching the database for commits.
-    public func start() throws {
-        let observation = DatabaseRegionObservation(tracking: Table("swipes"), Table("exclusions"), Table("cards"), Table("decks"))
-        let cancellable = try observation.start(in: database.pool, onError: { _ in }, onChange: { [weak self] _ in self?.markAllDirty() })
-        observer.withLock { $0 = cancellable }
-    }
-
-    func markAllDirty() {
-        decks.withLock { states in
-            for id in states.keys { states[id]?.dirty = true }
-        }
-    }
+    /// Decks being watched now (the tests check that leaving watchers end their deck's task).
+    public var watchedDecks: Int { decks.withLock { $0.count } }
 
     /// The deck's events for one watcher: the latest results at once, then changes and heartbeats.
     public func events(deckId: Int64, slug: String) -> AsyncStream<String> {
@@ -84,13 +75,15 @@ public final class LiveResults: Sendable {
     private func run(deckId: Int64) async {
         var quietTicks = 0
         while !Task.isCancelled {
-            let (dirty, slug) = decks.withLock { states -> (Bool, String?) in
+            let (first, slug) = decks.withLock { states -> (Bool, String?) in
                 guard let state = states[deckId] else { return (false, nil) }
                 states[deckId]?.dirty = false
                 return (state.dirty, state.slug)
             }
             guard let slug else { return }
-            if dirty {
+            // Taken before the computation reads: a commit after this point marks it again.
+            let changed = database.changes.take(deckId)
+            if first || changed {
                 quietTicks = 0
                 if let event = await compute(slug) { send(event, to: deckId, remember: true) }
             } else {
@@ -106,7 +99,8 @@ public final class LiveResults: Sendable {
         guard let deck = try? catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
         computationCount.add(1, ordering: .relaxed)
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
+        // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let json = try? encoder.encode(report) else { return nil }
         return "event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n"
     }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The per-swipe export: every stored swipe (undone ones too, with their time) as a CSV row or
-/// a JSON Lines object. Cells are quoted and guarded like `ResultsCSV`.
+/// a JSON Lines object. Text cells are quoted and guarded against formulas like `ResultsCSV`;
+/// numbers are written as they are. Times are seconds since 1970 (UTC), durations milliseconds,
+/// release velocities px/ms (as the client measured them); an empty cell (JSON null) is no value.
 public enum SwipeExport {
     public static let csvHeader = "swipe_id,participant,card_id,card_revision,direction,input,kind,suspect,suspect_reason,"
         + "decision_ms,velocity_x,velocity_y,duration_ms,created_at,undone_at"
@@ -12,7 +14,8 @@ public enum SwipeExport {
         let kind = SwipeKind.of(input: s.input, hasTrace: s.trace != nil, suspect: s.suspect)
         let fields = [
             ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
-            s.direction, s.input, kind.rawValue, s.suspect ? "1" : "0", s.suspectReason ?? "", number(s.decisionMs),
+            ResultsCSV.cell(s.direction), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
+            ResultsCSV.cell(s.suspectReason ?? ""), number(s.decisionMs),
             number(s.velocityX), number(s.velocityY), number(s.durationMs), number(s.createdAt), number(s.undoneAt),
         ]
         return fields.joined(separator: ",") + "\r\n"

@@ -36,6 +36,6 @@ struct OwnerResultsController: Sendable {
         try await database.setExcluded(
             deck: deck, participant: participant, excluded, reason: excluded ? "excluded on the results page" : "",
             by: context.owner?.ownerId, now: clock())
-        return .redirect(to: "/d/\(deck.slug)/results", type: .normal)
+        return .redirect(to: "/d/\(deck.slug)/results#flagged", type: .normal)
     }
 }

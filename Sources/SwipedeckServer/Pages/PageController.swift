@@ -159,10 +159,18 @@ struct PageController: Sendable {
             let flagged = try await database.flaggedParticipants(deckId: deck.id ?? 0)
             ctx["owner"] = true
             ctx["csrf"] = OwnerForms.csrfToken(context)
-            ctx["flagged"] = flagged.map { f -> [String: Any] in
-                ["id": f.id, "short": String(f.id.prefix(14)) + "…", "suspect": f.suspect, "live": f.live,
-                 "reason": f.reason ?? "", "excluded": f.excluded]
+            var rows: [[String: Any]] = []
+            for f in flagged {
+                // Every reason with its count, and the owner's own reason for an exclusion.
+                let report = try await database.participantReport(deck: deck, participant: f.id)
+                var reasons = report.suspectReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
+                if let why = report.exclusionReason, !why.isEmpty { reasons.append("excluded: \(why)") }
+                rows.append([
+                    "id": f.id, "short": String(f.id.prefix(14)) + "…", "suspect": f.suspect, "live": f.live,
+                    "reason": reasons.joined(separator: ", "), "excluded": f.excluded,
+                ])
             }
+            ctx["flagged"] = rows
             ctx["hasFlagged"] = !flagged.isEmpty
         }
         ctx["pageTitle"] = "Results · \(deck.title)"

@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// Stores `deck` (already patched and checked) in place of the row with its id.
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        try await pool.write { db in
+        try await markingChanges(of: deck.id) { db in
             var d = deck
             d.revision += 1
             try d.update(db)
@@ -18,7 +18,7 @@ extension AppDatabase {
 
     /// Adds a card at the end of the deck (revision 1).
     public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await pool.write { db in
+        try await markingChanges(of: deckId) { db in
             var c = card
             c.deckId = deckId
             c.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
@@ -33,7 +33,7 @@ extension AppDatabase {
     /// Stores `card` (patched and checked) as the card's next revision. Swipes keep the revision
     /// they judged; an unchanged card is returned as it is.
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await pool.write { db in
+        try await markingChanges(of: card.deckId) { db in
             guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw ApiError.notFound("card") }
             let same = current.title == card.title && current.subtitle == card.subtitle && current.body == card.body
                 && current.image == card.image && current.link == card.link && current.accent == card.accent
@@ -51,7 +51,7 @@ extension AppDatabase {
 
     /// Archives (or restores) a card: an archived card is dealt to nobody; its swipes stay counted.
     public func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await pool.write { db in
+        let card = try await pool.write { db -> Card in
             guard var c = try Card.fetchOne(db, key: cardId) else { throw ApiError.notFound("card") }
             if (c.archivedAt != nil) == archived { return c }
             c.archivedAt = archived ? now : nil
@@ -59,27 +59,40 @@ extension AppDatabase {
             try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: archived ? "card_archived" : "card_restored", detail: "{\"card\":\(cardId)}", now: now)
             return c
         }
+        changes.mark(card.deckId)
+        return card
     }
 
     /// Moves a card to `index` in deck order (0 = first; clamped), renumbering positions 0…n-1.
     public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
-        try await pool.write { db in
+        let deckId = try await pool.write { db -> Int64? in
             guard let c = try Card.fetchOne(db, key: cardId) else { throw ApiError.notFound("card") }
             var ids = try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position, id", arguments: [c.deckId])
-            guard let from = ids.firstIndex(of: cardId) else { return }
+            guard let from = ids.firstIndex(of: cardId) else { return nil }
             ids.remove(at: from)
             let to = max(0, min(index, ids.count))
             ids.insert(cardId, at: to)
-            if from == to { return }
+            if from == to { return nil }
             let statement = try db.makeStatement(sql: "UPDATE cards SET position = ? WHERE id = ?")
             for (position, id) in ids.enumerated() { try statement.execute(arguments: [position, id]) }
             try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
+            return c.deckId
         }
+        // Positions break ties in the ranking.
+        if let deckId { changes.mark(deckId) }
     }
 
     /// Every card of the deck in order, archived ones included (the owner's editor).
     public func allCards(deckId: Int64) async throws -> [Card] {
         try await pool.read { db in try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db) }
+    }
+
+    /// Runs `body` in a write transaction, then marks the deck changed (after the commit, so the
+    /// live results never read the state before it and then miss the mark).
+    func markingChanges<T: Sendable>(of deckId: Int64?, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let value = try await pool.write(body)
+        if let deckId { changes.mark(deckId) }
+        return value
     }
 
     static func storeRevision(_ db: Database, _ c: Card, now: Double) throws {
@@ -100,7 +113,7 @@ extension AppDatabase {
 extension AppDatabase {
     /// Adds `cards` at the end of the deck in one transaction: all of them or none.
     public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
-        try await pool.write { db in
+        try await markingChanges(of: deckId) { db in
             var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
             for card in cards {
                 var c = card

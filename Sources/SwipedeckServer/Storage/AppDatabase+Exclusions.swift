@@ -7,7 +7,7 @@ extension AppDatabase {
     public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         guard Participant.isValidId(participant) else { throw ApiError.notFound("participant") }
-        try await pool.write { db in
+        try await markingChanges(of: deckId) { db in
             let active = try Int64.fetchOne(
                 db, sql: "SELECT id FROM exclusions WHERE deckId = ? AND participantId = ? AND liftedAt IS NULL",
                 arguments: [deckId, participant])

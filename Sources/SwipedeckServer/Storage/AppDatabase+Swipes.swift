@@ -15,7 +15,7 @@ extension AppDatabase {
     /// Marks a swipe undone (the row stays). Only its participant may.
     /// - Throws: `notFound`, `notYourSwipe`; an already undone swipe is returned as is (idempotent).
     public func undoSwipe(id: String, participant: String, at now: Double) throws -> Swipe {
-        try pool.write { db in
+        let swipe = try pool.write { db in
             guard var s = try Swipe.fetchOne(db, key: id) else { throw ApiError.notFound("swipe") }
             if s.participantId != participant { throw ApiError.notYourSwipe }
             if s.undoneAt != nil { return s }
@@ -23,6 +23,8 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE swipes SET undoneAt = ? WHERE id = ?", arguments: [now, id])
             return s
         }
+        changes.mark(swipe.deckId)
+        return swipe
     }
 
     /// Undoes the participant's most recent live swipe in the deck (the no-JS undo button).
@@ -40,7 +42,7 @@ extension AppDatabase {
     /// Changes a live swipe's direction, logging the old one in `flips`.
     /// - Throws: `notFound`, `notYourSwipe`, `alreadyUndone`.
     public func flipSwipe(id: String, participant: String, to direction: String, at now: Double) throws -> Swipe {
-        try pool.write { db in
+        let swipe = try pool.write { db in
             guard var s = try Swipe.fetchOne(db, key: id) else { throw ApiError.notFound("swipe") }
             if s.participantId != participant { throw ApiError.notYourSwipe }
             if s.undoneAt != nil { throw ApiError.alreadyUndone }
@@ -52,6 +54,8 @@ extension AppDatabase {
             s.direction = direction
             return s
         }
+        changes.mark(swipe.deckId)
+        return swipe
     }
 
     /// The participant's live swipes in a deck, newest first.

@@ -11,6 +11,9 @@ public struct AppDatabase: Sendable {
     public let pool: DatabasePool
     /// The effective `PRAGMA synchronous` after opening (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA).
     public let synchronous: Int
+    /// Decks whose results may have changed; every write that can change a deck's results marks
+    /// it after the commit (the live results stream reads it).
+    public let changes = DeckChanges()
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///

@@ -23,15 +23,18 @@ public actor SwipeWriter {
 
     private let pool: DatabasePool
     private let maxBatch: Int
+    /// Marked with each batch's decks after its commit (live results); nil when nobody watches.
+    private let changes: DeckChanges?
     private var queue: [Job] = []
     private var draining = false
     /// Transactions committed and items written (group-commit accounting, checked by the storage tests).
     public private(set) var commits = 0
     public private(set) var items = 0
 
-    public init(pool: DatabasePool, maxBatch: Int = 256) {
+    public init(pool: DatabasePool, maxBatch: Int = 256, changes: DeckChanges? = nil) {
         self.pool = pool
         self.maxBatch = maxBatch
+        self.changes = changes
     }
 
     /// Writes the item in the next group transaction and returns once it committed.
@@ -58,6 +61,7 @@ public actor SwipeWriter {
                     try items.map { try Self.apply($0, db) }
                 }
                 commits += 1
+                changes?.mark(Set(items.map(\.deckId)))
                 self.items += batch.count
                 for (job, outcome) in zip(batch, outcomes) { job.continuation.resume(returning: outcome) }
             } catch {
@@ -115,6 +119,16 @@ public actor SwipeWriter {
                     swipe.createdAt, swipe.undoneAt, swipe.cardRevision, swipe.suspectReason,
                 ])
             return .created(swipe)
+        }
+    }
+}
+
+extension SwipeWriter.Item {
+    /// The deck the item belongs to.
+    var deckId: Int64 {
+        switch self {
+        case .swipe(let swipe, _, _): return swipe.deckId
+        case .rejection(let deckId, _, _, _, _): return deckId
         }
     }
 }
