@@ -133,6 +133,9 @@ struct LiveResultsTests {
         let task = watcher.start(live.events(deckId: deck.id!, slug: "hb"))
         try await Self.poll("two heartbeats") { watcher.events.withLock { $0.filter { $0 == ": ping\n\n" }.count >= 2 } }
         #expect(watcher.results.count == 1)
+        // Heartbeats cost no computation. (Reading `live` here also keeps it alive until now: its
+        // deck task holds it weakly, as the app does, and the app keeps it for its lifetime.)
+        #expect(live.computations == 1)
         task.cancel()
     }
 
