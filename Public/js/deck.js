@@ -3,34 +3,118 @@
 // this file only wires the DOM. The server's markup and CSS do what they can without a script: the
 // stack's depth transforms and touch-action (/css/stack/{profile}.css), a tap on a card opening its
 // detail view (a card-sized link), forms for every button.
-// Written for size (with physics.js it has a 4 KB budget, scripts/js-size.sh).
-import { classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance } from './physics.js';
+import {
+  classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance,
+} from './physics.js';
 
-const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame, M = Math,
-  P = JSON.parse($('#swipe-profile').textContent), D = $('.deck-page').dataset, stack = $('#stack'), toast = $('.toast'),
-  KEY = 'sd-queue:' + D.deck, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches, done = [], proto = stack.children[0]?.cloneNode(1),
-  // The top cards: those not on their way out.
-  cards = () => stack.querySelectorAll('.card:not(.leaving)'),
-  // An Idempotency-Key: randomUUID needs a secure context (https or localhost); a phone on the LAN
-  // reaching a self-hosted http:// server has only getRandomValues.
-  uuid = () => crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map(b => b.toString(16).padStart(2, '0')).join(''),
-  // A request that never answers must not stall delivery or prefetch.
-  wait = () => AbortSignal.timeout(15e3),
-  // Unacknowledged requests, oldest first: {key, body} a swipe to POST, {key, undo} a swipe to DELETE.
-  queue = () => JSON.parse(localStorage[KEY] || '[]'), save = q => localStorage[KEY] = JSON.stringify(q),
-  say = m => { toast.textContent = m; clearTimeout(say.t); say.t = setTimeout(() => toast.textContent = '', 2500); },
-  // While a card moves only transform and opacity change; overlays of the direction's family (diagonals show left/right).
-  paint = (el, x, y, r) => el.style.transform = `translate(${x}px,${y}px) rotate(${rotation(x, r.w, r.h, r.vw, r.gy, P)}rad)`,
-  overlays = (el, d, o) => el.querySelectorAll('.overlay').forEach(v => v.style.opacity = v.className.endsWith(d.split('_').pop()) ? o : 0),
-  geo = el => ({ w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, vh: innerHeight, gy: 0 }),
-  // f(elapsed ms) each frame while it returns true, then `then`. A newer animation of the same element
-  // (undo during a throw) silently ends the older one; a card that is moving takes no new drag.
-  animate = (el, f, then, t0 = now(), s = () => el.anim == f && (f(now() - t0) ? raf(s) : (el.anim = 0, then()))) => s(el.anim = f),
-  // Cards whose swipe still waits in the queue (from an earlier visit, or fetched again meanwhile) are
-  // not shown again, unless an undo of it waits too: their count.
-  prune = (q = queue()) => q.filter(i => i.body && !q.some(u => u.undo == i.key) &&
-    (i = $(`.card[data-card="${i.body.card}"]:not(.leaving)`, stack)) && !i.remove()).length;
-let drag, down, dragged, undoing, shownAt = now(), cursor = D.cursor, remaining = D.remaining - prune(), fetching, backoff = 0, timer, flushing;
+const $ = (selector, root = document) => root.querySelector(selector);
+const now = () => performance.now();
+const raf = requestAnimationFrame;
+const M = Math;
+const P = JSON.parse($('#swipe-profile').textContent);
+const D = $('.deck-page').dataset;
+const stack = $('#stack');
+const toast = $('.toast');
+const KEY = 'sd-queue:' + D.deck;
+const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+const done = [];
+const proto = stack.children[0]?.cloneNode(1);
+
+// The top cards: those not on their way out.
+const cards = () => stack.querySelectorAll('.card:not(.leaving)');
+
+// An Idempotency-Key: randomUUID needs a secure context (https or localhost); a phone on the LAN
+// reaching a self-hosted http:// server has only getRandomValues.
+function uuid() {
+  if (crypto.randomUUID) {
+    return crypto.randomUUID();
+  }
+  const bytes = [...crypto.getRandomValues(new Uint8Array(16))];
+  return bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// A request that never answers must not stall delivery or prefetch.
+const wait = () => AbortSignal.timeout(15e3);
+
+// Unacknowledged requests, oldest first: {key, body} a swipe to POST, {key, undo} a swipe to DELETE.
+const queue = () => JSON.parse(localStorage[KEY] || '[]');
+const save = (q) => {
+  localStorage[KEY] = JSON.stringify(q);
+};
+
+let toastTimer = 0;
+function say(message) {
+  toast.textContent = message;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    toast.textContent = '';
+  }, 2500);
+}
+
+// While a card moves only transform and opacity change; overlays of the direction's family
+// (diagonals show left/right).
+function paint(el, x, y, r) {
+  const angle = rotation(x, r.w, r.h, r.vw, r.gy, P);
+  el.style.transform = `translate(${x}px,${y}px) rotate(${angle}rad)`;
+}
+
+function overlays(el, d, opacity) {
+  const family = d.split('_').pop();
+  el.querySelectorAll('.overlay').forEach((overlay) => {
+    overlay.style.opacity = overlay.className.endsWith(family) ? opacity : 0;
+  });
+}
+
+const geo = (el) => ({ w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, vh: innerHeight, gy: 0 });
+
+// frame(elapsed ms) each frame while it returns true, then `then`. A newer animation of the same
+// element (undo during a throw) silently ends the older one; a card that is moving takes no new drag.
+function animate(el, frame, then) {
+  const t0 = now();
+  el.anim = frame;
+  const step = () => {
+    if (el.anim != frame) {
+      return;
+    }
+    if (frame(now() - t0)) {
+      raf(step);
+      return;
+    }
+    el.anim = 0;
+    then();
+  };
+  step();
+}
+
+// Cards whose swipe still waits in the queue (from an earlier visit, or fetched again meanwhile) are
+// not shown again, unless an undo of it waits too: their count.
+function prune() {
+  const q = queue();
+  let removed = 0;
+  for (const item of q) {
+    if (!item.body || q.some((u) => u.undo == item.key)) {
+      continue;
+    }
+    const el = $(`.card[data-card="${item.body.card}"]:not(.leaving)`, stack);
+    if (el) {
+      el.remove();
+      removed++;
+    }
+  }
+  return removed;
+}
+
+let drag;
+let down;
+let dragged;
+let undoing;
+let shownAt = now();
+let cursor = D.cursor;
+let remaining = D.remaining - prune();
+let fetching;
+let backoff = 0;
+let timer;
+let flushing;
 
 function layout() {
   const cs = cards();
@@ -58,7 +142,10 @@ async function more() {
     }
     remaining -= prune(); // a swipe queued meanwhile or on an earlier visit is counted as done
     fetching = !(cursor = j.nextCursor);
-  } catch { setTimeout(() => layout(fetching = 0), 5e3); } // offline or refused: keep what we have, try again in 5 s
+  } catch {
+    // Offline or refused: keep what we have, try again in 5 s.
+    setTimeout(() => layout(fetching = 0), 5e3);
+  }
   layout();
 }
 
@@ -67,8 +154,10 @@ async function more() {
 stack.onpointerdown = e => {
   const el = cards()[0], b = el?.getBoundingClientRect();
   down = e;
-  if (!drag && el?.contains(e.target) && !e.button && !el.anim)
-    drag = { el, id: e.pointerId, t0: e.timeStamp, r: { t: [0], x: [0], y: [0], ...geo(el), gx: e.clientX - b.left, gy: e.clientY - b.top, ox: e.clientX, oy: e.clientY } };
+  if (!drag && el?.contains(e.target) && !e.button && !el.anim) {
+    const grab = { gx: e.clientX - b.left, gy: e.clientY - b.top, ox: e.clientX, oy: e.clientY };
+    drag = { el, id: e.pointerId, t0: e.timeStamp, r: { t: [0], x: [0], y: [0], ...geo(el), ...grab } };
+  }
 };
 // Moves and releases are watched on the window: a press that leaves the stack before it becomes a
 // drag (no capture yet) still ends.
@@ -78,7 +167,8 @@ onpointermove = e => {
   if (!g.live) {
     if (!e.buttons) return drag = 0; // released where no pointerup reached the page
     if (x * x + y * y < P.tapSlopPx * P.tapSlopPx) return;
-    if (!/up|down/.test(P.directions) && x * x < y * y) return drag = 0; // a vertical move is the page scrolling
+    // A vertical move is the page scrolling.
+    if (!/up|down/.test(P.directions) && x * x < y * y) return drag = 0;
     g.live = g.el.setPointerCapture(g.id) || 1;
     g.el.classList.add('dragging');
     if (P.rotateAboutGrabPoint) g.el.style.transformOrigin = `${r.gx}px ${r.gy}px`;
@@ -101,14 +191,28 @@ onpointerup = onpointercancel = e => {
 };
 // A click ends a tap only: not a drag, nor a press that moved past the dead zone without becoming one
 // (a drag begun as a scroll, a press on a card that was still moving); keyboard clicks (detail 0) pass.
-stack.addEventListener('click', e => (dragged || e.detail && (e.clientX - down?.clientX) ** 2 + (e.clientY - down?.clientY) ** 2 >
-  P.tapSlopPx * P.tapSlopPx) && e.preventDefault(), true);
+stack.addEventListener('click', (e) => {
+  const dx = e.clientX - down?.clientX;
+  const dy = e.clientY - down?.clientY;
+  const moved = dx ** 2 + dy ** 2 > P.tapSlopPx * P.tapSlopPx;
+  if (dragged || e.detail && moved) {
+    e.preventDefault();
+  }
+}, true);
 
 // Spring back with the profile's return spring (critically damped under reduced motion: no bounce).
 function back(el, dx, dy, v, r) {
-  const q = reduce ? { ...P.returnSpring, dampingRatio: 1 } : P.returnSpring, T = settleTime(q, M.hypot(dx, dy), M.hypot(v.x, v.y));
+  const q = reduce ? { ...P.returnSpring, dampingRatio: 1 } : P.returnSpring;
+  const T = settleTime(q, M.hypot(dx, dy), M.hypot(v.x, v.y));
   overlays(el, '', 0);
-  animate(el, t => t < T && paint(el, springState(q, t, dx, v.x)[0], springState(q, t, dy, v.y)[0], r), () => {
+  const frame = (t) => {
+    if (!(t < T)) {
+      return false;
+    }
+    paint(el, springState(q, t, dx, v.x)[0], springState(q, t, dy, v.y)[0], r);
+    return true;
+  };
+  animate(el, frame, () => {
     el.classList.remove('dragging');
     el.removeAttribute('style');
   });
@@ -119,7 +223,8 @@ function back(el, dx, dy, v, r) {
 function fling(el, d, v, dx, dy, input, trace, r = geo(el)) {
   const o = throwOut(dx, dy, v, d, innerWidth, P), T = reduce ? P.throwMinMs : o.durationMs, key = uuid();
   try {
-    save([...queue(), { key, body: { card: +el.dataset.card, direction: d, input, trace, decisionMs: M.round(now() - shownAt) } }]);
+    const body = { card: +el.dataset.card, direction: d, input, trace, decisionMs: M.round(now() - shownAt) };
+    save([...queue(), { key, body }]);
   } catch { return say('Not saved: this browser\'s storage is full'), back(el, dx, dy, v, r); }
   el.classList.add('dragging', 'leaving');
   el.style.zIndex = 99;
@@ -145,9 +250,21 @@ function undo() {
   // Nothing thrown on this page (after a reload, back from a detail view): the server undoes the latest
   // swipe it has (the no-script form's route) when the page says there is one and nothing waits here.
   // Once: a double click must not undo two.
-  if (!last) return undoing ? 0 : !queue().length && D.undo == 'true'
-    ? (undoing = 1, fetch(`/d/${D.deck}/undo`, { method: 'POST', signal: wait() }).then(() => location.reload(), () => { undoing = 0; say('Offline: nothing undone'); }))
-    : say('Nothing to undo');
+  if (!last) {
+    if (undoing) {
+      return;
+    }
+    if (queue().length || D.undo != 'true') {
+      return say('Nothing to undo');
+    }
+    undoing = 1;
+    const undone = fetch(`/d/${D.deck}/undo`, { method: 'POST', signal: wait() });
+    undone.then(() => location.reload(), () => {
+      undoing = 0;
+      say('Offline: nothing undone');
+    });
+    return;
+  }
   save(q.some(i => i.key == k && !i.sent) ? q.filter(i => i.key != k) : [...q, { key: uuid(), undo: k }]);
   putBack(last.el);
   flush();
@@ -169,13 +286,24 @@ function putBack(el) {
 }
 
 // Buttons and keys animate like real swipes; the form still posts when scripts are off.
-const act = (d, input, el = cards()[0]) => drag ? 0 : d == 'undo' ? undo()
-  : el && !el.anim && P.directions.includes(d) && D.allowButtons == 'true' && fling(el, d, { x: 0, y: 0 }, 0, 0, input);
+function act(d, input) {
+  const el = cards()[0];
+  if (drag) {
+    return;
+  }
+  if (d == 'undo') {
+    return undo();
+  }
+  if (el && !el.anim && P.directions.includes(d) && D.allowButtons == 'true') {
+    fling(el, d, { x: 0, y: 0 }, 0, 0, input);
+  }
+}
 $('.controls').onsubmit = e => { e.preventDefault(); act(e.submitter?.value || 'undo', 'button'); };
 // (A listener, not onkeydown: an on-handler returning false would cancel every other key.) Held keys
 // repeat: only the first press acts.
 addEventListener('keydown', e => {
-  const k = e.key, d = k == 'Backspace' || k == 'z' || k == 'Z' ? 'undo' : /^Arrow/.test(k) && k.slice(5).toLowerCase();
+  const k = e.key;
+  const d = k == 'Backspace' || k == 'z' || k == 'Z' ? 'undo' : /^Arrow/.test(k) && k.slice(5).toLowerCase();
   if (d && !e.repeat && !e.metaKey && !e.ctrlKey && !e.altKey) e.preventDefault(), act(d, 'key');
 });
 
@@ -188,15 +316,26 @@ async function flush() {
   flushing = 1;
   try {
     for (let i, r, s, j; i = queue()[0];) {
-      save(queue().map(q => q.key == i.key ? { ...q, sent: 1 } : q)); // from now on an undo must ask the server
-      r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', i.undo ? { method: 'DELETE', signal: wait() }
-        : { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': i.key }, body: JSON.stringify(i.body), signal: wait() }).catch(() => 0);
+      // From now on an undo must ask the server.
+      save(queue().map(q => q.key == i.key ? { ...q, sent: 1 } : q));
+      const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': i.key };
+      const request = i.undo
+        ? { method: 'DELETE', signal: wait() }
+        : { method: 'POST', headers, body: JSON.stringify(i.body), signal: wait() };
+      r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', request).catch(() => 0);
       s = r.status;
-      if (!r || s == 429 || s > 499) return timer = setTimeout(flush, M.min(r && +r.headers.get('Retry-After') || 2 ** backoff++, 8) * 1e3);
+      if (!r || s == 429 || s > 499) {
+        const seconds = M.min(r && +r.headers.get('Retry-After') || 2 ** backoff++, 8);
+        return timer = setTimeout(flush, seconds * 1e3);
+      }
       save(queue().filter(q => q.key != i.key));
       backoff = 0;
-      // Refused (422: by the model; 409: already swiped; …): say why; a rejected card comes back if it is not back already.
-      if (s > 399 && !(i.undo && s == 404)) say((i.undo ? 'Undo failed: ' : 'Not counted: ') + ((await r.json().catch(() => 0)).error?.message || 'HTTP ' + s));
+      // Refused (422: by the model; 409: already swiped; …): say why; a rejected card comes back if
+      // it is not back already.
+      if (s > 399 && !(i.undo && s == 404)) {
+        const answer = await r.json().catch(() => 0);
+        say((i.undo ? 'Undo failed: ' : 'Not counted: ') + (answer.error?.message || 'HTTP ' + s));
+      }
       if (s == 422 && (j = done.findIndex(x => x.key == i.key)) >= 0) putBack(done.splice(j, 1)[0].el);
     }
   } finally { flushing = 0; }
@@ -208,5 +347,7 @@ flush();
 // Seed 000 (classic): the cards fly in from random off-screen points over enterMs, into their slots.
 if (P.enterMs && !reduce) cards().forEach((el, s) => {
   s = entrance(M.random(), M.random(), M.random());
-  (el.anim = el.animate([{ transform: `translate(${s.x}px,${s.y}px) rotate(${s.rotation}rad)`, opacity: 0 }], P.enterMs)).onfinish = () => el.anim = 0;
+  const from = { transform: `translate(${s.x}px,${s.y}px) rotate(${s.rotation}rad)`, opacity: 0 };
+  el.anim = el.animate([from], P.enterMs);
+  el.anim.onfinish = () => el.anim = 0;
 });

@@ -1,44 +1,133 @@
 // Card detail: parallax header, accordion sections, rows fading in, a zoomable photo.
 // Without JavaScript the page is complete (details/summary, plain image, back link).
-const $ = (s, r = document) => r.querySelector(s);
-const page = $('.detail'), reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-if (page) detail(page);
 
-function detail(page) {
-  const hero = $('.hero-img', page), sections = [...page.querySelectorAll('.accordion details')];
-  // Parallax: the header image moves at a fraction of the scroll (a visual ratio, not physics).
-  const ratio = 0.4;
-  let ticking = 0, scale = 1;
+/** Parallax: the header image moves at this fraction of the scroll (a visual ratio, not physics). */
+const PARALLAX_RATIO = 0.4;
+/** Zoom of a double tap or double click, and the pinch's bounds. */
+const DOUBLE_TAP_ZOOM = 2.5;
+const MAX_ZOOM = 4;
+
+/** Distance in px between two pointer events. */
+function pointerDistance(a, b) {
+  return Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
+}
+
+function createDetailPage(page, reduceMotion) {
+  const hero = page.querySelector('.hero-img');
+  const sections = [...page.querySelectorAll('.accordion details')];
+  let scale = 1;
+  let frameRequested = false;
+
   // The photo's transform is the parallax shift and the zoom together (one must not drop the other).
-  const place = () => { hero.style.transform = `translateY(${reduce ? 0 : scrollY * ratio}px) scale(${scale})`; };
-  if (hero && !reduce) addEventListener('scroll', () => {
-    if (ticking++) return;
-    requestAnimationFrame(() => { ticking = 0; place(); });
-  }, { passive: true });
+  function place() {
+    const shift = reduceMotion ? 0 : scrollY * PARALLAX_RATIO;
+    hero.style.transform = `translateY(${shift}px) scale(${scale})`;
+  }
+
+  if (hero && !reduceMotion) {
+    addEventListener('scroll', () => {
+      if (frameRequested) {
+        return;
+      }
+      frameRequested = true;
+      requestAnimationFrame(() => {
+        frameRequested = false;
+        place();
+      });
+    }, { passive: true });
+  }
 
   // Accordion: opening one section closes the others.
-  sections.forEach(d => d.addEventListener('toggle', () => { if (d.open) sections.forEach(o => o !== d && (o.open = false)); }));
+  for (const section of sections) {
+    section.addEventListener('toggle', () => {
+      if (!section.open) {
+        return;
+      }
+      for (const other of sections) {
+        if (other !== section) {
+          other.open = false;
+        }
+      }
+    });
+  }
 
   // Rows fade in as they scroll into view.
-  const io = new IntersectionObserver(es => es.forEach(e => e.isIntersecting && (e.target.classList.add('in'), io.unobserve(e.target))));
-  page.querySelectorAll('.fade-row').forEach(r => io.observe(r));
-
-  // Photo zoom: double-tap / double-click toggles, two-finger pinch scales.
-  if (!hero) return;
-  const box = hero.parentElement, pts = new Map();
-  let base = 0, start = 1;
-  const apply = () => { place(); box.classList.toggle('zoomed', scale > 1); };
-  box.style.touchAction = 'pan-y';
-  box.addEventListener('dblclick', () => { scale = scale > 1 ? 1 : 2.5; apply(); });
-  box.addEventListener('pointerdown', e => { pts.set(e.pointerId, e); if (pts.size == 2) base = dist(), start = scale, box.style.touchAction = 'none'; });
-  box.addEventListener('pointermove', e => {
-    if (!pts.has(e.pointerId)) return;
-    pts.set(e.pointerId, e);
-    if (pts.size == 2 && base) scale = Math.min(4, Math.max(1, start * dist() / base)), apply();
+  const fadeIn = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) {
+        entry.target.classList.add('in');
+        fadeIn.unobserve(entry.target);
+      }
+    }
   });
-  const up = e => { pts.delete(e.pointerId); if (pts.size < 2) base = 0, box.style.touchAction = 'pan-y'; };
-  box.addEventListener('pointerup', up);
-  box.addEventListener('pointercancel', up);
-  function dist() { const [a, b] = [...pts.values()]; return Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY); }
-  addEventListener('keydown', e => { if (e.key == 'Escape') location.href = $('.back-to-stack', page).href; });
+  for (const row of page.querySelectorAll('.fade-row')) {
+    fadeIn.observe(row);
+  }
+
+  addEventListener('keydown', (event) => {
+    if (event.key == 'Escape') {
+      location.href = page.querySelector('.back-to-stack').href;
+    }
+  });
+
+  if (hero) {
+    createPhotoZoom(hero.parentElement, () => scale, (next) => {
+      scale = next;
+      place();
+    });
+  }
+}
+
+/** Photo zoom on `box`: double tap / double click toggles, a two-finger pinch scales (1…MAX_ZOOM). */
+function createPhotoZoom(box, currentScale, setScale) {
+  const pointers = new Map();
+  let pinchDistance = 0;
+  let pinchStartScale = 1;
+
+  function apply(next) {
+    setScale(next);
+    box.classList.toggle('zoomed', next > 1);
+  }
+
+  function distance() {
+    const [a, b] = [...pointers.values()];
+    return pointerDistance(a, b);
+  }
+
+  box.style.touchAction = 'pan-y';
+  box.addEventListener('dblclick', () => {
+    apply(currentScale() > 1 ? 1 : DOUBLE_TAP_ZOOM);
+  });
+  box.addEventListener('pointerdown', (event) => {
+    pointers.set(event.pointerId, event);
+    if (pointers.size == 2) {
+      pinchDistance = distance();
+      pinchStartScale = currentScale();
+      box.style.touchAction = 'none';
+    }
+  });
+  box.addEventListener('pointermove', (event) => {
+    if (!pointers.has(event.pointerId)) {
+      return;
+    }
+    pointers.set(event.pointerId, event);
+    if (pointers.size == 2 && pinchDistance) {
+      const pinched = pinchStartScale * distance() / pinchDistance;
+      apply(Math.min(MAX_ZOOM, Math.max(1, pinched)));
+    }
+  });
+  const release = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) {
+      pinchDistance = 0;
+      box.style.touchAction = 'pan-y';
+    }
+  };
+  box.addEventListener('pointerup', release);
+  box.addEventListener('pointercancel', release);
+}
+
+const detailPage = document.querySelector('.detail');
+if (detailPage) {
+  createDetailPage(detailPage, matchMedia('(prefers-reduced-motion: reduce)').matches);
 }

@@ -12,7 +12,15 @@ function history(root) {
     list = $('#rows'), D = root.dataset, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
   let open = null, animating = 0, drag = null, dragged = 0;
   // A short message in the page's status line (cleared after a while; shown while it has text).
-  const toast = $('.toast', root), say = m => { toast.textContent = m; clearTimeout(say.t); say.t = setTimeout(() => toast.textContent = '', 3000); };
+  const toast = $('.toast', root);
+  let toastTimer = 0;
+  function say(message) {
+    toast.textContent = message;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => {
+      toast.textContent = '';
+    }, 3000);
+  }
 
   const travel = row => $('.row-actions', row).offsetWidth;
   const front = row => $('.row-front', row);
@@ -40,7 +48,20 @@ function history(root) {
   list.addEventListener('pointerdown', e => {
     const row = e.target.closest('.row');
     if (!row || drag || e.button > 0 || e.target.closest('.row-actions')) return;
-    drag = { row, id: e.pointerId, t0: e.timeStamp, x0: e.clientX, y0: e.clientY, base: row.x || 0, t: [0], x: [0], y: [0], w: row.offsetWidth, h: row.offsetHeight, live: 0 };
+    drag = {
+      row,
+      id: e.pointerId,
+      t0: e.timeStamp,
+      x0: e.clientX,
+      y0: e.clientY,
+      base: row.x || 0,
+      t: [0],
+      x: [0],
+      y: [0],
+      w: row.offsetWidth,
+      h: row.offsetHeight,
+      live: 0,
+    };
   });
   list.addEventListener('pointermove', e => {
     const g = drag;
@@ -62,28 +83,43 @@ function history(root) {
     const g = drag;
     if (!g || e.pointerId != g.id) return;
     drag = null;
-    // A tap (or a click) on a row opens or closes it: the actions are found without a swipe, and on a desktop.
+    // A tap (or a click) on a row opens or closes it: the actions are found without a swipe, and on
+    // a desktop.
     if (!g.live) return e.type == 'pointerup' && !animating && slide(g.row, open !== g.row);
     dragged = setTimeout(() => dragged = 0); // the click that ends this drag (if any) comes before this runs
-    const c = classify({ t: g.t, x: g.x, y: g.y, w: g.w, h: g.h, vw: innerWidth, vh: innerHeight, gx: 0, gy: 0 }, R);
+    const trace = { t: g.t, x: g.x, y: g.y, w: g.w, h: g.h, vw: innerWidth, vh: innerHeight, gx: 0, gy: 0 };
+    const c = classify(trace, R);
     slide(g.row, c.decision == 'none' ? g.base < 0 : c.decision == 'left');
   };
   list.addEventListener('pointerup', end);
   list.addEventListener('pointercancel', end);
   // No tap (or action) goes through while a row is sliding.
-  list.addEventListener('click', e => { if (animating || dragged) e.preventDefault(), e.stopPropagation(); }, true);
+  list.addEventListener('click', e => {
+    if (animating || dragged) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
 
   // Actions call the API and update the row in place; without JS they are plain form posts.
   list.addEventListener('submit', async e => {
     e.preventDefault();
-    const row = e.target.closest('.row'), id = encodeURIComponent(row.dataset.swipe), flip = e.target.action.endsWith('/flip'),
-      d = row.dataset.direction, to = d.includes('left') ? d.replace('left', 'right') : d.replace('right', 'left'),
-      r = await fetch('/api/v1/swipes/' + id + (flip ? '/flip' : ''), flip
-        ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ direction: to }) }
-        : { method: 'DELETE' }).catch(() => null);
+    const row = e.target.closest('.row');
+    const id = encodeURIComponent(row.dataset.swipe);
+    const flip = e.target.action.endsWith('/flip');
+    const d = row.dataset.direction;
+    const to = d.includes('left') ? d.replace('left', 'right') : d.replace('right', 'left');
+    const flipBody = JSON.stringify({ direction: to });
+    const request = flip
+      ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: flipBody }
+      : { method: 'DELETE' };
+    const r = await fetch('/api/v1/swipes/' + id + (flip ? '/flip' : ''), request).catch(() => null);
     // Nothing changed (the row stays as it was): say why, briefly.
     if (!r) return say('Offline: nothing changed. Try again.');
-    if (!r.ok) return say('Not changed: ' + ((await r.json().catch(() => 0)).error?.message || 'HTTP ' + r.status));
+    if (!r.ok) {
+      const answer = await r.json().catch(() => 0);
+      return say('Not changed: ' + (answer.error?.message || 'HTTP ' + r.status));
+    }
     if (!flip) {
       // A keyboard user lands on the next row's Undo (which opens that row), not on the page.
       const next = row.querySelector(':focus-visible') && row.nextElementSibling?.querySelector('.act-undo');
@@ -124,7 +160,8 @@ function history(root) {
 
   // Spring list: rows lag a scroll by their distance from the finger / scrollResistance, then
   // spring back to their anchors; pulled past the top, the gaps spread by overscroll / boundaryResistance.
-  const rows = () => [...list.children], q = { responseMs: 1000 / S.springList.frequencyHz, dampingRatio: S.springList.damping };
+  const rows = () => [...list.children];
+  const q = { responseMs: 1000 / S.springList.frequencyHz, dampingRatio: S.springList.damping };
   let offsets = new Map(), t0 = 0, frame = 0;
   function lag(delta) {
     const all = rows();
@@ -155,12 +192,24 @@ function history(root) {
     frame = raf(step);
   }
   let pull = null;
-  list.addEventListener('touchstart', e => { if (!reduce && scrollY <= 0) pull = e.touches[0].clientY; }, { passive: true });
+  list.addEventListener('touchstart', e => {
+    if (!reduce && scrollY <= 0) {
+      pull = e.touches[0].clientY;
+    }
+  }, { passive: true });
   list.addEventListener('touchmove', e => {
     if (pull == null) return;
     const over = e.touches[0].clientY - pull, all = rows();
     if (over <= 0) return;
-    all.forEach((r, i) => { offsets.set(r, edgeSpread(i, all.length, over, true, S.springList.boundaryResistance)); r.style.transform = `translateY(${offsets.get(r)}px)`; });
+    all.forEach((r, i) => {
+      offsets.set(r, edgeSpread(i, all.length, over, true, S.springList.boundaryResistance));
+      r.style.transform = `translateY(${offsets.get(r)}px)`;
+    });
   }, { passive: true });
-  list.addEventListener('touchend', () => { if (pull != null) pull = null, settle(); });
+  list.addEventListener('touchend', () => {
+    if (pull != null) {
+      pull = null;
+      settle();
+    }
+  });
 }
