@@ -3,351 +3,761 @@
 // this file only wires the DOM. The server's markup and CSS do what they can without a script: the
 // stack's depth transforms and touch-action (/css/stack/{profile}.css), a tap on a card opening its
 // detail view (a card-sized link), forms for every button.
+//
+// Layout of this file: pure helpers (no DOM, no storage), the queue shared by this browser's tabs,
+// card elements built from data, then createDeckPage, which wires one deck page.
 import {
   classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance,
 } from './physics.js';
 
-const $ = (selector, root = document) => root.querySelector(selector);
-const now = () => performance.now();
-const raf = requestAnimationFrame;
-const M = Math;
-const P = JSON.parse($('#swipe-profile').textContent);
-const D = $('.deck-page').dataset;
-const stack = $('#stack');
-const toast = $('.toast');
-const KEY = 'sd-queue:' + D.deck;
-const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-const done = [];
-const proto = stack.children[0]?.cloneNode(1);
+// ---------------------------------------------------------------- pure helpers
 
-// The top cards: those not on their way out.
-const cards = () => stack.querySelectorAll('.card:not(.leaving)');
+/** A request that never answers must not stall delivery or prefetch: 15 s. */
+const requestTimeoutMs = 15e3;
+
+/** How long a fetch that failed waits before the next try, in ms. */
+const refetchDelayMs = 5e3;
+
+/** How long a toast stays, in ms. */
+const toastMs = 2500;
+
+/** The longest wait between delivery attempts, in seconds (Retry-After is capped to it too). */
+const maxRetrySeconds = 8;
 
 // An Idempotency-Key: randomUUID needs a secure context (https or localhost); a phone on the LAN
 // reaching a self-hosted http:// server has only getRandomValues.
-function uuid() {
+function newIdempotencyKey() {
   if (crypto.randomUUID) {
     return crypto.randomUUID();
   }
   const bytes = [...crypto.getRandomValues(new Uint8Array(16))];
-  return bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+  return bytes.map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-// A request that never answers must not stall delivery or prefetch.
-const wait = () => AbortSignal.timeout(15e3);
-
-// Unacknowledged requests, oldest first: {key, body} a swipe to POST, {key, undo} a swipe to DELETE.
-const queue = () => JSON.parse(localStorage[KEY] || '[]');
-const save = (q) => {
-  localStorage[KEY] = JSON.stringify(q);
-};
-
-let toastTimer = 0;
-function say(message) {
-  toast.textContent = message;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => {
-    toast.textContent = '';
-  }, 2500);
+/** The deck action a key names: 'undo', a direction, or '' for keys the deck leaves alone. */
+function keyAction(key) {
+  if (key === 'Backspace' || key === 'z' || key === 'Z') {
+    return 'undo';
+  }
+  if (key.startsWith('Arrow')) {
+    return key.slice('Arrow'.length).toLowerCase();
+  }
+  return '';
 }
 
-// While a card moves only transform and opacity change; overlays of the direction's family
-// (diagonals show left/right).
-function paint(el, x, y, r) {
-  const angle = rotation(x, r.w, r.h, r.vw, r.gy, P);
-  el.style.transform = `translate(${x}px,${y}px) rotate(${angle}rad)`;
+/** Seconds before the next delivery attempt: the server's Retry-After, else 1, 2, 4, 8, 8… */
+function retrySeconds(response, attempt) {
+  const serverSays = response ? Number(response.headers.get('Retry-After')) : 0;
+  return Math.min(serverSays || 2 ** attempt, maxRetrySeconds);
 }
 
-function overlays(el, d, opacity) {
-  const family = d.split('_').pop();
-  el.querySelectorAll('.overlay').forEach((overlay) => {
-    overlay.style.opacity = overlay.className.endsWith(family) ? opacity : 0;
-  });
+/** Swipes waiting in the queue that no undo cancels: {key, body}, oldest first. */
+function waitingSwipes(items) {
+  const undone = new Set(items.filter((item) => item.undo).map((item) => item.undo));
+  return items.filter((item) => item.body && !undone.has(item.key));
 }
 
-const geo = (el) => ({ w: el.offsetWidth, h: el.offsetHeight, vw: innerWidth, vh: innerHeight, gy: 0 });
+/** "1 swipe waits" / "3 swipes wait": the offline message's count. */
+function waitingPhrase(count) {
+  return count === 1 ? '1 swipe waits on this device' : `${count} swipes wait on this device`;
+}
 
-// frame(elapsed ms) each frame while it returns true, then `then`. A newer animation of the same
-// element (undo during a throw) silently ends the older one; a card that is moving takes no new drag.
-function animate(el, frame, then) {
-  const t0 = now();
-  el.anim = frame;
-  const step = () => {
-    if (el.anim != frame) {
-      return;
+/** What a screen reader hears after the stack changed. */
+function announcement(topTitle, remaining) {
+  if (!topTitle) {
+    return remaining > 0 ? `${remaining} left.` : 'You are all caught up.';
+  }
+  return `Next: ${topTitle}. ${remaining} left.`;
+}
+
+// ---------------------------------------------------------------- the queue shared by the tabs
+
+/**
+ * Unacknowledged requests of one deck in localStorage, oldest first: {key, body} a swipe to POST,
+ * {key, undo} a swipe to DELETE; `sent` marks one whose POST was attempted (its undo must then ask
+ * the server). Beside it, the cards this browser decided (queued or acknowledged; an undo takes
+ * one out), so a tab opened earlier drops cards decided in another tab even if it missed the moment
+ * they were queued. Every tab of the browser reads and writes the same two keys.
+ */
+function createSharedQueue(deck) {
+  const queueKey = 'sd-queue:' + deck;
+  const decidedKey = 'sd-decided:' + deck;
+
+  function items() {
+    return JSON.parse(localStorage[queueKey] || '[]');
+  }
+
+  function save(newItems) {
+    localStorage[queueKey] = JSON.stringify(newItems);
+  }
+
+  function decided() {
+    return new Set(JSON.parse(localStorage[decidedKey] || '[]'));
+  }
+
+  function saveDecided(cardIds) {
+    localStorage[decidedKey] = JSON.stringify([...cardIds]);
+  }
+
+  // Throws when storage is full: the caller keeps the card.
+  function addSwipe(key, body) {
+    save([...items(), { key, body }]);
+    const cardIds = decided();
+    cardIds.add(body.card);
+    saveDecided(cardIds);
+  }
+
+  // A swipe never sent and its undo cancel out; one that was sent gets a DELETE queued behind it,
+  // so it also waits out being offline and never overtakes its POST.
+  function addUndo(key, cardId) {
+    const current = items();
+    const neverSent = current.some((item) => item.key === key && !item.sent);
+    if (neverSent) {
+      save(current.filter((item) => item.key !== key));
+    } else {
+      save([...current, { key: newIdempotencyKey(), undo: key }]);
     }
-    if (frame(now() - t0)) {
-      raf(step);
-      return;
+    const cardIds = decided();
+    cardIds.delete(cardId);
+    saveDecided(cardIds);
+  }
+
+  function markSent(key) {
+    save(items().map((item) => (item.key === key ? { ...item, sent: 1 } : item)));
+  }
+
+  function remove(key) {
+    save(items().filter((item) => item.key !== key));
+  }
+
+  // The server just rendered these cards as undecided: unless a swipe of one still waits here, the
+  // server is right (an undo elsewhere, another participant) and the ledger forgets it.
+  function trustServer(cardIds) {
+    const waiting = new Set(waitingSwipes(items()).map((item) => item.body.card));
+    const ledger = decided();
+    for (const cardId of cardIds) {
+      if (!waiting.has(cardId)) {
+        ledger.delete(cardId);
+      }
     }
-    el.anim = 0;
-    then();
+    saveDecided(ledger);
+  }
+
+  /** Card ids this browser decided: waiting swipes and the ledger. */
+  function decidedCards() {
+    const cardIds = decided();
+    for (const item of waitingSwipes(items())) {
+      cardIds.add(item.body.card);
+    }
+    return cardIds;
+  }
+
+  function isOurs(storageKey) {
+    return storageKey === queueKey || storageKey === decidedKey || storageKey === null;
+  }
+
+  return { items, addSwipe, addUndo, markSent, remove, trustServer, decidedCards, isOurs };
+}
+
+// ---------------------------------------------------------------- card elements
+
+/**
+ * Builds a card element from the card's own JSON (GET …/cards) out of the page's empty card
+ * (<template id="card-template">, the server's card markup), so a fetched card has its own image
+ * or its own placeholder, never the first card's.
+ */
+function createCardBuilder(template) {
+  return function buildCard(card) {
+    const element = template.content.firstElementChild.cloneNode(true);
+    const titleId = 'card-title-' + card.id;
+    element.id = 'card-' + card.id;
+    element.dataset.card = card.id;
+    element.setAttribute('aria-labelledby', titleId);
+    const title = element.querySelector('.card-title');
+    title.id = titleId;
+    title.textContent = card.title;
+    element.querySelector('.card-subtitle').textContent = card.subtitle;
+    element.querySelectorAll('a').forEach((link) => {
+      link.href = card.detail;
+    });
+    element.querySelector('.placeholder rect').setAttribute('fill', card.accent);
+    if (card.image) {
+      const image = document.createElement('img');
+      image.src = card.image;
+      image.alt = '';
+      image.draggable = false;
+      image.loading = 'lazy';
+      element.querySelector('.card-media').append(image);
+    }
+    return element;
   };
-  step();
 }
 
-// Cards whose swipe still waits in the queue (from an earlier visit, or fetched again meanwhile) are
-// not shown again, unless an undo of it waits too: their count.
-function prune() {
-  const q = queue();
-  let removed = 0;
-  for (const item of q) {
-    if (!item.body || q.some((u) => u.undo == item.key)) {
-      continue;
+// ---------------------------------------------------------------- the page
+
+/**
+ * Wires one deck page: `root` is the server's <section class="deck-page"> (its data-* attributes
+ * name the deck, the API base, the fetch cursor and the count left), `profile` the swipe profile.
+ */
+function createDeckPage(root, profile) {
+  const settings = root.dataset;
+  const stack = root.querySelector('#stack');
+  const toast = root.querySelector('.toast');
+  const announcer = root.querySelector('#announce');
+  const counter = root.querySelector('#remaining');
+  const emptyState = root.querySelector('.empty-state');
+  const offlineState = root.querySelector('.offline-state');
+  const controls = root.querySelector('.controls');
+  const buildCard = createCardBuilder(root.querySelector('#card-template'));
+  const queue = createSharedQueue(settings.deck);
+  const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const now = () => performance.now();
+  // Cards thrown on this page, newest last: {element, key}.
+  const thrown = [];
+
+  let drag = null;
+  let lastPointerDown = null;
+  let dragJustEnded = 0;
+  let undoingOnServer = false;
+  let shownAt = now();
+  let cursor = settings.cursor;
+  let remaining = Number(settings.remaining);
+  let fetching = false;
+  let fetchFailed = false;
+  let deliveryAttempt = 0;
+  let deliveryTimer = 0;
+  let delivering = false;
+  let toastTimer = 0;
+
+  // The top cards: those not on their way out.
+  function liveCards() {
+    return stack.querySelectorAll('.card:not(.leaving)');
+  }
+
+  function say(message) {
+    toast.textContent = message;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => {
+      toast.textContent = '';
+    }, toastMs);
+  }
+
+  function announce() {
+    const top = liveCards()[0];
+    const topTitle = top ? top.querySelector('.card-title').textContent : '';
+    announcer.textContent = announcement(topTitle, remaining);
+  }
+
+  function geometry(element) {
+    return { w: element.offsetWidth, h: element.offsetHeight, vw: innerWidth, vh: innerHeight, gy: 0 };
+  }
+
+  // While a card moves only transform and opacity change.
+  function paint(element, x, y, geo) {
+    const angle = rotation(x, geo.w, geo.h, geo.vw, geo.gy, profile);
+    element.style.transform = `translate(${x}px,${y}px) rotate(${angle}rad)`;
+  }
+
+  // Overlays of the direction's family (diagonals show left/right).
+  function showOverlays(element, direction, opacity) {
+    const family = direction.split('_').pop();
+    element.querySelectorAll('.overlay').forEach((overlay) => {
+      overlay.style.opacity = overlay.className.endsWith(family) ? opacity : 0;
+    });
+  }
+
+  // frame(elapsed ms) each frame while it returns true, then `then`. A newer animation of the same
+  // element (undo during a throw) silently ends the older one; a card that is moving takes no drag.
+  function animate(element, frame, then) {
+    const start = now();
+    element.anim = frame;
+    const step = () => {
+      if (element.anim !== frame) {
+        return;
+      }
+      if (frame(now() - start)) {
+        requestAnimationFrame(step);
+        return;
+      }
+      element.anim = 0;
+      then();
+    };
+    step();
+  }
+
+  // Cards this browser already decided (in this tab, another tab, or an earlier visit whose swipe
+  // still waits) leave the stack: how many did.
+  function dropDecided() {
+    const decided = queue.decidedCards();
+    let dropped = 0;
+    for (const element of liveCards()) {
+      if (decided.has(Number(element.dataset.card))) {
+        element.remove();
+        dropped++;
+      }
     }
-    const el = $(`.card[data-card="${item.body.card}"]:not(.leaving)`, stack);
-    if (el) {
-      el.remove();
-      removed++;
+    return dropped;
+  }
+
+  function layout() {
+    const cards = liveCards();
+    cards.forEach((card, index) => {
+      card.dataset.depth = Math.min(index, profile.stack.visible);
+      // Cards under the top one take no focus or clicks (their links would open a card not on top).
+      card.inert = index > 0;
+    });
+    remaining = Math.max(remaining, 0);
+    counter.textContent = remaining;
+    const outOfCards = !cards[0];
+    // Cards still to come: not "all caught up"; unreachable: say so, and what waits here.
+    emptyState.hidden = !outOfCards || remaining > 0;
+    offlineState.hidden = !outOfCards || remaining === 0 || !fetchFailed;
+    if (!offlineState.hidden) {
+      describeOffline();
+    }
+    controls.querySelectorAll('[name=direction]').forEach((button) => {
+      button.disabled = outOfCards;
+    });
+    const running = cards.length <= 2 * profile.stack.visible;
+    if (running && remaining > cards.length && !fetching) {
+      fetchMore();
     }
   }
-  return removed;
-}
 
-let drag;
-let down;
-let dragged;
-let undoing;
-let shownAt = now();
-let cursor = D.cursor;
-let remaining = D.remaining - prune();
-let fetching;
-let backoff = 0;
-let timer;
-let flushing;
+  function describeOffline() {
+    const waiting = waitingSwipes(queue.items()).length;
+    const offline = !navigator.onLine;
+    offlineState.querySelector('.offline-title').textContent = offline
+      ? 'You are offline'
+      : 'The server cannot be reached';
+    const when = offline ? 'when this device is back online' : 'as soon as the server answers';
+    const sentence = waiting > 0
+      ? `${waitingPhrase(waiting)} and will be sent ${when}.`
+      : `Your swipes are all sent. More cards come ${when}.`;
+    offlineState.querySelector('.offline-text').textContent = sentence;
+  }
 
-function layout() {
-  const cs = cards();
-  // Cards under the top one take no focus or clicks (their links would open a card not on top).
-  cs.forEach((c, i) => (c.dataset.depth = M.min(i, P.stack.visible), c.inert = i > 0));
-  $('#remaining').textContent = remaining = M.max(remaining, 0);
-  $('.empty-state').hidden = !!cs[0] || remaining > 0; // cards still to come: not "all caught up"
-  $('.controls').querySelectorAll('[name=direction]').forEach(b => b.disabled = !cs[0]);
-  cs.length <= 2 * P.stack.visible && remaining > cs.length && !fetching && more();
-}
-
-// More cards before the stack runs dry (the server skips this participant's acknowledged swipes),
-// filled into copies of the first card's markup; no next cursor: the end of the deck.
-async function more() {
-  fetching = 1;
-  try {
-    const j = await (await fetch(`${D.api}/cards?cursor=${cursor}&limit=10`, { signal: wait() })).json();
-    for (const c of j.cards) {
-      const el = stack.appendChild(proto.cloneNode(1)), img = $('img', el);
-      el.id = 'card-' + (el.dataset.card = c.id);
-      $('.card-title', el).textContent = c.title;
-      $('.card-subtitle', el).textContent = c.subtitle;
-      el.querySelectorAll('a').forEach(a => a.href = c.detail);
-      if (img) img.src = c.image;
+  // More cards before the stack runs dry (the server skips this participant's acknowledged swipes),
+  // each built from its own data; no next cursor: the end of the deck.
+  async function fetchMore() {
+    fetching = true;
+    try {
+      const url = `${settings.api}/cards?cursor=${cursor}&limit=10`;
+      const response = await fetch(url, { signal: AbortSignal.timeout(requestTimeoutMs) });
+      if (!response.ok) {
+        throw new Error('HTTP ' + response.status);
+      }
+      const page = await response.json();
+      for (const card of page.cards) {
+        stack.append(buildCard(card));
+      }
+      fetchFailed = false;
+      // A swipe queued meanwhile (here or in another tab) is done; the server counts what lies
+      // beyond this page, so a card another tab decided before we loaded it is not counted here.
+      dropDecided();
+      remaining = liveCards().length + Math.max(page.remaining - page.cards.length, 0);
+      cursor = page.nextCursor;
+      fetching = !cursor;
+    } catch {
+      // Offline or refused: keep what we have, try again later (or at once when back online).
+      fetchFailed = true;
+      setTimeout(() => {
+        fetching = false;
+        layout();
+      }, refetchDelayMs);
     }
-    remaining -= prune(); // a swipe queued meanwhile or on an earlier visit is counted as done
-    fetching = !(cursor = j.nextCursor);
-  } catch {
-    // Offline or refused: keep what we have, try again in 5 s.
-    setTimeout(() => layout(fetching = 0), 5e3);
+    layout();
   }
-  layout();
-}
 
-// Pointer Events: one active pointer, captured once the drag starts; a dead zone of tapSlopPx keeps
-// taps (links, the detail view) working; no layout reads while moving. r is the trace being recorded.
-stack.onpointerdown = e => {
-  const el = cards()[0], b = el?.getBoundingClientRect();
-  down = e;
-  if (!drag && el?.contains(e.target) && !e.button && !el.anim) {
-    const grab = { gx: e.clientX - b.left, gy: e.clientY - b.top, ox: e.clientX, oy: e.clientY };
-    drag = { el, id: e.pointerId, t0: e.timeStamp, r: { t: [0], x: [0], y: [0], ...geo(el), ...grab } };
-  }
-};
-// Moves and releases are watched on the window: a press that leaves the stack before it becomes a
-// drag (no capture yet) still ends.
-onpointermove = e => {
-  const g = drag, r = g?.r, t = e.timeStamp - g?.t0, x = e.clientX - r?.ox, y = e.clientY - r?.oy;
-  if (e.pointerId != g?.id) return;
-  if (!g.live) {
-    if (!e.buttons) return drag = 0; // released where no pointerup reached the page
-    if (x * x + y * y < P.tapSlopPx * P.tapSlopPx) return;
-    // A vertical move is the page scrolling.
-    if (!/up|down/.test(P.directions) && x * x < y * y) return drag = 0;
-    g.live = g.el.setPointerCapture(g.id) || 1;
-    g.el.classList.add('dragging');
-    if (P.rotateAboutGrabPoint) g.el.style.transformOrigin = `${r.gx}px ${r.gy}px`;
-  }
-  if (t > r.t.at(-1)) r.t.push(t), r.x.push(x), r.y.push(y);
-  g.f ||= raf(() => {
-    const s = dragState(x, y, r.w, r.h, r.vw, r.vh, r.ox, P);
-    g.f = 0;
-    paint(g.el, r.x.at(-1), r.y.at(-1), r);
-    overlays(g.el, s.candidate, overlayOpacity(s.progress, P));
-  });
-};
-onpointerup = onpointercancel = e => {
-  const g = drag, r = g?.r;
-  if (e.pointerId != g?.id || !(drag = 0, g.live)) return; // a tap: the card's link takes it
-  cancelAnimationFrame(g.f);
-  dragged = setTimeout(() => dragged = 0); // swallow only the click that ends this drag
-  const c = classify(r, P), d = e.type == 'pointerup' ? c.decision : 'none', x = r.x.at(-1), y = r.y.at(-1);
-  d != 'none' ? fling(g.el, d, c.velocity, x, y, 'drag', r, r) : back(g.el, x, y, c.velocity, r);
-};
-// A click ends a tap only: not a drag, nor a press that moved past the dead zone without becoming one
-// (a drag begun as a scroll, a press on a card that was still moving); keyboard clicks (detail 0) pass.
-stack.addEventListener('click', (e) => {
-  const dx = e.clientX - down?.clientX;
-  const dy = e.clientY - down?.clientY;
-  const moved = dx ** 2 + dy ** 2 > P.tapSlopPx * P.tapSlopPx;
-  if (dragged || e.detail && moved) {
-    e.preventDefault();
-  }
-}, true);
-
-// Spring back with the profile's return spring (critically damped under reduced motion: no bounce).
-function back(el, dx, dy, v, r) {
-  const q = reduce ? { ...P.returnSpring, dampingRatio: 1 } : P.returnSpring;
-  const T = settleTime(q, M.hypot(dx, dy), M.hypot(v.x, v.y));
-  overlays(el, '', 0);
-  const frame = (t) => {
-    if (!(t < T)) {
-      return false;
-    }
-    paint(el, springState(q, t, dx, v.x)[0], springState(q, t, dy, v.y)[0], r);
-    return true;
-  };
-  animate(el, frame, () => {
-    el.classList.remove('dragging');
-    el.removeAttribute('style');
-  });
-}
-
-// Throw out along the release at the release speed (reduced motion: a short fade); the stack moves
-// up at once (CSS transition) and the swipe is queued for delivery.
-function fling(el, d, v, dx, dy, input, trace, r = geo(el)) {
-  const o = throwOut(dx, dy, v, d, innerWidth, P), T = reduce ? P.throwMinMs : o.durationMs, key = uuid();
-  try {
-    const body = { card: +el.dataset.card, direction: d, input, trace, decisionMs: M.round(now() - shownAt) };
-    save([...queue(), { key, body }]);
-  } catch { return say('Not saved: this browser\'s storage is full'), back(el, dx, dy, v, r); }
-  el.classList.add('dragging', 'leaving');
-  el.style.zIndex = 99;
-  overlays(el, d, 1);
-  done.push({ el, key });
-  animate(el, t => {
-    const k = M.min(1, t / T);
-    paint(el, dx + (o.x - dx) * k, dy + (o.y - dy) * k, r);
-    if (reduce) el.style.opacity = 1 - k;
-    return k < 1;
-  }, () => el.remove());
-  remaining--;
-  shownAt = now();
-  layout();
-  flush();
-}
-
-// Undo: the last card springs back from the left. A swipe never sent is dropped from the queue; one
-// that was sent (delivered, in flight, or its answer lost) gets a DELETE queued behind it, so it also
-// waits out being offline and never overtakes its POST.
-function undo() {
-  const last = done.pop(), q = queue(), k = last?.key;
-  // Nothing thrown on this page (after a reload, back from a detail view): the server undoes the latest
-  // swipe it has (the no-script form's route) when the page says there is one and nothing waits here.
-  // Once: a double click must not undo two.
-  if (!last) {
-    if (undoing) {
+  // Pointer Events: one active pointer, captured once the drag starts; a dead zone of tapSlopPx
+  // keeps taps (links, the detail view) working; no layout reads while moving. `trace` is the
+  // recorded trace.
+  function onPointerDown(event) {
+    const top = liveCards()[0];
+    lastPointerDown = event;
+    if (drag || !top || !top.contains(event.target) || event.button || top.anim) {
       return;
     }
-    if (queue().length || D.undo != 'true') {
-      return say('Nothing to undo');
+    const box = top.getBoundingClientRect();
+    const grab = {
+      gx: event.clientX - box.left,
+      gy: event.clientY - box.top,
+      ox: event.clientX,
+      oy: event.clientY,
+    };
+    const trace = { t: [0], x: [0], y: [0], ...geometry(top), ...grab };
+    drag = { element: top, pointerId: event.pointerId, startTime: event.timeStamp, trace };
+  }
+
+  function onPointerMove(event) {
+    if (!drag || event.pointerId !== drag.pointerId) {
+      return;
     }
-    undoing = 1;
-    const undone = fetch(`/d/${D.deck}/undo`, { method: 'POST', signal: wait() });
-    undone.then(() => location.reload(), () => {
-      undoing = 0;
+    const trace = drag.trace;
+    const t = event.timeStamp - drag.startTime;
+    const x = event.clientX - trace.ox;
+    const y = event.clientY - trace.oy;
+    if (!drag.live) {
+      if (!event.buttons) {
+        // Released where no pointerup reached the page.
+        drag = null;
+        return;
+      }
+      if (x * x + y * y < profile.tapSlopPx * profile.tapSlopPx) {
+        return;
+      }
+      // Past the dead zone the card follows in every direction, as on a native card stack.
+      drag.element.setPointerCapture(drag.pointerId);
+      drag.live = true;
+      drag.element.classList.add('dragging');
+      if (profile.rotateAboutGrabPoint) {
+        drag.element.style.transformOrigin = `${trace.gx}px ${trace.gy}px`;
+      }
+    }
+    if (t > trace.t.at(-1)) {
+      trace.t.push(t);
+      trace.x.push(x);
+      trace.y.push(y);
+    }
+    if (!drag.frame) {
+      const current = drag;
+      current.frame = requestAnimationFrame(() => {
+        current.frame = 0;
+        const state = dragState(x, y, trace.w, trace.h, trace.vw, trace.vh, trace.ox, profile);
+        paint(current.element, trace.x.at(-1), trace.y.at(-1), trace);
+        showOverlays(current.element, state.candidate, overlayOpacity(state.progress, profile));
+      });
+    }
+  }
+
+  function onPointerEnd(event) {
+    if (!drag || event.pointerId !== drag.pointerId) {
+      return;
+    }
+    const ended = drag;
+    drag = null;
+    if (!ended.live) {
+      // A tap: the card's link takes it.
+      return;
+    }
+    cancelAnimationFrame(ended.frame);
+    // Swallow only the click that ends this drag.
+    dragJustEnded = setTimeout(() => {
+      dragJustEnded = 0;
+    });
+    const trace = ended.trace;
+    const verdict = classify(trace, profile);
+    const direction = event.type === 'pointerup' ? verdict.decision : 'none';
+    const x = trace.x.at(-1);
+    const y = trace.y.at(-1);
+    if (direction !== 'none') {
+      fling(ended.element, direction, verdict.velocity, x, y, 'drag', trace, trace);
+    } else {
+      springBack(ended.element, x, y, verdict.velocity, trace);
+    }
+  }
+
+  // A click ends a tap only: not a drag, nor a press that moved past the dead zone without becoming
+  // one (a press on a card that was still moving); keyboard clicks (detail 0) pass.
+  function onStackClick(event) {
+    const dx = event.clientX - lastPointerDown?.clientX;
+    const dy = event.clientY - lastPointerDown?.clientY;
+    const moved = dx ** 2 + dy ** 2 > profile.tapSlopPx * profile.tapSlopPx;
+    if (dragJustEnded || (event.detail && moved)) {
+      event.preventDefault();
+    }
+  }
+
+  // Spring back with the profile's return spring (critically damped under reduced motion).
+  function springBack(element, dx, dy, velocity, geo) {
+    const spring = reduceMotion ? { ...profile.returnSpring, dampingRatio: 1 } : profile.returnSpring;
+    const distance = Math.hypot(dx, dy);
+    const speed = Math.hypot(velocity.x, velocity.y);
+    const duration = settleTime(spring, distance, speed);
+    showOverlays(element, '', 0);
+    const frame = (t) => {
+      if (!(t < duration)) {
+        return false;
+      }
+      const x = springState(spring, t, dx, velocity.x)[0];
+      const y = springState(spring, t, dy, velocity.y)[0];
+      paint(element, x, y, geo);
+      return true;
+    };
+    animate(element, frame, () => {
+      element.classList.remove('dragging');
+      element.removeAttribute('style');
+    });
+  }
+
+  // Throw out along the release at the release speed (reduced motion: a short fade); the stack
+  // moves up at once (CSS transition) and the swipe is queued for delivery.
+  function fling(element, direction, velocity, dx, dy, input, trace, geo = geometry(element)) {
+    const target = throwOut(dx, dy, velocity, direction, innerWidth, profile);
+    const duration = reduceMotion ? profile.throwMinMs : target.durationMs;
+    const key = newIdempotencyKey();
+    const cardId = Number(element.dataset.card);
+    const body = { card: cardId, direction, input, trace, decisionMs: Math.round(now() - shownAt) };
+    try {
+      queue.addSwipe(key, body);
+    } catch {
+      say('Not saved: this browser\'s storage is full');
+      springBack(element, dx, dy, velocity, geo);
+      return;
+    }
+    element.classList.add('dragging', 'leaving');
+    element.style.zIndex = 99;
+    showOverlays(element, direction, 1);
+    thrown.push({ element, key });
+    const frame = (t) => {
+      const k = Math.min(1, t / duration);
+      paint(element, dx + (target.x - dx) * k, dy + (target.y - dy) * k, geo);
+      if (reduceMotion) {
+        element.style.opacity = 1 - k;
+      }
+      return k < 1;
+    };
+    animate(element, frame, () => element.remove());
+    remaining--;
+    shownAt = now();
+    layout();
+    announce();
+    deliver();
+  }
+
+  // Undo: the last card thrown here springs back from the left.
+  function undo() {
+    const last = thrown.pop();
+    if (!last) {
+      undoOnServer();
+      return;
+    }
+    queue.addUndo(last.key, Number(last.element.dataset.card));
+    putBack(last.element);
+    deliver();
+  }
+
+  // Nothing thrown on this page (after a reload, back from a detail view): the server undoes the
+  // latest swipe it has (the no-script form's route) when the page says there is one and nothing
+  // waits here. Once: a double click must not undo two.
+  function undoOnServer() {
+    if (undoingOnServer) {
+      return;
+    }
+    if (queue.items().length || settings.undo !== 'true') {
+      say('Nothing to undo');
+      return;
+    }
+    undoingOnServer = true;
+    const request = { method: 'POST', signal: AbortSignal.timeout(requestTimeoutMs) };
+    fetch(`/d/${settings.deck}/undo`, request).then(() => location.reload(), () => {
+      undoingOnServer = false;
       say('Offline: nothing undone');
     });
-    return;
   }
-  save(q.some(i => i.key == k && !i.sent) ? q.filter(i => i.key != k) : [...q, { key: uuid(), undo: k }]);
-  putBack(last.el);
-  flush();
-}
-function putBack(el) {
-  el.anim = 0; // ends a throw still in flight (its loop would remove the card)
-  el.classList.remove('leaving');
-  el.style.opacity = '';
-  stack.prepend(el);
-  remaining++;
-  shownAt = now();
-  layout();
-  // Reduced motion: a short fade in place instead of the slide in from the left.
-  if (!reduce) return back(el, -innerWidth, 0, { x: 0, y: 0 }, geo(el));
-  el.classList.remove('dragging');
-  el.removeAttribute('style'); // the throw's offset and z-index
-  overlays(el, '', 0);
-  el.animate([{ opacity: 0 }, {}], P.throwMinMs);
-}
 
-// Buttons and keys animate like real swipes; the form still posts when scripts are off.
-function act(d, input) {
-  const el = cards()[0];
-  if (drag) {
-    return;
-  }
-  if (d == 'undo') {
-    return undo();
-  }
-  if (el && !el.anim && P.directions.includes(d) && D.allowButtons == 'true') {
-    fling(el, d, { x: 0, y: 0 }, 0, 0, input);
-  }
-}
-$('.controls').onsubmit = e => { e.preventDefault(); act(e.submitter?.value || 'undo', 'button'); };
-// (A listener, not onkeydown: an on-handler returning false would cancel every other key.) Held keys
-// repeat: only the first press acts.
-addEventListener('keydown', e => {
-  const k = e.key;
-  const d = k == 'Backspace' || k == 'z' || k == 'Z' ? 'undo' : /^Arrow/.test(k) && k.slice(5).toLowerCase();
-  if (d && !e.repeat && !e.metaKey && !e.ctrlKey && !e.altKey) e.preventDefault(), act(d, 'key');
-});
-
-// Delivery: one loop at a time sends the queue in order under each item's Idempotency-Key (a retry
-// never makes a second row). Offline, 429 and 5xx wait (Retry-After, else 1, 2, 4, 8, 8… s) and try
-// the same item again; any other answer takes it off the queue.
-async function flush() {
-  clearTimeout(timer);
-  if (flushing) return; // the running loop picks up what was queued meanwhile
-  flushing = 1;
-  try {
-    for (let i, r, s, j; i = queue()[0];) {
-      // From now on an undo must ask the server.
-      save(queue().map(q => q.key == i.key ? { ...q, sent: 1 } : q));
-      const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': i.key };
-      const request = i.undo
-        ? { method: 'DELETE', signal: wait() }
-        : { method: 'POST', headers, body: JSON.stringify(i.body), signal: wait() };
-      r = await fetch(i.undo ? '/api/v1/swipes/' + i.undo : D.api + '/swipes', request).catch(() => 0);
-      s = r.status;
-      if (!r || s == 429 || s > 499) {
-        const seconds = M.min(r && +r.headers.get('Retry-After') || 2 ** backoff++, 8);
-        return timer = setTimeout(flush, seconds * 1e3);
-      }
-      save(queue().filter(q => q.key != i.key));
-      backoff = 0;
-      // Refused (422: by the model; 409: already swiped; …): say why; a rejected card comes back if
-      // it is not back already.
-      if (s > 399 && !(i.undo && s == 404)) {
-        const answer = await r.json().catch(() => 0);
-        say((i.undo ? 'Undo failed: ' : 'Not counted: ') + (answer.error?.message || 'HTTP ' + s));
-      }
-      if (s == 422 && (j = done.findIndex(x => x.key == i.key)) >= 0) putBack(done.splice(j, 1)[0].el);
+  function putBack(element) {
+    // Ends a throw still in flight (its loop would remove the card).
+    element.anim = 0;
+    element.classList.remove('leaving');
+    element.style.opacity = '';
+    stack.prepend(element);
+    remaining++;
+    shownAt = now();
+    layout();
+    announce();
+    if (!reduceMotion) {
+      springBack(element, -innerWidth, 0, { x: 0, y: 0 }, geometry(element));
+      return;
     }
-  } finally { flushing = 0; }
-}
-ononline = () => (flush(), layout());
+    // Reduced motion: a short fade in place instead of the slide in from the left.
+    element.classList.remove('dragging');
+    element.removeAttribute('style');
+    showOverlays(element, '', 0);
+    element.animate([{ opacity: 0 }, {}], profile.throwMinMs);
+  }
 
-layout();
-flush();
-// Seed 000 (classic): the cards fly in from random off-screen points over enterMs, into their slots.
-if (P.enterMs && !reduce) cards().forEach((el, s) => {
-  s = entrance(M.random(), M.random(), M.random());
-  const from = { transform: `translate(${s.x}px,${s.y}px) rotate(${s.rotation}rad)`, opacity: 0 };
-  el.anim = el.animate([from], P.enterMs);
-  el.anim.onfinish = () => el.anim = 0;
-});
+  // Buttons and keys animate like real swipes; the form still posts when scripts are off.
+  function act(direction, input) {
+    if (drag) {
+      return;
+    }
+    if (direction === 'undo') {
+      undo();
+      return;
+    }
+    const top = liveCards()[0];
+    const allowed = profile.directions.includes(direction) && settings.allowButtons === 'true';
+    if (top && !top.anim && allowed) {
+      fling(top, direction, { x: 0, y: 0 }, 0, 0, input);
+    }
+  }
+
+  // A double click is one activation: its second click (detail 2) decides nothing.
+  function onControlsClick(event) {
+    if (event.detail > 1) {
+      event.preventDefault();
+    }
+  }
+
+  function onControlsSubmit(event) {
+    event.preventDefault();
+    act(event.submitter?.value || 'undo', 'button');
+  }
+
+  // Keys act on the deck when the deck has focus, or when nothing has focus and, for up and down,
+  // the page does not scroll (so a short screen still scrolls with the keyboard). The page never
+  // scrolls sideways on purpose (a thrown card may overhang it for a moment), so left and right are
+  // the deck's. Held keys repeat: only the first press acts.
+  function keyReachesDeck(action) {
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) {
+      return root.contains(focused);
+    }
+    if (action !== 'up' && action !== 'down') {
+      return true;
+    }
+    const page = document.scrollingElement;
+    return page.scrollHeight <= page.clientHeight;
+  }
+
+  function onKeyDown(event) {
+    const action = keyAction(event.key);
+    const modified = event.metaKey || event.ctrlKey || event.altKey;
+    if (!action || event.repeat || modified || !keyReachesDeck(action)) {
+      return;
+    }
+    event.preventDefault();
+    act(action, 'key');
+  }
+
+  // Delivery: one loop at a time in this browser (a Web Lock spans the tabs) sends the queue in
+  // order under each item's Idempotency-Key (a retry never makes a second row). Offline, 429 and
+  // 5xx wait and try the same item again; any other answer takes it off the queue.
+  function deliver() {
+    clearTimeout(deliveryTimer);
+    if (delivering) {
+      // The running loop picks up what was queued meanwhile.
+      return;
+    }
+    delivering = true;
+    const done = () => {
+      delivering = false;
+    };
+    if (navigator.locks) {
+      navigator.locks.request('sd-deliver:' + settings.deck, deliverQueue).finally(done);
+    } else {
+      deliverQueue().finally(done);
+    }
+  }
+
+  function requestFor(item) {
+    const signal = AbortSignal.timeout(requestTimeoutMs);
+    if (item.undo) {
+      return ['/api/v1/swipes/' + item.undo, { method: 'DELETE', signal }];
+    }
+    const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': item.key };
+    const body = JSON.stringify(item.body);
+    return [settings.api + '/swipes', { method: 'POST', headers, body, signal }];
+  }
+
+  async function deliverQueue() {
+    for (let item = queue.items()[0]; item; item = queue.items()[0]) {
+      // From now on an undo must ask the server.
+      queue.markSent(item.key);
+      const [url, request] = requestFor(item);
+      const response = await fetch(url, request).catch(() => null);
+      const status = response ? response.status : 0;
+      if (!response || status === 429 || status > 499) {
+        const seconds = retrySeconds(response, deliveryAttempt);
+        deliveryAttempt++;
+        deliveryTimer = setTimeout(deliver, seconds * 1e3);
+        return;
+      }
+      queue.remove(item.key);
+      deliveryAttempt = 0;
+      await explainRefusal(item, response);
+    }
+  }
+
+  // Refused (422: by the model; 409: already swiped; …): say why; a card the model rejected comes
+  // back if it is not back already.
+  async function explainRefusal(item, response) {
+    const status = response.status;
+    if (status < 400 || (item.undo && status === 404)) {
+      return;
+    }
+    const answer = await response.json().catch(() => null);
+    const prefix = item.undo ? 'Undo failed: ' : 'Not counted: ';
+    say(prefix + (answer?.error?.message || 'HTTP ' + status));
+    const index = thrown.findIndex((entry) => entry.key === item.key);
+    if (status === 422 && index >= 0) {
+      putBack(thrown.splice(index, 1)[0].element);
+    }
+  }
+
+  // Another tab queued, delivered or undid: drop the cards it decided, show what it changed.
+  function onStorage(event) {
+    if (!queue.isOurs(event.key)) {
+      return;
+    }
+    const dropped = dropDecided();
+    remaining -= dropped;
+    layout();
+    if (dropped) {
+      announce();
+    }
+  }
+
+  function onOnline() {
+    deliver();
+    if (fetchFailed && !fetching) {
+      fetchMore();
+    }
+    layout();
+  }
+
+  // Seed 000 (classic): the cards fly in from random off-screen points over enterMs, into their slots.
+  function playEntrance() {
+    if (!profile.enterMs || reduceMotion) {
+      return;
+    }
+    liveCards().forEach((card) => {
+      const start = entrance(Math.random(), Math.random(), Math.random());
+      const transform = `translate(${start.x}px,${start.y}px) rotate(${start.rotation}rad)`;
+      const from = { transform, opacity: 0 };
+      card.anim = card.animate([from], profile.enterMs);
+      card.anim.onfinish = () => {
+        card.anim = 0;
+      };
+    });
+  }
+
+  stack.addEventListener('pointerdown', onPointerDown);
+  // Moves and releases are watched on the window: a press that leaves the stack before it becomes a
+  // drag (no capture yet) still ends.
+  addEventListener('pointermove', onPointerMove);
+  addEventListener('pointerup', onPointerEnd);
+  addEventListener('pointercancel', onPointerEnd);
+  stack.addEventListener('click', onStackClick, true);
+  controls.addEventListener('click', onControlsClick, true);
+  controls.addEventListener('submit', onControlsSubmit);
+  // A listener, not onkeydown: an on-handler returning false would cancel every other key.
+  addEventListener('keydown', onKeyDown);
+  addEventListener('storage', onStorage);
+  addEventListener('online', onOnline);
+  addEventListener('offline', () => layout());
+
+  const rendered = [...liveCards()].map((card) => Number(card.dataset.card));
+  queue.trustServer(rendered);
+  remaining -= dropDecided();
+  layout();
+  deliver();
+  playEntrance();
+  root.dataset.ready = 'true';
+}
+
+createDeckPage(
+  document.querySelector('.deck-page'),
+  JSON.parse(document.querySelector('#swipe-profile').textContent),
+);

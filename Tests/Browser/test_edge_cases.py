@@ -46,20 +46,25 @@ def test_no_request_storm_for_cards_while_offline(server, desktop):
     assert 1 <= len(asked) <= 3, f"{len(asked)} card requests in about 2 s while offline"
 
 
-def test_a_press_that_starts_as_a_scroll_does_not_open_the_card(server, desktop):
-    """A mouse press that moves vertically first is not a drag (it is the page's scroll); carried on sideways
-    and released on the card, its click must not open the detail view either."""
+def test_a_press_that_starts_vertically_drags_and_does_not_open_the_card(server, desktop):
+    """A mouse press that moves vertically first drags the card (as on a native card stack; a mouse
+    cannot scroll the page by dragging); carried on sideways slowly and released on the card, the card
+    springs back and the release's click must not open the detail view."""
     page = desktop
     first = open_deck(page, server)
     box = top_box(page)
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.4
+    page.eval_on_selector(TOP, """e => { window.moves = [];
+        new MutationObserver(() => e.style.transform && moves.push(e.style.transform))
+            .observe(e, { attributes: true, attributeFilter: ['style'] }); }""")
     m = Mouse(page)
     m.press(x, y)
     m.move(x, y + 14, 0.05)
-    m.move(x + 60, y + 20, 0.10)
-    m.move(x + 90, y + 20, 0.15)
+    m.move(x + 20, y + 20, 0.5)
+    m.move(x + 30, y + 20, 1.0)
     m.up()
     time.sleep(0.8)
+    assert page.evaluate("window.moves.length") > 0, "the card did not follow the press"
     assert page.url.endswith("/d/getaways"), page.url
     assert top_card(page) == first and swipes(server) == []
 

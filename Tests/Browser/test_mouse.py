@@ -67,3 +67,17 @@ def test_short_fast_flick_is_a_fling(server, desktop):
     assert (row["cardId"], row["direction"], row["input"]) == (int(first), "right", "drag")
     trace = json.loads(row["trace"])
     assert max(trace["x"]) < box["width"] * 0.35, "the flick must be accepted by speed, not by distance"
+
+
+def test_steep_mouse_drag_throws_card(server, desktop):
+    """A drag 60° from horizontal moves the card from its first pixels and throws it (the old shim
+    ignored mouse drags steeper than 45°, taking them for a page scroll a mouse cannot make)."""
+    page = desktop
+    first = open_deck(page, server)
+    box = top_box(page)
+    x0, y0 = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.8
+    dx = box["width"] * 0.55
+    Mouse(page).drag(x0, y0, dx, -dx * 3 ** 0.5, duration_ms=420, moves=26, rng=random.Random(11))
+    assert wait_thrown(page, first) != first
+    (row,) = wait_swipes(server, 1)
+    assert (row["cardId"], row["direction"], row["input"]) == (int(first), "right", "drag")

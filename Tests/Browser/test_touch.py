@@ -27,25 +27,59 @@ def test_touch_swipe_is_stored(server, phone, direction):
     assert trace["vw"] == 390 and len(trace["t"]) >= 5
 
 
-def test_vertical_touch_scrolls_page_not_card(server, phone):
+def record_transforms(page):
+    """Every inline transform the top card gets from now on, in window.moves."""
+    page.eval_on_selector(TOP, """e => { window.moves = [];
+        new MutationObserver(() => e.style.transform && moves.push(e.style.transform))
+            .observe(e, { attributes: true, attributeFilter: ['style', 'class'] }); }""")
+
+
+def test_steep_touch_swipe_throws_card(server, phone):
+    """A swipe 60° from horizontal on a page that cannot scroll throws the card, as a native card stack
+    does (with touch-action: pan-y the browser took it as a scroll, cancelled it and the card sprang back)."""
+    page = phone
+    first = open_deck(page, server)
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight"), "this page must not scroll"
+    box = top_box(page)
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.75
+    dx = box["width"] * 0.5
+    touch_gesture(cdp, x0, y0, dx, -dx * 3 ** 0.5, moves=20, interval_ms=16, rng=random.Random(3))
+    assert wait_thrown(page, first) != first
+    (row,) = wait_swipes(server, 1)
+    assert (row["cardId"], row["direction"], row["input"]) == (int(first), "right", "drag")
+
+
+def test_vertical_touch_on_card_moves_it_and_springs_back(server, phone):
+    """A straight vertical drag on a left/right deck moves the card with the finger and decides nothing."""
+    page = phone
+    first = open_deck(page, server)
+    record_transforms(page)
+    box = top_box(page)
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.7
+    touch_gesture(cdp, x0, y0, 4, -260, moves=16, interval_ms=16, rng=random.Random(9))
+    assert page.evaluate("window.moves.length") > 3, "the card must follow the finger"
+    page.wait_for_function("s => !document.querySelector(s).style.transform", arg=TOP)
+    assert_no_swipes(server, settle=1.5)
+    assert top_card(page) == first
+
+
+def test_vertical_touch_outside_card_scrolls_page(server, phone):
     page = phone
     first = open_deck(page, server)
     # CSP forbids inline <style>; CSSOM writes are allowed. Make the page scrollable.
     page.evaluate("document.body.style.minHeight = '3000px'")
     page.evaluate("window.scrollTo(0, 0)")
     assert page.evaluate("document.documentElement.scrollHeight") > 844 + 500
-    box = page.locator(TOP).bounding_box()
-    assert box["y"] + box["height"] * 0.6 < 844, "the card should be on screen at the top of the page"
-    # Record every inline transform the top card gets during the gesture.
-    page.eval_on_selector(TOP, """e => { window.moves = []; new MutationObserver(() => e.style.transform && moves.push(e.style.transform))
-                                        .observe(e, { attributes: true, attributeFilter: ['style', 'class'] }); }""")
+    record_transforms(page)
     cdp = page.context.new_cdp_session(page)
-    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.6
-    touch_gesture(cdp, x0, y0, 6, -320, moves=16, interval_ms=16, rng=random.Random(9))
-    page.wait_for_function("window.scrollY > 100")
-    assert page.evaluate("window.moves") == [], "the card must not follow a vertical scroll"
-    assert page.eval_on_selector(TOP, "e => e.style.transform + '|' + e.classList.contains('dragging')") == "|false"
-    assert_no_swipes(server, settle=1.5)
+    below = page.locator(".controls").bounding_box()
+    touch_gesture(cdp, 12, below["y"] + below["height"] + 40, 4, -320, moves=16, interval_ms=16,
+                  rng=random.Random(4))
+    page.wait_for_function("() => window.scrollY > 100")
+    assert page.evaluate("window.moves") == [], "the card must not move when the page scrolls"
+    assert_no_swipes(server, settle=1.0)
     assert top_card(page) == first
 
 

@@ -50,6 +50,8 @@ struct PageController: Sendable {
             ctx["kind"] = "deck"
             ctx["pageTitle"] = deck.title
             ctx["cards"] = cardViews
+            // The empty card deck.js fills from each fetched card's own JSON.
+            ctx["cardTemplate"] = ["id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "", "hasImage": false] as [String: Any]
             ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
             ctx["empty"] = cards.isEmpty
             ctx["remaining"] = remaining

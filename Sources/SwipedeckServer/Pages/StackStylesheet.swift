@@ -21,8 +21,10 @@ enum StackStylesheet {
         // The stack moving up after a throw, with the profile's duration.
         out += ".card{transition:transform \(s.advanceMs)ms,opacity \(s.advanceMs)ms}\n.card.dragging{transition:none}\n"
         out += "@media (prefers-reduced-motion: reduce){.card{transition:opacity \(s.advanceMs)ms}}\n"
-        // A page still scrolls vertically under a finger on a card unless the profile throws up or down.
-        out += ".card{touch-action:\(profile.directions.contains { $0 != .left && $0 != .right } ? "none" : "pan-y")}\n"
+        // A finger on the card moves the card in every direction, as on a native card stack (with
+        // pan-y the browser took any drag steeper than 45° as a scroll and cancelled it); the page
+        // still scrolls under a finger outside the card.
+        out += ".card{touch-action:none}\n"
         return out
     }
 }
