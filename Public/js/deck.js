@@ -4,11 +4,12 @@
 // stack's depth transforms and touch-action (/css/stack/{profile}.css), a tap on a card opening its
 // detail view (a card-sized link), forms for every button.
 //
-// Layout of this file: pure helpers (no DOM, no storage), the queue shared by this browser's tabs,
-// card elements built from data, then createDeckPage, which wires one deck page.
+// Layout of this file: pure helpers (no DOM, no storage), card elements built from data, then
+// createDeckPage, which wires one deck page. The queue shared by the tabs is queue.js.
 import {
   classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance,
 } from './physics.js';
+import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
 
 // ---------------------------------------------------------------- pure helpers
 
@@ -23,16 +24,6 @@ const toastMs = 2500;
 
 /** The longest wait between delivery attempts, in seconds (Retry-After is capped to it too). */
 const maxRetrySeconds = 8;
-
-// An Idempotency-Key: randomUUID needs a secure context (https or localhost); a phone on the LAN
-// reaching a self-hosted http:// server has only getRandomValues.
-function newIdempotencyKey() {
-  if (crypto.randomUUID) {
-    return crypto.randomUUID();
-  }
-  const bytes = [...crypto.getRandomValues(new Uint8Array(16))];
-  return bytes.map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 /** The deck action a key names: 'undo', a direction, or '' for keys the deck leaves alone. */
 function keyAction(key) {
@@ -51,12 +42,6 @@ function retrySeconds(response, attempt) {
   return Math.min(serverSays || 2 ** attempt, maxRetrySeconds);
 }
 
-/** Swipes waiting in the queue that no undo cancels: {key, body}, oldest first. */
-function waitingSwipes(items) {
-  const undone = new Set(items.filter((item) => item.undo).map((item) => item.undo));
-  return items.filter((item) => item.body && !undone.has(item.key));
-}
-
 /** "1 swipe waits" / "3 swipes wait": the offline message's count. */
 function waitingPhrase(count) {
   return count === 1 ? '1 swipe waits on this device' : `${count} swipes wait on this device`;
@@ -68,95 +53,6 @@ function announcement(topTitle, remaining) {
     return remaining > 0 ? `${remaining} left.` : 'You are all caught up.';
   }
   return `Next: ${topTitle}. ${remaining} left.`;
-}
-
-// ---------------------------------------------------------------- the queue shared by the tabs
-
-/**
- * Unacknowledged requests of one deck in localStorage, oldest first: {key, body} a swipe to POST,
- * {key, undo} a swipe to DELETE; `sent` marks one whose POST was attempted (its undo must then ask
- * the server). Beside it, the cards this browser decided (queued or acknowledged; an undo takes
- * one out), so a tab opened earlier drops cards decided in another tab even if it missed the moment
- * they were queued. Every tab of the browser reads and writes the same two keys.
- */
-function createSharedQueue(deck) {
-  const queueKey = 'sd-queue:' + deck;
-  const decidedKey = 'sd-decided:' + deck;
-
-  function items() {
-    return JSON.parse(localStorage[queueKey] || '[]');
-  }
-
-  function save(newItems) {
-    localStorage[queueKey] = JSON.stringify(newItems);
-  }
-
-  function decided() {
-    return new Set(JSON.parse(localStorage[decidedKey] || '[]'));
-  }
-
-  function saveDecided(cardIds) {
-    localStorage[decidedKey] = JSON.stringify([...cardIds]);
-  }
-
-  // Throws when storage is full: the caller keeps the card.
-  function addSwipe(key, body) {
-    save([...items(), { key, body }]);
-    const cardIds = decided();
-    cardIds.add(body.card);
-    saveDecided(cardIds);
-  }
-
-  // A swipe never sent and its undo cancel out; one that was sent gets a DELETE queued behind it,
-  // so it also waits out being offline and never overtakes its POST.
-  function addUndo(key, cardId) {
-    const current = items();
-    const neverSent = current.some((item) => item.key === key && !item.sent);
-    if (neverSent) {
-      save(current.filter((item) => item.key !== key));
-    } else {
-      save([...current, { key: newIdempotencyKey(), undo: key }]);
-    }
-    const cardIds = decided();
-    cardIds.delete(cardId);
-    saveDecided(cardIds);
-  }
-
-  function markSent(key) {
-    save(items().map((item) => (item.key === key ? { ...item, sent: 1 } : item)));
-  }
-
-  function remove(key) {
-    save(items().filter((item) => item.key !== key));
-  }
-
-  // The server just rendered these cards as undecided: unless a swipe of one still waits here, the
-  // server is right (an undo elsewhere, another participant) and the ledger forgets it.
-  function trustServer(cardIds) {
-    const waiting = new Set(waitingSwipes(items()).map((item) => item.body.card));
-    const ledger = decided();
-    for (const cardId of cardIds) {
-      if (!waiting.has(cardId)) {
-        ledger.delete(cardId);
-      }
-    }
-    saveDecided(ledger);
-  }
-
-  /** Card ids this browser decided: waiting swipes and the ledger. */
-  function decidedCards() {
-    const cardIds = decided();
-    for (const item of waitingSwipes(items())) {
-      cardIds.add(item.body.card);
-    }
-    return cardIds;
-  }
-
-  function isOurs(storageKey) {
-    return storageKey === queueKey || storageKey === decidedKey || storageKey === null;
-  }
-
-  return { items, addSwipe, addUndo, markSent, remove, trustServer, decidedCards, isOurs };
 }
 
 // ---------------------------------------------------------------- card elements
@@ -209,7 +105,7 @@ function createDeckPage(root, profile) {
   const offlineState = root.querySelector('.offline-state');
   const controls = root.querySelector('.controls');
   const buildCard = createCardBuilder(root.querySelector('#card-template'));
-  const queue = createSharedQueue(settings.deck);
+  const queue = createSharedQueue(localStorage, settings.deck);
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
   const now = () => performance.now();
   // Cards thrown on this page, newest last: {element, key}.
