@@ -101,6 +101,7 @@ function createDeckPage(root, profile) {
   const toast = root.querySelector('.toast');
   const announcer = root.querySelector('#announce');
   const counter = root.querySelector('#remaining');
+  const counterPill = root.querySelector('.counter');
   const emptyState = root.querySelector('.empty-state');
   const offlineState = root.querySelector('.offline-state');
   const controls = root.querySelector('.controls');
@@ -124,6 +125,7 @@ function createDeckPage(root, profile) {
   let deliveryTimer = 0;
   let delivering = false;
   let toastTimer = 0;
+  let pressedControl = null;
 
   // The top cards: those not on their way out.
   function liveCards() {
@@ -203,7 +205,10 @@ function createDeckPage(root, profile) {
       card.inert = index > 0;
     });
     remaining = Math.max(remaining, 0);
-    counter.textContent = remaining;
+    if (counter.textContent !== String(remaining)) {
+      counter.textContent = remaining;
+      springScale(counterPill);
+    }
     const outOfCards = !cards[0];
     // Cards still to come: not "all caught up"; unreachable: say so, and what waits here.
     emptyState.hidden = !outOfCards || remaining > 0;
@@ -489,6 +494,47 @@ function createDeckPage(root, profile) {
     }
   }
 
+  // Seed 001's buttons and labels with a twist: a pressed control shrinks to profile.pressScale and
+  // profile.pressSpring brings it back; the count pill does the same when the count changes. The
+  // spring runs in px at the element's edge, so settleTime's half-pixel rest applies.
+  function springScale(element) {
+    if (reduceMotion) {
+      return;
+    }
+    const halfWidth = element.offsetWidth / 2;
+    const offset = (profile.pressScale - 1) * halfWidth;
+    const duration = settleTime(profile.pressSpring, Math.abs(offset), 0);
+    const frame = (t) => {
+      const edge = t < duration ? springState(profile.pressSpring, t, offset, 0)[0] : 0;
+      element.style.transform = `scale(${1 + edge / halfWidth})`;
+      return t < duration;
+    };
+    animate(element, frame, () => element.style.removeProperty('transform'));
+  }
+
+  function onControlsPointerDown(event) {
+    const button = event.target.closest('.ctl');
+    if (!button || button.disabled || reduceMotion) {
+      return;
+    }
+    // Held down: the spring's starting point, until the release lets it go.
+    button.anim = 0;
+    button.style.transform = `scale(${profile.pressScale})`;
+    pressedControl = button;
+  }
+
+  function releaseControl() {
+    if (pressedControl) {
+      springScale(pressedControl);
+      pressedControl = null;
+    }
+  }
+
+  function controlFor(action) {
+    const selector = action === 'undo' ? '.ctl-undo' : `[name=direction][value="${action}"]`;
+    return controls.querySelector(selector);
+  }
+
   // A double click is one activation: its second click (detail 2) decides nothing.
   function onControlsClick(event) {
     if (event.detail > 1) {
@@ -525,6 +571,10 @@ function createDeckPage(root, profile) {
     }
     event.preventDefault();
     act(action, 'key');
+    const button = controlFor(action);
+    if (button && !button.hidden) {
+      springScale(button);
+    }
   }
 
   // Delivery: one loop at a time in this browser (a Web Lock spans the tabs) sends the queue in
@@ -638,6 +688,9 @@ function createDeckPage(root, profile) {
   stack.addEventListener('click', onStackClick, true);
   controls.addEventListener('click', onControlsClick, true);
   controls.addEventListener('submit', onControlsSubmit);
+  controls.addEventListener('pointerdown', onControlsPointerDown);
+  addEventListener('pointerup', releaseControl);
+  addEventListener('pointercancel', releaseControl);
   // A listener, not onkeydown: an on-handler returning false would cancel every other key.
   addEventListener('keydown', onKeyDown);
   addEventListener('storage', onStorage);

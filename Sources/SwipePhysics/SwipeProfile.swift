@@ -73,6 +73,14 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     /// New cards enter from a random off-screen point, ms; 0 = they appear in place.
     /// Default 0; `classic` 930 (DESIGN; seed 000's `durationOfInitialize`, value not printed).
     public var enterMs: Double
+    /// How far a pressed control (like, pass, undo) shrinks, and the count pill when the count
+    /// changes: scale at the bottom of the press, unitless. Default 0.88 (ours: seed 001's "UIButton
+    /// and UILabel with a twist" is its own implementation and prints no value).
+    public var pressScale: Double
+    /// Spring that brings a pressed control or the changed count back to scale 1, driven in CSS px
+    /// at the element's edge (so `settleTime`'s half-pixel rest applies). Default 300 ms response,
+    /// ζ 0.45 (ours: one visible overshoot, settled in about half a second).
+    public var pressSpring: SpringParameters
     /// Stack layout.
     public var stack: StackParameters
     /// List row reveal (seed 004).
@@ -110,6 +118,8 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         throwMinMs: Double = 180,
         throwMaxMs: Double = 480,
         enterMs: Double = 0,
+        pressScale: Double = 0.88,
+        pressSpring: SpringParameters = SpringParameters(responseMs: 300, dampingRatio: 0.45),
         stack: StackParameters = StackParameters(),
         reveal: RevealParameters = RevealParameters(),
         springList: SpringListParameters = SpringListParameters(),
@@ -142,6 +152,8 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         self.throwMinMs = throwMinMs
         self.throwMaxMs = throwMaxMs
         self.enterMs = enterMs
+        self.pressScale = pressScale
+        self.pressSpring = pressSpring
         self.stack = stack
         self.reveal = reveal
         self.springList = springList

@@ -162,3 +162,51 @@ def test_arrow_keys_scroll_a_short_screen(server, chromium, focus_deck):
             assert top_card(page) == first
     finally:
         context.close()
+
+
+def record_scales(page, selector):
+    page.eval_on_selector(selector, """e => { window.scales = [];
+        new MutationObserver(() => scales.push(e.style.transform))
+            .observe(e, { attributes: true, attributeFilter: ['style'] }); }""")
+
+
+def scale_values(page):
+    return [float(t[len("scale("):-1]) for t in page.evaluate("window.scales") if t.startswith("scale(")]
+
+
+def test_buttons_and_count_answer_with_the_profile_spring(server, desktop):
+    """Seed 001's buttons and labels with a twist: a pressed button shrinks to the profile's pressScale,
+    springs back past 1 (ζ < 1) and settles with no transform left; the count pill bounces when it changes."""
+    page = desktop
+    first = open_deck(page, server)
+    profile = page.evaluate("JSON.parse(document.querySelector('#swipe-profile').textContent)")
+    record_scales(page, ".ctl-like")
+    box = page.locator(".ctl-like").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    assert page.eval_on_selector(".ctl-like", "e => e.style.transform") == f"scale({profile['pressScale']})"
+    page.mouse.up()
+    wait_thrown(page, first)
+    page.wait_for_function("() => !document.querySelector('.ctl-like').style.transform", timeout=3000)
+    scales = scale_values(page)
+    assert min(scales) == pytest.approx(profile["pressScale"]), scales
+    assert max(scales) > 1.0, f"no overshoot from the press spring: {scales}"
+    record_scales(page, ".counter")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => window.scales.length > 3 && !document.querySelector('.counter').style.transform",
+                           timeout=3000)
+    assert min(scale_values(page)) < 1.0
+
+
+def test_no_press_spring_under_reduced_motion(server, chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        first = open_deck(page, server)
+        record_scales(page, ".ctl-like")
+        page.click(".ctl-like")
+        wait_thrown(page, first)
+        time.sleep(0.5)
+        assert page.evaluate("window.scales") == []
+    finally:
+        context.close()
