@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         // Already resolved through Hummingbird; named so the live results stream can end on graceful shutdown.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // gzip (zlib) for static files at start-up and for large HTML and JSON answers.
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // Pure model: Foundation only. The server and the browser (Public/js/physics.js) mirror it.
@@ -36,6 +38,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             // The sample deck is read from the checkout at run time (resourceRoot), not bundled.
             exclude: ["Resources"]
@@ -57,6 +60,7 @@ let package = Package(
                 "SwipedeckServer",
                 "SwipePhysics",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
     ]

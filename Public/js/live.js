@@ -73,6 +73,7 @@ function tableRow(card, kindKeys) {
     const thumb = htmlElement("img", "thumb");
     thumb.src = card.image;
     thumb.alt = "";
+    thumb.loading = "lazy";
     title.append(thumb);
   }
   title.append(` ${card.title}`);
@@ -128,7 +129,12 @@ function createLiveResults(root) {
       noSwipes.hidden = report.swipes > 0;
     }
     if (tableBody) {
-      tableBody.replaceChildren(...report.cards.map((card) => tableRow(card, kindKeys)));
+      // The page of the ranked table this page shows (the server pages it: ?page=N).
+      const table = tableBody.closest("table");
+      const start = Number(table.dataset.start || 0);
+      const size = Number(table.dataset.size || report.cards.length);
+      const shown = report.cards.slice(start, start + size);
+      tableBody.replaceChildren(...shown.map((card) => tableRow(card, kindKeys)));
     }
     const listed = rejectionList(report.rejections);
     if (rejections) {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import SwipePhysics
 
 /// Builds the whole app: database, writer, routes, middleware. `@main` and the tests call this.
 ///
@@ -46,7 +47,11 @@ public func buildApplication(
     let catalog = Catalog(database: database)
     let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch, changes: database.changes)
     let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
-    let renderer = try await PageRenderer(templatesDirectory: config.resourceRoot + "/Templates")
+    // Every static file, and the stack stylesheet of every profile, read and compressed once.
+    let assets = try StaticAssets(
+        publicDirectory: config.resourceRoot + "/Public",
+        generated: Dictionary(uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }))
+    let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets)
     let access = DeckAccess(catalog: catalog, database: database)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
     let passwords = PasswordHasher(cost: config.passwordCost)
@@ -56,11 +61,12 @@ public func buildApplication(
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: HeadMiddleware())
+    router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside ErrorMiddleware, so an error response also sets the cookie of a new participant.
     router.add(middleware: ParticipantMiddleware(verifier: verifier, mintLimiter: mintLimiter, clock: clock))
     router.add(middleware: ErrorMiddleware(renderer: renderer))
-    router.add(middleware: FileMiddleware(config.resourceRoot + "/Public", searchForIndexHtml: false))
+    router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware())
     router.add(middleware: OwnerMiddleware(database: database, adminToken: token, clock: clock))
     router.add(middleware: RateLimitMiddleware(

@@ -34,7 +34,7 @@ struct PageTests {
             let decoded = try JSONDecoder().decode(SwipeProfile.self, from: Data(json.utf8))
             #expect(decoded == SwipeProfile.named(profile))
             #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
-            #expect(r.text.contains(#"href="/css/stack/\#(profile).css""#))
+            #expect(r.text.range(of: #"href="/css/stack/\#(profile)\.[0-9a-f]{10}\.css""#, options: .regularExpression) != nil)
         }
     }
 

@@ -157,7 +157,7 @@ struct SecurityTests {
                 #expect(r.text.contains(Self.xssEscaped), "\(name) lacks the escaped form")
             }
             let deck = pages[0].1.text
-            #expect(deck.contains(#"<h2 class="card-title">\#(Self.xssEscaped)</h2>"#))
+            #expect(deck.contains(#"dir="auto">\#(Self.xssEscaped)</h2>"#))
             #expect(!deck.contains("<b>NO</b>"))
             #expect(deck.contains("&lt;b&gt;NO&lt;/b&gt;"))
             let results = pages[1].1.text

@@ -21,12 +21,11 @@ struct PageController: Sendable {
         router.post("/d/:deck/swipes/:id/undo", use: formUndoOne)
         router.post("/d/:deck/swipes/:id/flip", use: formFlip)
         router.get("/d/:deck/cards/:card", use: detailPage)
-        router.get("/css/stack/:file", use: stackCSS)
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let decks = try database.decks().map { s -> [String: Any] in
-            ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": s.cover, "hasCover": !s.cover.isEmpty]
+            ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty]
         }
         return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
     }
@@ -61,7 +60,7 @@ struct PageController: Sendable {
             ctx["showResults"] = showResults
             ctx["closed"] = !deck.isOpen
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
-            ctx["profileName"] = profile.name
+            ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))
             ctx["allowButtons"] = deck.allowButtons
             ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
             ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
@@ -81,9 +80,11 @@ struct PageController: Sendable {
 
     func cardView(_ c: Card, deck: Deck, depth: Int) -> [String: Any] {
         [
-            "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": c.image, "hasImage": !c.image.isEmpty, "depth": String(depth),
+            "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": renderer.assets.url(for: c.image), "hasImage": !c.image.isEmpty, "depth": String(depth),
             // Cards under the top one take no focus or clicks (their links would open a card not on top).
             "under": depth > 0,
+            // Cards below the visible stack are not seen until a few swipes later: their images wait.
+            "lazy": depth > deck.swipeProfile.stack.visible,
             "detail": "/d/\(deck.slug)/cards/\(c.id ?? 0)", "accent": c.accent,
         ]
     }
@@ -154,7 +155,8 @@ struct PageController: Sendable {
         }
         let report = try await database.results(for: deck)
         var ctx = deckContext(deck)
-        ctx.merge(ResultsView.context(report, deck: deck)) { _, new in new }
+        let page = request.uri.queryParameters.get("page", as: Int.self) ?? 1
+        ctx.merge(ResultsView.context(report, deck: deck, page: page)) { _, new in new }
         ctx["kind"] = "results"
         // The owner's view: live updates, and the participants worth a look with Exclude/Include.
         if case .owner(_, _, _?) = context.owner, context.owner?.manages(deck) == true {
@@ -186,7 +188,7 @@ struct PageController: Sendable {
         let rows = entries.map { e -> [String: Any] in
             let d = Decision(rawValue: e.swipe.direction) ?? .none
             return [
-                "id": e.swipe.id, "title": e.card.title, "image": e.card.image, "hasImage": !e.card.image.isEmpty, "direction": e.swipe.direction,
+                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "hasImage": !e.card.image.isEmpty, "direction": e.swipe.direction,
                 "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id ?? 0)",
                 "flipTo": deck.label(for: d.mirroredHorizontally),
             ]
@@ -220,14 +222,6 @@ struct PageController: Sendable {
         ctx["deckTitle"] = deck.title
         ctx["cardCount"] = try catalog.cardCount(slug)
         return renderer.page("detail", ctx)
-    }
-
-    @Sendable func stackCSS(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let file = try context.parameters.require("file")
-        guard file.hasSuffix(".css"), let profile = SwipeProfile.named(String(file.dropLast(4))) else { throw ApiError.notFound("stylesheet") }
-        return Response(
-            status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=300"],
-            body: .init(byteBuffer: ByteBuffer(string: StackStylesheet.css(for: profile))))
     }
 
     /// "just now", "3 min ago", "2 h ago", "5 d ago".

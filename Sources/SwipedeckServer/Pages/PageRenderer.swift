@@ -12,8 +12,20 @@ public struct PageRenderer: Sendable {
     /// Rendered HTML of pages that are pure functions of immutable data (see `cachedPage`).
     let cache = RenderCache()
 
-    public init(templatesDirectory: String) async throws {
-        library = try await MustacheLibrary(directory: templatesDirectory)
+    /// Static files by URL: templates name them by their plain paths, pages get hashed URLs.
+    let assets: StaticAssets
+
+    /// Loads every `*.mustache` in `templatesDirectory`, with the static paths they name
+    /// (`/css/app.css`, `/js/deck.js`, …) replaced once by their hashed URLs.
+    init(templatesDirectory: String, assets: StaticAssets) throws {
+        self.assets = assets
+        var library = MustacheLibrary()
+        let folder = URL(fileURLWithPath: templatesDirectory, isDirectory: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory) where file.hasSuffix(".mustache") {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            try library.register(assets.rewriteReferences(in: source), named: String(file.dropLast(".mustache".count)))
+        }
+        self.library = library
     }
 
     /// Like `page`, for a page whose HTML depends only on `key` (which must name everything the

@@ -19,7 +19,11 @@ enum ResultsView {
     /// Narrowest interval bar, a fraction of the chart's width, so an interval of width 0 still shows.
     static let minIntervalWidth = 0.004
 
-    static func context(_ r: ResultsReport, deck: Deck) -> [String: Any] {
+    /// Rows of the ranked table per page: a 1,000-card deck's page stays far under 100 KB of HTML.
+    static let pageSize = 100
+
+    /// - Parameter page: 1-based page of the ranked table; out of range is clamped.
+    static func context(_ r: ResultsReport, deck: Deck, page: Int = 1) -> [String: Any] {
         let shown = Array(r.cards.filter { $0.total > 0 }.prefix(12))  // a card nobody judged has no rate to draw
         let bars = shown.enumerated().map { i, c -> [String: Any] in
             let y = Double(i) * rowHeight
@@ -30,7 +34,10 @@ enum ResultsView {
                 "pct": "\(Int((c.likeRate * 100).rounded()))%",
             ]
         }
-        let rows = r.cards.map { c -> [String: Any] in
+        let pageCount = max(1, (r.cards.count + pageSize - 1) / pageSize)
+        let current = min(max(page, 1), pageCount)
+        let start = (current - 1) * pageSize
+        let rows = r.cards[start..<min(start + pageSize, r.cards.count)].map { c -> [String: Any] in
             [
                 "rank": c.rank, "title": c.title, "image": c.image, "hasImage": !c.image.isEmpty, "likes": c.likes, "total": c.total,
                 "rate": c.total > 0 ? "\(Int((c.likeRate * 100).rounded()))%" : "–",
@@ -54,6 +61,9 @@ enum ResultsView {
             "counting": r.countedInputs.compactMap { CountedInput(rawValue: $0) }.map(countedName).joined(separator: ", "),
             "allSwipes": r.allSwipes, "excludedParticipants": r.excludedParticipants, "excludedSwipes": r.excludedSwipes,
             "hasExcluded": r.excludedParticipants > 0,
+            "rowStart": start, "pageSize": pageSize, "paged": pageCount > 1,
+            "showing": "\(start + 1)–\(start + rows.count) of \(r.cards.count)",
+            "hasPrev": current > 1, "prevPage": "?page=\(current - 1)", "hasNext": current < pageCount, "nextPage": "?page=\(current + 1)",
         ]
     }
 

@@ -3,6 +3,11 @@ import SwipePhysics
 /// The stack's per-depth transforms as CSS, computed by `SwipePhysics` so the first paint is
 /// right before any script runs (inline styles are forbidden by the CSP, so this is a file).
 enum StackStylesheet {
+    /// The URL path of a profile's stylesheet (served from `StaticAssets`, hashed in pages).
+    static func path(for profile: SwipeProfile) -> String {
+        "/css/stack/\(profile.name).css"
+    }
+
     static func css(for profile: SwipeProfile, cardWidth: Double = 380) -> String {
         let s = profile.stack
         let count = s.visible + 1
