@@ -8,12 +8,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium wrk esbuild sqlite3 zbar-tools librsvg2-bin
 
-.PHONY: run test deps apt venv swift-test node-test py-test bench bench-physics fuzz size clean
+.PHONY: run test deps apt venv swift-test node-test py-test bench bench-page bench-physics fuzz clean
 
 run:
 	swift run swipedeck
 
-test: deps swift-test node-test py-test size
+test: deps swift-test node-test py-test
 
 deps: apt venv
 
@@ -42,15 +42,17 @@ py-test: venv
 	swift build --product swipedeck
 	$(PY) -m pytest -q Tests/System Tests/Browser
 
-size:
-	bash scripts/js-size.sh
-
 bench-physics:
 	swift build -c release --product PhysicsBench
 	.build/release/PhysicsBench
 
 bench: deps
 	bash scripts/bench.sh
+
+# The deck page on a throttled phone (150 ms RTT, 1.6 Mbit/s, 4x CPU): bytes on the wire and time to drag.
+bench-page: deps
+	swift build -c release --product swipedeck
+	$(PY) scripts/bench_page.py --binary .build/release/swipedeck
 
 fuzz: venv
 	swift build --product swipedeck

@@ -6,7 +6,8 @@ import NIOCore
 /// loaded once at start-up under content-hashed URLs. After start-up a lookup is a dictionary read:
 /// no file-system access per request.
 ///
-/// References between assets are rewritten to hashed URLs before hashing, so a changed image
+/// Scripts and stylesheets are sent without their comments (`CommentStripper`). References
+/// between assets are rewritten to hashed URLs before hashing, so a changed image
 /// changes the hash of the stylesheet naming it: stylesheets' and templates' absolute paths
 /// (`/img/empty.svg`), scripts' relative module imports (`from './physics.js'`). A file is hashed
 /// after the files it names; an import cycle leaves the files in it unrewritten.
@@ -96,7 +97,8 @@ struct StaticAssets: Sendable {
     }
 
     private static func rewritten(_ path: String, _ bytes: Data, hashed: [String: StaticAsset]) -> Data {
-        guard path.hasSuffix(".css") || path.hasSuffix(".js"), let text = String(data: bytes, encoding: .utf8) else { return bytes }
+        guard path.hasSuffix(".css") || path.hasSuffix(".js"), let source = String(data: bytes, encoding: .utf8) else { return bytes }
+        let text = path.hasSuffix(".css") ? CommentStripper.css(source) : CommentStripper.javaScript(source)
         if path.hasSuffix(".css") {
             return Data(replacing(absolutePath, in: text) { hashed[$0]?.hashedPath }.utf8)
         }
