@@ -51,7 +51,15 @@ function barGroup(bar) {
     labelBox,
     value,
     svgElement("rect", { class: "bar-bg", x: 0, y: bar.barY, width: "100%", height: 16, rx: 8 }),
-    svgElement("rect", { class: "bar-fill", x: 0, y: bar.barY, width: bar.fillWidth, height: 16, rx: 8 }),
+    svgElement("rect", {
+      class: "bar-fill",
+      x: 0,
+      y: bar.barY,
+      width: bar.fillWidth,
+      height: 16,
+      rx: 8,
+      "fill-opacity": bar.fillOpacity,
+    }),
     svgElement("rect", {
       class: "bar-ci",
       x: bar.intervalX,
@@ -64,22 +72,41 @@ function barGroup(bar) {
   return group;
 }
 
+/** The accent placeholder under a card's image (Templates/placeholder.mustache). */
+function placeholder(accent) {
+  const svg = svgElement("svg", {
+    class: "placeholder",
+    viewBox: "0 0 4 3",
+    preserveAspectRatio: "none",
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  svg.append(svgElement("rect", { width: 4, height: 3, fill: accent }));
+  return svg;
+}
+
 /** One row of the ranked table. */
 function tableRow(card, kindKeys) {
   const cells = tableCells(card, kindKeys);
   const row = document.createElement("tr");
   const title = htmlElement("td", "title");
+  const titleRow = htmlElement("div", "title-row");
+  const thumb = htmlElement("span", "thumb");
+  thumb.append(placeholder(card.accent));
   if (card.image) {
-    const thumb = htmlElement("img", "thumb");
-    thumb.src = card.image;
-    thumb.alt = "";
-    thumb.loading = "lazy";
-    title.append(thumb);
+    const image = htmlElement("img");
+    image.src = card.image;
+    image.alt = "";
+    image.loading = "lazy";
+    thumb.append(image);
   }
-  title.append(` ${card.title}`);
+  const titleText = htmlElement("span", "title-text", card.title);
+  titleText.dir = "auto";
   if (card.archived) {
-    title.append(" ", htmlElement("span", "badge", "archived"));
+    titleText.append(" ", htmlElement("span", "badge", "archived"));
   }
+  titleRow.append(thumb, titleText);
+  title.append(titleRow);
   row.append(htmlElement("td", "rank", cells.rank), title);
   for (const text of [cells.likes, cells.total, cells.rate, cells.interval, cells.left, cells.other]) {
     row.append(htmlElement("td", "num", text));
@@ -99,6 +126,8 @@ function createLiveResults(root) {
   const tableBody = root.querySelector("table.ranked:not(.flagged-table) tbody");
   const kindKeys = Array.from(root.querySelectorAll("table.ranked th[data-kind]"), (th) => th.dataset.kind);
   const rejections = root.querySelector(".rejections ul");
+  const reasonsScript = root.querySelector("#rejection-reasons");
+  const reasons = reasonsScript ? JSON.parse(reasonsScript.textContent) : {};
   const noRejections = root.querySelector(".no-rejections");
   // The title's share of the chart comes from the server's drawing when there is one.
   const firstLabel = bars ? bars.querySelector(".bar-title") : null;
@@ -136,11 +165,13 @@ function createLiveResults(root) {
       const shown = report.cards.slice(start, start + size);
       tableBody.replaceChildren(...shown.map((card) => tableRow(card, kindKeys)));
     }
-    const listed = rejectionList(report.rejections);
+    const listed = rejectionList(report.rejections, reasons);
     if (rejections) {
       rejections.replaceChildren(...listed.map((entry) => {
         const item = document.createElement("li");
-        item.append(htmlElement("code", "", entry.code), ` ${entry.count}`);
+        const reason = htmlElement("span", "reason", entry.reason);
+        reason.title = entry.code;
+        item.append(reason, " ", htmlElement("b", "", entry.count));
         return item;
       }));
     }

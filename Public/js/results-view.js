@@ -10,6 +10,8 @@ export const LABEL_SHARE = 0.8;
 export const LABEL_CHARACTERS = 30;
 /** Narrowest interval bar, a fraction of the chart's width (ResultsView.minIntervalWidth). */
 export const MIN_INTERVAL_WIDTH = 0.004;
+/** Opacity of a bar at a 0% like rate; it rises linearly to 1 at 100% (ResultsView.barMinOpacity). */
+export const BAR_MIN_OPACITY = 0.35;
 /** Cards drawn in the chart at most. */
 export const CHART_CARDS = 12;
 
@@ -73,6 +75,11 @@ export function headlineStats(report) {
   };
 }
 
+/** A bar's fill opacity for a like rate, two decimals: every bar on one colour scale. */
+export function barOpacity(rate) {
+  return (BAR_MIN_OPACITY + (1 - BAR_MIN_OPACITY) * rate).toFixed(2);
+}
+
 /** Geometry of the chart's bars (cards with at least one counted swipe, at most CHART_CARDS). */
 export function chartBars(cards) {
   const shown = cards.filter((card) => card.total > 0).slice(0, CHART_CARDS);
@@ -87,6 +94,7 @@ export function chartBars(cards) {
       barY: y + 22,
       intervalY: y + 28,
       fillWidth: percent(card.likeRate),
+      fillOpacity: barOpacity(card.likeRate),
       intervalX: percent(card.wilson.lower),
       intervalWidth: percent(width),
       value: ratePercent(card.likeRate),
@@ -111,9 +119,12 @@ export function tableCells(card, kindKeys) {
   };
 }
 
-/** Rejection codes and counts, sorted by code. */
-export function rejectionList(rejections) {
+/**
+ * Rejection codes and counts, sorted by code, each with the reason people read (`reasons`: code →
+ * sentence, from the page; an unknown code reads as itself).
+ */
+export function rejectionList(rejections, reasons = {}) {
   return Object.entries(rejections || {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([code, count]) => ({ code: code, count: String(count) }));
+    .map(([code, count]) => ({ code: code, reason: reasons[code] || code, count: String(count) }));
 }

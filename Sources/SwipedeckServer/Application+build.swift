@@ -48,7 +48,7 @@ public func buildApplication(
     let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch, changes: database.changes)
     let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
-    let assets = try StaticAssets(
+    let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
         generated: Dictionary(uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }))
     let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets)

@@ -267,8 +267,8 @@ struct PageTests {
             let first = try #require(try env.row("SELECT id FROM swipes WHERE cardId = ?", [ids[0]])?["id"] as String?)
 
             let html = try await client.get("/d/h/history", headers: me).text
-            #expect(html.contains("<b>First card</b>"))
-            #expect(html.contains("<b>Second card</b>"))
+            #expect(html.contains(#"<b dir="auto">First card</b>"#))
+            #expect(html.contains(#"<b dir="auto">Second card</b>"#))
             #expect(html.contains(#"data-swipe="\#(first)" data-direction="right""#))
             #expect(html.contains(#"action="/d/h/swipes/\#(first)/undo""#))
             #expect(html.contains("Flip to NOPE"))
@@ -313,10 +313,10 @@ struct PageTests {
             let r = try await client.get("/d/det/cards/\(ids[1])")
             #expect(r.status == .ok)
             let html = r.text
-            #expect(html.contains("<h1>Lake</h1>"))
-            #expect(html.contains(#"<p class="lead">Calm</p>"#))
-            #expect(html.contains(#"<p class="fade-row">Para one.</p><p class="fade-row">Para two.</p>"#))
-            #expect(html.contains(#"<a href="https://example.com/lake" rel="noopener">"#))
+            #expect(html.contains(#"<h1 dir="auto">Lake</h1>"#))
+            #expect(html.contains(#"<p class="lead" dir="auto">Calm</p>"#))
+            #expect(html.contains(#"<p class="fade-row" dir="auto">Para one.</p><p class="fade-row" dir="auto">Para two.</p>"#))
+            #expect(html.contains(#"<a class="long-link" href="https://example.com/lake" rel="noopener">"#))
             #expect(html.contains("Card 2 of 2 in “Det”."), "the deck's title and size, not the card's title and the slug")
             #expect(html.contains(#"href="/d/det#card-\#(ids[1])""#))
         }

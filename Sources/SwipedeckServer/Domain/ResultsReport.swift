@@ -11,6 +11,8 @@ public struct ResultsReport: Sendable, Encodable {
         public var cardId: Int64
         public var title: String
         public var image: String
+        /// The card's colour, `#RRGGBB`: the placeholder shown when it has no image or it fails.
+        public var accent: String
         /// The card's current revision (swipes name theirs in the per-swipe export).
         public var revision: Int
         /// Archived cards are dealt to nobody any more; their swipes still count.
@@ -74,7 +76,7 @@ public struct ResultsReport: Sendable, Encodable {
             let likes = cc.filter { Self.isLike($0.key) }.values.reduce(0, +)
             let kinds = tally.kinds[id] ?? [:]
             return CardResult(
-                rank: 0, cardId: id, title: c.title, image: c.image, revision: c.revision, archived: c.archivedAt != nil,
+                rank: 0, cardId: id, title: c.title, image: c.image, accent: c.accent, revision: c.revision, archived: c.archivedAt != nil,
                 likes: likes, total: total, likeRate: total > 0 ? Double(likes) / Double(total) : 0,
                 wilson: WilsonInterval(successes: likes, trials: total), counts: cc, kinds: byKind(kinds),
                 all: kinds.values.reduce(0, +))

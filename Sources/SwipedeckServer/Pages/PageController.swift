@@ -188,7 +188,7 @@ struct PageController: Sendable {
         let rows = entries.map { e -> [String: Any] in
             let d = Decision(rawValue: e.swipe.direction) ?? .none
             return [
-                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "hasImage": !e.card.image.isEmpty, "direction": e.swipe.direction,
+                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": e.swipe.direction,
                 "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id ?? 0)",
                 "flipTo": deck.label(for: d.mirroredHorizontally),
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// Template context of the results page, including the geometry of the server-rendered SVG
 /// bar chart (numbers only; titles stay escaped text in the template).
@@ -16,6 +17,9 @@ enum ResultsView {
     /// Longest title shown in the chart, in characters (grapheme clusters): about what fits the
     /// title's share of the chart on a 390 px wide phone at 14 px. The table shows whole titles.
     static let labelCharacters = 30
+    /// Opacity of a bar at a 0% like rate, rising linearly to 1 at 100%: every bar on one colour
+    /// scale (results-view.js BAR_MIN_OPACITY).
+    static let barMinOpacity = 0.35
     /// Narrowest interval bar, a fraction of the chart's width, so an interval of width 0 still shows.
     static let minIntervalWidth = 0.004
 
@@ -29,7 +33,7 @@ enum ResultsView {
             let y = Double(i) * rowHeight
             return [
                 "title": c.title, "label": label(c.title), "y": y, "ty": y + 15, "by": y + 22, "cy": y + 28,
-                "fw": percent(c.likeRate), "cix": percent(c.wilson.lower),
+                "fw": percent(c.likeRate), "fo": String(format: "%.2f", barMinOpacity + (1 - barMinOpacity) * c.likeRate), "cix": percent(c.wilson.lower),
                 "ciw": percent(max(minIntervalWidth, c.wilson.upper - c.wilson.lower)),
                 "pct": "\(Int((c.likeRate * 100).rounded()))%",
             ]
@@ -39,7 +43,7 @@ enum ResultsView {
         let start = (current - 1) * pageSize
         let rows = r.cards[start..<min(start + pageSize, r.cards.count)].map { c -> [String: Any] in
             [
-                "rank": c.rank, "title": c.title, "image": c.image, "hasImage": !c.image.isEmpty, "likes": c.likes, "total": c.total,
+                "rank": c.rank, "title": c.title, "image": c.image, "hasImage": !c.image.isEmpty, "accent": c.accent, "likes": c.likes, "total": c.total,
                 "rate": c.total > 0 ? "\(Int((c.likeRate * 100).rounded()))%" : "–",
                 "lower": String(format: "%.2f", c.wilson.lower), "upper": String(format: "%.2f", c.wilson.upper),
                 "left": c.counts["left", default: 0], "right": c.counts["right", default: 0],
@@ -47,7 +51,9 @@ enum ResultsView {
                 "kinds": SwipeKind.allCases.map { ["count": c.kinds[$0.rawValue, default: 0]] }, "archived": c.archived,
             ]
         }
-        let rejections = r.rejections.sorted { $0.key < $1.key }.map { ["code": $0.key, "count": $0.value] as [String: Any] }
+        let rejections = r.rejections.sorted { $0.key < $1.key }.map {
+            ["code": $0.key, "reason": reason($0.key), "count": $0.value] as [String: Any]
+        }
         let median = r.medianDecisionMs.map { String(format: "%.1f s", $0 / 1000) } ?? "–"
         return [
             "bars": bars, "chartHeight": Double(shown.count) * rowHeight, "labelWidth": percent(labelShare), "rows": rows, "participants": r.participants,
@@ -61,10 +67,16 @@ enum ResultsView {
             "counting": r.countedInputs.compactMap { CountedInput(rawValue: $0) }.map(countedName).joined(separator: ", "),
             "allSwipes": r.allSwipes, "excludedParticipants": r.excludedParticipants, "excludedSwipes": r.excludedSwipes,
             "hasExcluded": r.excludedParticipants > 0,
+            "rejectionReasons": PageRenderer.scriptSafeJSON(Dictionary(uniqueKeysWithValues: SwipeRejection.allCases.map { ($0.rawValue, $0.message) })),
             "rowStart": start, "pageSize": pageSize, "paged": pageCount > 1,
             "showing": "\(start + 1)–\(start + rows.count) of \(r.cards.count)",
             "hasPrev": current > 1, "prevPage": "?page=\(current - 1)", "hasNext": current < pageCount, "nextPage": "?page=\(current + 1)",
         ]
+    }
+
+    /// What a rejection code means, as people read it (the code itself when unknown).
+    static func reason(_ code: String) -> String {
+        SwipeRejection(rawValue: code)?.message ?? code
     }
 
     /// A kind's column heading.

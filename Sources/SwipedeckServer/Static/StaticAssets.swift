@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOCore
+import Synchronization
 
 /// The static files of `Public/` (and generated ones, such as the per-profile stack stylesheets),
 /// loaded once at start-up under content-hashed URLs. After start-up a lookup is a dictionary read:
@@ -42,6 +43,18 @@ struct StaticAssets: Sendable {
         byPath = done
         byHashedPath = Dictionary(uniqueKeysWithValues: done.values.map { ($0.hashedPath, $0) })
     }
+
+    /// The assets of `publicDirectory` and `generated`, built once per process for each (the
+    /// files do not change while the server runs; tests build many apps on one checkout).
+    static func shared(publicDirectory: String, generated: [String: String] = [:]) throws -> StaticAssets {
+        let key = publicDirectory + "\u{0}" + generated.keys.sorted().map { $0 + "\u{0}" + generated[$0]! }.joined(separator: "\u{0}")
+        if let built = cache.withLock({ $0[key] }) { return built }
+        let built = try StaticAssets(publicDirectory: publicDirectory, generated: generated)
+        cache.withLock { $0[key] = built }
+        return built
+    }
+
+    private static let cache = Mutex<[String: StaticAssets]>([:])
 
     /// Whether `path` belongs to the static table's namespace (an asset or a 404 of one).
     static func isStaticPath(_ path: String) -> Bool {
