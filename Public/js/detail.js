@@ -15,13 +15,14 @@ function pointerDistance(a, b) {
 function createDetailPage(page, reduceMotion) {
   const hero = page.querySelector('.hero-img');
   const sections = [...page.querySelectorAll('.accordion details')];
-  let scale = 1;
+  // The photo's zoom and, when zoomed, how far it is panned (CSS px, from its centred position).
+  let zoom = { scale: 1, x: 0, y: 0 };
   let frameRequested = false;
 
-  // The photo's transform is the parallax shift and the zoom together (one must not drop the other).
+  // The photo's transform is the parallax shift, the pan and the zoom together (none may drop another).
   function place() {
     const shift = reduceMotion ? 0 : scrollY * PARALLAX_RATIO;
-    hero.style.transform = `translateY(${shift}px) scale(${scale})`;
+    hero.style.transform = `translate(${zoom.x}px, ${shift + zoom.y}px) scale(${zoom.scale})`;
   }
 
   if (hero && !reduceMotion) {
@@ -71,56 +72,94 @@ function createDetailPage(page, reduceMotion) {
   });
 
   if (hero) {
-    createPhotoZoom(hero.parentElement, () => scale, (next) => {
-      scale = next;
+    createPhotoZoom(hero.parentElement, () => zoom, (next) => {
+      zoom = next;
       place();
     });
   }
 }
 
-/** Photo zoom on `box`: double tap / double click toggles, a two-finger pinch scales (1…MAX_ZOOM). */
-function createPhotoZoom(box, currentScale, setScale) {
+/**
+ * The pan that keeps a photo zoomed by `scale` (about its centre) covering a box of `size`: each
+ * offset within ±(scale − 1) × half the box, in CSS px.
+ */
+function clampPan(x, y, scale, size) {
+  const maxX = (scale - 1) * size.width / 2;
+  const maxY = (scale - 1) * size.height / 2;
+  return { scale, x: Math.min(maxX, Math.max(-maxX, x)), y: Math.min(maxY, Math.max(-maxY, y)) };
+}
+
+/**
+ * Photo zoom on `box`: a double tap or double click toggles between 1 and DOUBLE_TAP_ZOOM, a
+ * two-finger pinch scales (1…MAX_ZOOM), one finger or the mouse pans a zoomed photo, never past its
+ * edges. Unzoomed, a finger on the photo still scrolls the page (touch-action pan-y); zoomed, every
+ * touch move is the photo's (none). The box's size is read when it changes, not in the handlers.
+ */
+function createPhotoZoom(box, current, set) {
   const pointers = new Map();
-  let pinchDistance = 0;
-  let pinchStartScale = 1;
+  let size = { width: box.clientWidth, height: box.clientHeight };
+  let pinch = null;
+  let pan = null;
+
+  new ResizeObserver(() => {
+    size = { width: box.clientWidth, height: box.clientHeight };
+  }).observe(box);
 
   function apply(next) {
-    setScale(next);
-    box.classList.toggle('zoomed', next > 1);
+    set(next);
+    box.classList.toggle('zoomed', next.scale > 1);
+    box.style.touchAction = next.scale > 1 ? 'none' : 'pan-y';
   }
 
-  function distance() {
-    const [a, b] = [...pointers.values()];
-    return pointerDistance(a, b);
+  function spread() {
+    const [first, second] = [...pointers.values()];
+    return pointerDistance(first, second);
   }
 
   box.style.touchAction = 'pan-y';
   box.addEventListener('dblclick', () => {
-    apply(currentScale() > 1 ? 1 : DOUBLE_TAP_ZOOM);
+    const zoomed = current().scale > 1;
+    apply(zoomed ? { scale: 1, x: 0, y: 0 } : { scale: DOUBLE_TAP_ZOOM, x: 0, y: 0 });
   });
+
   box.addEventListener('pointerdown', (event) => {
     pointers.set(event.pointerId, event);
-    if (pointers.size == 2) {
-      pinchDistance = distance();
-      pinchStartScale = currentScale();
-      box.style.touchAction = 'none';
+    if (pointers.size === 2) {
+      pan = null;
+      pinch = { spread: spread(), start: current() };
+      return;
+    }
+    const zoom = current();
+    if (pointers.size === 1 && zoom.scale > 1) {
+      box.setPointerCapture(event.pointerId);
+      pan = { pointerId: event.pointerId, x: event.clientX, y: event.clientY, start: zoom };
     }
   });
+
   box.addEventListener('pointermove', (event) => {
     if (!pointers.has(event.pointerId)) {
       return;
     }
     pointers.set(event.pointerId, event);
-    if (pointers.size == 2 && pinchDistance) {
-      const pinched = pinchStartScale * distance() / pinchDistance;
-      apply(Math.min(MAX_ZOOM, Math.max(1, pinched)));
+    if (pinch && pointers.size === 2) {
+      const scale = Math.min(MAX_ZOOM, Math.max(1, pinch.start.scale * spread() / pinch.spread));
+      apply(clampPan(pinch.start.x, pinch.start.y, scale, size));
+      return;
+    }
+    if (pan && event.pointerId === pan.pointerId) {
+      const x = pan.start.x + event.clientX - pan.x;
+      const y = pan.start.y + event.clientY - pan.y;
+      apply(clampPan(x, y, pan.start.scale, size));
     }
   });
+
   const release = (event) => {
     pointers.delete(event.pointerId);
     if (pointers.size < 2) {
-      pinchDistance = 0;
-      box.style.touchAction = 'pan-y';
+      pinch = null;
+    }
+    if (pan && event.pointerId === pan.pointerId) {
+      pan = null;
     }
   };
   box.addEventListener('pointerup', release);

@@ -234,7 +234,7 @@ def test_detail_zoom_keeps_the_parallax(server, browser):
     page.wait_for_timeout(100)
     page.mouse.dblclick(box["x"] + box["width"] / 2, max(box["y"], 0) + 40)
     page.wait_for_timeout(100)
-    assert page.eval_on_selector(".hero-img", "e => e.style.transform") == "translateY(60px) scale(1)"
+    assert page.eval_on_selector(".hero-img", "e => e.style.transform") == "translate(0px, 60px) scale(1)"
 
 
 def test_history_row_opens_on_a_click_and_says_what_changed(server, browser):
