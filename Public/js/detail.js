@@ -1,8 +1,7 @@
-// Card detail: parallax header, accordion sections, rows fading in, a zoomable photo.
-// Without JavaScript the page is complete (details/summary, plain image, back link).
+// Card detail: a header driven by scroll (header.js), accordion sections, rows fading in, a zoomable
+// photo. Without JavaScript the page is complete (details/summary, plain image, back link).
+import { headerState } from './header.js';
 
-/** Parallax: the header image moves at this fraction of the scroll (a visual ratio, not physics). */
-const PARALLAX_RATIO = 0.4;
 /** Zoom of a double tap or double click, and the pinch's bounds. */
 const DOUBLE_TAP_ZOOM = 2.5;
 const MAX_ZOOM = 4;
@@ -13,30 +12,60 @@ function pointerDistance(a, b) {
 }
 
 function createDetailPage(page, reduceMotion) {
+  const heroBox = page.querySelector('.detail-hero');
   const hero = page.querySelector('.hero-img');
+  const bar = page.querySelector('.detail-bar');
+  const barBackground = bar.querySelector('.detail-bar-bg');
+  const barContent = bar.querySelector('.detail-bar-content');
   const sections = [...page.querySelectorAll('.accordion details')];
   // The photo's zoom and, when zoomed, how far it is panned (CSS px, from its centred position).
   let zoom = { scale: 1, x: 0, y: 0 };
   let frameRequested = false;
+  // Geometry the header rules need, measured when it changes, never in the scroll handler.
+  let header = { top: 0, height: 1 };
+  let barBox = { top: 0, height: 0 };
 
-  // The photo's transform is the parallax shift, the pan and the zoom together (none may drop another).
+  function measure() {
+    const heroRect = heroBox.getBoundingClientRect();
+    const barRect = bar.getBoundingClientRect();
+    header = { top: heroRect.top + scrollY, height: heroRect.height };
+    barBox = { top: barRect.top, height: barRect.height };
+  }
+
+  // Transforms and opacity only: the photo's parallax, pan and zoom together (none may drop another),
+  // the stretch of a pull at the top, and the compact bar.
   function place() {
-    const shift = reduceMotion ? 0 : scrollY * PARALLAX_RATIO;
-    hero.style.transform = `translate(${zoom.x}px, ${shift + zoom.y}px) scale(${zoom.scale})`;
+    const state = headerState(reduceMotion ? Math.max(scrollY, 0) : scrollY, header, barBox);
+    const shift = reduceMotion ? 0 : state.shift;
+    if (hero) {
+      hero.style.transform = `translate(${zoom.x}px, ${shift + zoom.y}px) scale(${zoom.scale})`;
+    }
+    heroBox.style.transform = state.stretch > 1 ? `scale(${state.stretch})` : '';
+    barBackground.style.opacity = state.barAlpha;
+    barContent.style.transform = `translateY(${reduceMotion ? 0 : state.riseOffset}px)`;
+    barContent.style.opacity = reduceMotion ? state.barAlpha : 1;
+    bar.classList.toggle('shown', state.barAlpha > 0);
   }
 
-  if (hero && !reduceMotion) {
-    addEventListener('scroll', () => {
-      if (frameRequested) {
-        return;
-      }
-      frameRequested = true;
-      requestAnimationFrame(() => {
-        frameRequested = false;
-        place();
-      });
-    }, { passive: true });
+  function placeNextFrame() {
+    if (frameRequested) {
+      return;
+    }
+    frameRequested = true;
+    requestAnimationFrame(() => {
+      frameRequested = false;
+      place();
+    });
   }
+
+  bar.hidden = false;
+  measure();
+  new ResizeObserver(() => {
+    measure();
+    placeNextFrame();
+  }).observe(heroBox);
+  addEventListener('scroll', placeNextFrame, { passive: true });
+  place();
 
   // Accordion: opening one section closes the others.
   for (const section of sections) {
