@@ -48,8 +48,10 @@ struct SwipeApiTests {
             let expected = try validate(sent, claimed: .right, profile: .standard)
             #expect((row["velocityX"] as Double?) == expected.velocity.x)
             #expect((row["velocityY"] as Double?) == expected.velocity.y)
-            let stored = try #require(row["trace"] as String?)
-            #expect(try JSONDecoder().decode(Trace.self, from: Data(stored.utf8)) == sent)
+            // Stored in TraceCodec's binary form (the JSON column stays empty), the same doubles.
+            #expect((row["trace"] as String?) == nil)
+            let stored = try #require(row["traceData"] as Data?)
+            #expect(TraceCodec.decode(Array(stored)) == sent)
             #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
         }
     }
