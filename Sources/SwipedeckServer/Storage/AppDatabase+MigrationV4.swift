@@ -6,10 +6,13 @@ extension AppDatabase {
     ///
     /// - `swipes.traceData`: new drag swipes store their trace in `TraceCodec`'s binary form
     ///   (`trace` stays NULL); rows stored before keep their JSON text in `trace`.
-    /// - Indexes: only those the remaining reads of `swipes` use (see `SwipeIndexes.md` in docs and
-    ///   the query-plan tests). Results, dashboard counts and the live stream read the aggregate
-    ///   tables instead of scanning the deck's swipes, so the four results indexes go; exports and
-    ///   the dashboard's "last hour" get two indexes that grow only at their right edge.
+    /// - Indexes: only those the remaining reads of `swipes` use (the query-plan test in
+    ///   AggregateTests lists them). Results, dashboard counts and the live stream read the
+    ///   aggregate tables instead of scanning the deck's swipes, so the four results indexes go,
+    ///   and so does v1's foreign-key index on `cardId` (cards are never deleted). Kept: the
+    ///   primary key (idempotency), `swipes_live_once` (the one-live-swipe rule, unswiped cards),
+    ///   `swipes_by_participant` (history, pace, undo), `swipes_on_deckId` (exports by rowid);
+    ///   added: `swipes_by_deck_time` (the dashboard's last hour), which grows at its right edge.
     /// - Aggregates (`SwipeAggregates` keeps them inside every transaction that changes a swipe
     ///   or an exclusion), filled here from the rows already stored.
     static func compactAndAggregate(_ db: Database) throws {
@@ -19,7 +22,7 @@ extension AppDatabase {
             DROP INDEX swipes_by_deck_participant;
             DROP INDEX swipes_results_participants;
             DROP INDEX swipes_results_timing;
-            CREATE INDEX swipes_by_deck_row ON swipes(deckId);
+            DROP INDEX swipes_on_cardId;
             CREATE INDEX swipes_by_deck_time ON swipes(deckId, createdAt);
             CREATE TABLE swipeTallies (
                 deckId INTEGER NOT NULL, outOfResults INTEGER NOT NULL, cardId INTEGER NOT NULL,

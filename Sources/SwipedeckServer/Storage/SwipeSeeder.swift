@@ -59,8 +59,9 @@ public struct SwipeSeeder: Sendable {
                 swipe.traceData = Data(TraceCodec.encode(trace))
                 items.append(.swipe(swipe, quota: deck.quota, paced: false))
             }
+            let batchItems = items
             let made = try await database.pool.write { db in
-                try items.reduce(0) { n, item in
+                try batchItems.reduce(0) { n, item in
                     if case .created = try SwipeWriter.apply(item, db) { return n + 1 }
                     return n
                 }

@@ -12,12 +12,14 @@ import SwipePhysics
 /// column t, column x, column y
 /// scalar w, h, vw, vh, gx, gy, then ox and oy when present
 /// ```
-/// A column is a scale byte `k` (0…15) followed by the signed deltas of the integers
-/// `Mᵢ = vᵢ × 10ᵏ` (M₋₁ = 0), or the byte 0xFF followed by each value's 8 little-endian bytes.
-/// A scalar is the same with one value. Scale `k` is used only when every value is exactly
+/// A column is a scale byte `k` (0…15), the signed deltas of the integers `Mᵢ = vᵢ × 10ᵏ`
+/// (M₋₁ = 0), then the exceptions: their count, and for each its index and the value's 8
+/// little-endian bytes (its delta is 0). Or the byte 0xFF followed by every value's 8 bytes.
+/// A scalar is a column of one value. A value is scaled only when it is exactly
 /// `Double(M) / 10ᵏ` with `|M| < 2⁵³`: both operands are exact doubles and IEEE division rounds
 /// correctly, so decoding computes the very double a JSON parser makes of the decimal `M·10⁻ᵏ`.
-/// Values that have no such short decimal (`-0`, noisy timestamp differences) are stored raw.
+/// Values without such a short decimal (`-0`, noisy timestamp differences) are exceptions; the
+/// smallest `k` with at most a quarter of the values as exceptions is used, else the column is raw.
 public enum TraceCodec {
     static let version: UInt8 = 1
     static let raw: UInt8 = 0xFF
@@ -61,13 +63,24 @@ public enum TraceCodec {
                      gx: scalars[4], gy: scalars[5], ox: ox, oy: oy)
     }
 
-    /// The smallest scale at which every value is an exact short decimal, or nil.
+    /// Whether `v` is exactly `Double(M) / 10ᵏ` for an integer `|M| < 2⁵³` (then M, else nil).
+    @inline(__always)
+    static func scaled(_ v: Double, _ k: Int) -> Int64? {
+        let m = (v * powers[k]).rounded()
+        guard abs(m) < 9_007_199_254_740_992 else { return nil }
+        let integer = Int64(m)
+        // Through Int64, so -0 (which no integer gives back) is an exception.
+        return (Double(integer) / powers[k]).bitPattern == v.bitPattern ? integer : nil
+    }
+
+    /// The smallest scale at which at most a quarter of the values are exceptions, or nil.
     static func scale(of values: [Double]) -> Int? {
+        let allowed = values.count / 4
         scales: for k in 0...maxScale {
-            let p = powers[k]
-            for v in values {
-                let m = (v * p).rounded()
-                guard abs(m) < 9_007_199_254_740_992, (m / p).bitPattern == v.bitPattern else { continue scales }
+            var exceptions = 0
+            for v in values where scaled(v, k) == nil {
+                exceptions += 1
+                if exceptions > allowed { continue scales }
             }
             return k
         }
@@ -77,16 +90,30 @@ public enum TraceCodec {
     static func column(_ values: [Double], _ out: inout [UInt8]) {
         guard let k = scale(of: values) else {
             out.append(raw)
-            for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+            for v in values { putRaw(v, &out) }
             return
         }
         out.append(UInt8(k))
         var previous: Int64 = 0
-        for v in values {
-            let m = Int64((v * powers[k]).rounded())
+        var exceptions: [Int] = []
+        for (i, v) in values.enumerated() {
+            guard let m = scaled(v, k) else {
+                exceptions.append(i)
+                out.append(0)
+                continue
+            }
             putSigned(m &- previous, &out)
             previous = m
         }
+        putUnsigned(UInt64(exceptions.count), &out)
+        for i in exceptions {
+            putUnsigned(UInt64(i), &out)
+            putRaw(values[i], &out)
+        }
+    }
+
+    static func putRaw(_ v: Double, _ out: inout [UInt8]) {
+        withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) }
     }
 
     static func putSigned(_ v: Int64, _ out: inout [UInt8]) {
@@ -129,11 +156,8 @@ public enum TraceCodec {
             values.reserveCapacity(count)
             if k == TraceCodec.raw {
                 for _ in 0..<count {
-                    guard position + 8 <= bytes.count else { return nil }
-                    var bits: UInt64 = 0
-                    for i in 0..<8 { bits |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
-                    position += 8
-                    values.append(Double(bitPattern: bits))
+                    guard let v = rawDouble() else { return nil }
+                    values.append(v)
                 }
                 return values
             }
@@ -145,7 +169,20 @@ public enum TraceCodec {
                 m = m &+ (Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1))
                 values.append(Double(m) / p)
             }
+            guard let exceptions = unsigned(), exceptions <= UInt64(count) else { return nil }
+            for _ in 0..<exceptions {
+                guard let i = unsigned(), i < UInt64(count), let v = rawDouble() else { return nil }
+                values[Int(i)] = v
+            }
             return values
+        }
+
+        mutating func rawDouble() -> Double? {
+            guard position + 8 <= bytes.count else { return nil }
+            var bits: UInt64 = 0
+            for i in 0..<8 { bits |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
+            position += 8
+            return Double(bitPattern: bits)
         }
     }
 }
