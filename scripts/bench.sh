@@ -165,10 +165,10 @@ swipe_run() {
   SWIPE_RPS+=("$RPS")
   if [ -n "${4:-}" ]; then
     local cold
-    cold=$(http_get "$base/api/v1/decks/getaways/results" seconds)
-    echo "   GET /api/v1/decks/getaways/results at $after swipes: $(python3 -c "print(f'{$cold * 1000:.1f}')") ms"
+    cold=$(http_get "$base/d/getaways/results" seconds)
+    echo "   GET /d/getaways/results at $after swipes: $(python3 -c "print(f'{$cold * 1000:.1f}')") ms"
     run_wrk "GET results ($after swipes)" 4 "$base/d/getaways/results" scripts/bench_get.lua
-    RESULTS+=("GET /d/getaways/results, $after swipes|4|$RPS|$P50|$P99|first JSON request $(python3 -c "print(f'{$cold * 1000:.1f}')") ms")
+    RESULTS+=("GET /d/getaways/results, $after swipes|4|$RPS|$P50|$P99|first request $(python3 -c "print(f'{$cold * 1000:.1f}')") ms")
   fi
   stop_server
 }

@@ -10,7 +10,7 @@ import SwipePhysics
 /// aggregate updates as a live swipe, in transactions of `batch` swipes.
 ///
 /// Participants swipe the deck's cards in order, one swipe per card each, so the
-/// one-live-swipe rule holds. Deterministic for a given `seed`.
+/// one-live-swipe rule holds. Deterministic for a given `seed`, `run` and `now`.
 public struct SwipeSeeder: Sendable {
     public let database: AppDatabase
     public let signer: ParticipantSigner
@@ -34,6 +34,7 @@ public struct SwipeSeeder: Sendable {
         }
         guard !cards.isEmpty else { throw ApiError.notFound("card") }
         var rng = SplitMix(state: seed)
+        let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
         let profile = deck.swipeProfile
         var created = 0
         var done = 0
@@ -46,7 +47,11 @@ public struct SwipeSeeder: Sendable {
                 let trace = Self.trace(right: right, rng: &rng)
                 let direction: Decision = right ? .right : .left
                 guard let verdict = try? validate(trace, claimed: direction, profile: profile) else { continue }
-                let participant = signer.sign(body: "\(run)_\(i / cards.count)")
+                // Minted-id shape (58 characters: "p", 12 hex of the time, 20 hex), so rows and
+                // indexes are as large as a browser's; the participant's number stands in for
+                // the random part, the run's hash keeps runs apart.
+                let participant = signer.sign(body: String(
+                    format: "p%012llx%04llx%016llx", UInt64(now * 1000) & 0xFFFF_FFFF_FFFF, runTag, UInt64(i / cards.count)))
                 let body = "\(run)-\(i)"
                 var swipe = Swipe(
                     id: body, deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
