@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium wrk esbuild sqlite3 zbar-tools librsvg2-bin
 
-.PHONY: run test deps apt venv swift-test node-test py-test bench bench-page bench-physics fuzz clean
+.PHONY: run test deps apt venv swift-test node-test py-test bench bench-large bench-page bench-physics fuzz clean
 
 run:
 	swift run swipedeck
@@ -46,8 +46,13 @@ bench-physics:
 	swift build -c release --product PhysicsBench
 	.build/release/PhysicsBench
 
-bench: deps
+# Swipes/s against a bare Hummingbird hello server, empty and after seeding 1,000,000 swipes
+# (bench-large: 10,000,000). See scripts/bench.sh for SEED, BENCH_DURATION, BENCH_NO_APPEND.
+bench: apt
 	bash scripts/bench.sh
+
+bench-large: apt
+	SEED=10000000 bash scripts/bench.sh
 
 # The deck page on a throttled phone (150 ms RTT, 1.6 Mbit/s, 4x CPU): bytes on the wire and time to drag.
 bench-page: deps

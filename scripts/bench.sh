@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# `make bench`: HTTP benchmarks of a release build with wrk, on 127.0.0.1 only.
+# `make bench` / `make bench-large`: swipe throughput against a bare Hummingbird server, in one
+# run, on 127.0.0.1 only (release builds, wrk on the same cores).
 #
-#   1. POST /api/v1/decks/getaways/swipes: every request a distinct, valid drag swipe (own
-#      participant/card pair, unique Idempotency-Key, 30-60 sample trace with jitter), at
-#      concurrency 4 and 32. Afterwards the rows added must match the 201s wrk counted.
-#   2. GET /d/getaways (the deck page) at concurrency 4 and 32.
-#   3. GET /d/getaways/results on a deck with 100,000 swipes: one cold request after a
-#      restart, then wrk at concurrency 4.
-# Prints req/s, p50 and p99 for each and appends them to BENCHMARKS.md.
+#   1. GET / of scripts/hello (bare Hummingbird 2, same version, no middleware): hello/s.
+#   2. POST /api/v1/decks/getaways/swipes on an empty database: every request a distinct, valid
+#      drag swipe (own participant/card pair, unique Idempotency-Key, 30-60 sample trace with
+#      jitter); afterwards the rows added must match the 201s wrk counted. RSS sampled meanwhile.
+#   3. `swipedeck seed` stores SEED swipes (default 1,000,000) through the writer's own code
+#      (same checks, trace encoding and aggregates as the API); bytes per stored swipe = file
+#      size ÷ rows; then the same swipe run on that database, and the results page.
+#   4. hello again; ratios use the mean of both hello runs.
 #
-# Environment: BENCH_DURATION (default 10s), BENCH_THREADS (wrk threads, default 2),
-# SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path, default .build), BENCH_NO_APPEND=1 to only print.
+# Environment: SEED (default 1000000; `make bench-large` sets 10000000), BENCH_DURATION (10s),
+# BENCH_CONNS (32), BENCH_THREADS (wrk threads, 2), SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path,
+# default .build), BENCH_NO_APPEND=1 to only print. Quick check that it runs:
+#   SEED=20000 BENCH_DURATION=3s BENCH_NO_APPEND=1 bash scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -24,9 +28,18 @@ for tool in wrk sqlite3 python3; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (make deps installs wrk and sqlite3)" >&2; exit 1; }
 done
 
-echo "== building release"
+echo "== building release: swipedeck, and the bare Hummingbird hello server (scripts/hello)"
 swift build -c release --scratch-path "$SCRATCH" --product swipedeck 2>&1 | tail -n 1
 BIN="$ROOT/$SCRATCH/release/swipedeck"
+# Same Hummingbird and NIO as swipedeck: start from its resolved versions.
+[ -f Package.resolved ] && cp Package.resolved scripts/hello/Package.resolved
+swift build -c release --package-path scripts/hello 2>&1 | tail -n 1
+HELLO="$ROOT/scripts/hello/.build/release/hello"
+version_of() { python3 -c 'import json,sys; p=[x for x in json.load(open(sys.argv[1]))["pins"] if x["identity"]=="hummingbird"]; print(p[0]["state"].get("version","?") if p else "?")' "$1"; }
+HB_MAIN=$(version_of Package.resolved)
+HB_HELLO=$(version_of scripts/hello/Package.resolved)
+echo "   hummingbird: swipedeck $HB_MAIN, hello $HB_HELLO"
+[ "$HB_MAIN" = "$HB_HELLO" ] || { echo "bench: hello resolved another Hummingbird" >&2; exit 1; }
 
 WORK=$(mktemp -d /tmp/swipedeck-bench.XXXXXX)
 PID=""
@@ -67,6 +80,19 @@ stop_server() {
   kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 }
 
+# RSS sampler: the largest VmRSS of $PID (MB) while it runs, in $WORK/rss.
+start_rss() {
+  local pid=$PID
+  echo "?" >"$WORK/rss"
+  ( max=0; while kill -0 "$pid" 2>/dev/null; do
+      kb=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+      [ "${kb:-0}" -gt "$max" ] && max=$kb && echo $((max / 1024)) >"$WORK/rss"
+      sleep 0.2
+    done ) &
+  RSS_PID=$!
+}
+read_rss() { cat "$WORK/rss" 2>/dev/null || echo "?"; }
+
 rows() { sqlite3 "$1" "SELECT COUNT(*) FROM swipes"; }
 
 # "name|conns|req/s|p50 ms|p99 ms|note" lines for the summary.
@@ -92,86 +118,125 @@ run_wrk() {
   printf '%-34s c=%-3s %8s req/s   p50 %7s ms   p99 %7s ms\n' "$name" "$conns" "$RPS" "$P50" "$P99"
 }
 
-# ---------------------------------------------------------------- swipes and deck page
-DB="$WORK/bench.sqlite"
-start_server "$DB"
-BASE="http://127.0.0.1:$PORT"
-CARDS=$(http_get "$BASE/api/v1/decks/getaways/cards?limit=100" |
-  python3 -c 'import json,sys; print(" ".join(str(c["id"]) for c in json.load(sys.stdin)["cards"]))')
-echo "== server on $BASE (pid $PID), getaways cards: $(wc -w <<<"$CARDS")"
-grep -o 'synchronous=[A-Z]*' "$WORK/server.log" | head -n 1
+# ---------------------------------------------------------------- configuration
+SEED=${SEED:-1000000}
+CONNS=${BENCH_CONNS:-32}
+RESULTS=()
 
-# The wrk script names participants the server must have signed (see bench_participants.py).
-python3 scripts/bench_participants.py "$PARTICIPANT_SECRET" run1 run2 --threads "$THREADS" --per-thread 20000 >"$WORK/pids.txt"
-export SWIPEDECK_BENCH_PIDS="$WORK/pids.txt"
+hello_run() { # label
+  local port
+  port=$(free_port)
+  "$HELLO" "$port" >>"$WORK/hello.log" 2>&1 &
+  local hp=$!
+  for _ in $(seq 1 100); do http_get "http://127.0.0.1:$port/" >/dev/null 2>&1 && break; sleep 0.05; done
+  run_wrk "GET / (bare Hummingbird hello, $1)" "$CONNS" "http://127.0.0.1:$port/" scripts/bench_get.lua
+  kill "$hp"; wait "$hp" 2>/dev/null || true
+  RESULTS+=("hello ($1)|$CONNS|$RPS|$P50|$P99|")
+  HELLO_RPS+=("$RPS")
+}
 
-RUN=0
-for conns in 4 32; do
-  RUN=$((RUN + 1))
-  before=$(rows "$DB")
-  run_wrk "POST swipes (validated, committed)" "$conns" "$BASE" scripts/bench_swipes.lua getaways "run$RUN" $CARDS
+# swipe_run DB LABEL RUN: wrk of validated, committed swipes; checks every 201 is a row.
+swipe_run() {
+  local db=$1 label=$2 run=$3
+  start_server "$db"
+  local base="http://127.0.0.1:$PORT"
+  local cards
+  cards=$(http_get "$base/api/v1/decks/getaways/cards?limit=100" |
+    python3 -c 'import json,sys; print(" ".join(str(c["id"]) for c in json.load(sys.stdin)["cards"]))')
+  start_rss
+  local before after created non201 added extra
+  before=$(rows "$db")
+  run_wrk "POST swipes ($label)" "$CONNS" "$base" scripts/bench_swipes.lua getaways "$run" $cards
   created=$(sed -n 's/^CREATED //p' "$WORK/wrk.out")
   non201=$(sed -n 's/^NON201 //p' "$WORK/wrk.out")
-  after=$(rows "$DB")
+  after=$(rows "$db")
   added=$((after - before))
-  # wrk stops with up to `conns` requests in flight: the server may commit those after wrk
-  # stopped counting, so rows may exceed the 201s by at most the connection count.
+  # wrk stops with up to CONNS requests in flight: the server may commit those after wrk stopped counting.
   extra=$((added - created))
-  if [ "$non201" != "0" ] || [ "$extra" -lt 0 ] || [ "$extra" -gt "$conns" ]; then
+  if [ "$non201" != "0" ] || [ "$extra" -lt 0 ] || [ "$extra" -gt "$CONNS" ]; then
     echo "bench: MISMATCH: 201s=$created non-201=$non201 rows added=$added" >&2
     grep '^STATUS' "$WORK/wrk.out" >&2
     exit 1
   fi
-  echo "   verified: $created × 201, 0 other statuses, $added rows added (in flight at stop: $extra)"
-  RESULTS+=("POST /api/v1/decks/getaways/swipes|$conns|$RPS|$P50|$P99|$created × 201 = rows added ($extra in flight at stop)")
-done
+  local rss
+  rss=$(read_rss)
+  echo "   verified: $created × 201, 0 other statuses, $added rows added; server RSS max ${rss} MB"
+  RESULTS+=("POST swipes, $label|$CONNS|$RPS|$P50|$P99|$created × 201 = rows; RSS max $rss MB")
+  SWIPE_RPS+=("$RPS")
+  if [ -n "${4:-}" ]; then
+    local cold
+    cold=$(http_get "$base/d/getaways/results" seconds)
+    echo "   GET /d/getaways/results at $after swipes: $(python3 -c "print(f'{$cold * 1000:.1f}')") ms"
+    run_wrk "GET results ($after swipes)" 4 "$base/d/getaways/results" scripts/bench_get.lua
+    RESULTS+=("GET /d/getaways/results, $after swipes|4|$RPS|$P50|$P99|first request $(python3 -c "print(f'{$cold * 1000:.1f}')") ms")
+  fi
+  stop_server
+}
 
-for conns in 4 32; do
-  run_wrk "GET /d/getaways (deck page)" "$conns" "$BASE/d/getaways" scripts/bench_get.lua
-  non200=$(sed -n 's/^NON200 //p' "$WORK/wrk.out")
-  [ "$non200" = "0" ] || { echo "bench: deck page answered $non200 non-200s" >&2; exit 1; }
-  RESULTS+=("GET /d/getaways|$conns|$RPS|$P50|$P99|all 200")
-done
-stop_server
+bytes_per_swipe() { # db -> "size bytes, bytes/swipe"
+  sqlite3 "$1" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+  local size n
+  size=$(stat -c %s "$1")
+  n=$(rows "$1")
+  python3 -c "print(f'{$size / max($n, 1):.0f}')"
+}
 
-# ---------------------------------------------------------------- results page, 100,000 swipes
-RDB="$WORK/results.sqlite"
-start_server "$RDB"
-python3 scripts/bench_seed.py "$RDB" --deck getaways --swipes 100000
-stop_server
-start_server "$RDB"
-BASE="http://127.0.0.1:$PORT"
-COLD=$(http_get "$BASE/d/getaways/results" seconds)
-COLD_MS=$(python3 -c "print(f'{$COLD * 1000:.1f}')")
-echo "GET /d/getaways/results, 100,000 swipes: cold (first request after start) $COLD_MS ms"
-run_wrk "GET /d/getaways/results (100k)" 4 "$BASE/d/getaways/results" scripts/bench_get.lua
-non200=$(sed -n 's/^NON200 //p' "$WORK/wrk.out")
-[ "$non200" = "0" ] || { echo "bench: results page answered $non200 non-200s" >&2; exit 1; }
-RESULTS+=("GET /d/getaways/results (100,000 swipes)|4|$RPS|$P50|$P99|cold first request $COLD_MS ms")
-stop_server
+python3 scripts/bench_participants.py "$PARTICIPANT_SECRET" run1 run2 --threads "$THREADS" --per-thread 20000 >"$WORK/pids.txt"
+export SWIPEDECK_BENCH_PIDS="$WORK/pids.txt"
+HELLO_RPS=()
+SWIPE_RPS=()
 
-# ---------------------------------------------------------------- report
+# ---------------------------------------------------------------- hello, empty, seeded, hello
+hello_run "before"
+
+EMPTY="$WORK/empty.sqlite"
+swipe_run "$EMPTY" "empty database" run1
+
+LARGE="$WORK/large.sqlite"
+start_server "$LARGE"; stop_server   # creates the file with the sample deck
+echo "== seeding $SEED swipes (swipedeck seed: the writer's own code path, no HTTP)"
+"$BIN" seed getaways --db "$LARGE" --swipes "$SEED" --participant-secret "$PARTICIPANT_SECRET"
+BPS=$(bytes_per_swipe "$LARGE")
+echo "   database: $(stat -c %s "$LARGE") bytes for $(rows "$LARGE") swipes = $BPS bytes per swipe"
+swipe_run "$LARGE" "after seeding $SEED" run2 results
+BPS_AFTER=$(bytes_per_swipe "$LARGE")
+
+hello_run "after"
+
+# ---------------------------------------------------------------- ratios and report
+RATIOS=$(python3 - "${HELLO_RPS[@]}" "${SWIPE_RPS[@]}" <<'PY'
+import sys
+h1, h2, empty, large = map(float, sys.argv[1:5])
+hello = (h1 + h2) / 2
+print(f"swipes/s ÷ hello/s: empty {empty / hello:.2f}, after seeding {large / hello:.2f}; seeded ÷ empty {large / empty:.2f} (hello = mean of {h1:.0f} and {h2:.0f})")
+PY
+)
+echo
+echo "$RATIOS"
+echo "bytes per stored swipe (file ÷ rows, after checkpoint): $BPS after seeding, $BPS_AFTER after the second run"
+
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
 MACHINE="$(nproc) cores ($CPU), $(awk '/^MemTotal:/ {printf "%d", $2 / 1048576}' /proc/meminfo) GiB RAM, $(uname -sr); wrk -t$THREADS on the same cores; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
   echo
-  echo "### $DATE — \`make bench\` (\`bash scripts/bench.sh\`), commit $COMMIT"
+  echo "### $DATE — throughput (\`SEED=$SEED bash scripts/bench.sh\`), commit $COMMIT"
   echo
-  echo "Machine: $MACHINE. Release build, \`--rate-participant 0 --rate-ip 0\`, $DURATION per run, $(grep -o 'synchronous=[A-Z]*' "$WORK/server.log" | head -n 1)."
+  echo "Machine: $MACHINE. Release build, \`--rate-participant 0 --rate-ip 0\`, $DURATION per run, c=$CONNS, $(grep -o 'synchronous=[A-Z]*' "$WORK/server.log" | head -n 1)."
   echo
-  echo "| route | conns | req/s | p50 ms | p99 ms | check |"
+  echo "| run | conns | req/s | p50 ms | p99 ms | check |"
   echo "|---|---:|---:|---:|---:|---|"
   for r in "${RESULTS[@]}"; do
     IFS='|' read -r route conns rps p50 p99 note <<<"$r"
     echo "| $route | $conns | $rps | $p50 | $p99 | $note |"
   done
+  echo
+  echo "$RATIOS. Bytes per stored swipe: $BPS (file ÷ rows after seeding $SEED, WAL checkpointed)."
 } >"$WORK/report.md"
 echo
 cat "$WORK/report.md"
 if [ "${BENCH_NO_APPEND:-}" != "1" ]; then
-  [ -f BENCHMARKS.md ] || printf '# Benchmarks\n\nFigures appended by `make bench` (scripts/bench.sh), newest last.\n' >BENCHMARKS.md
   cat "$WORK/report.md" >>BENCHMARKS.md
   echo "(appended to BENCHMARKS.md)"
 fi

@@ -2,6 +2,8 @@
 import json
 import random
 import sqlite3
+
+import trace_codec
 import time
 from pathlib import Path
 
@@ -36,7 +38,13 @@ def query(server, sql, args=()):
 
 
 def swipes(server):
-    return query(server, "SELECT id, cardId, direction, input, trace, suspect, undoneAt FROM swipes ORDER BY createdAt, rowid")
+    """Stored swipes; `trace` is the JSON text of the trace whichever form stores it."""
+    rows = query(server, "SELECT id, cardId, direction, input, trace, traceData, suspect, undoneAt FROM swipes ORDER BY createdAt, rowid")
+    for row in rows:
+        data = row.pop("traceData")
+        if data is not None:
+            row["trace"] = json.dumps(trace_codec.decode(data))
+    return rows
 
 
 def poll(fn, timeout=5.0, interval=0.05, what="condition"):

@@ -106,9 +106,9 @@ struct LiveResultsTests {
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
         guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
         try await Self.poll("deck one's update") { one.results.count == 2 }
-        _ = try database.flipSwipe(id: swipe.id, participant: "u", to: "left", at: fixedTime)
+        _ = try await database.flipSwipe(id: swipe.id, participant: "u", to: "left", at: fixedTime)
         try await Self.poll("the flip") { one.results.last?.contains(#""directionTotals":{"left":1}"#) == true }
-        _ = try database.undoSwipe(id: swipe.id, participant: "u", at: fixedTime)
+        _ = try await database.undoSwipe(id: swipe.id, participant: "u", at: fixedTime)
         try await Self.poll("the undo") { one.results.last?.contains(#""allSwipes":0"#) == true }
         _ = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "v")))
         try await Self.poll("another swipe") { one.results.last?.contains(#""allSwipes":1"#) == true }

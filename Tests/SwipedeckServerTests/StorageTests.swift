@@ -46,13 +46,13 @@ struct StorageTests {
                 #expect(tables.contains(t), "missing table \(t)")
             }
             let applied = try Self.read(db) { d in try AppDatabase.migrator.appliedMigrations(d) }
-            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust"])
+            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate"])
             _ = try Self.importDeck(db, cards: 3)
 
             // Re-open the same file (twice): nothing re-applied, data kept.
             for _ in 0..<2 {
                 let again = try AppDatabase(path: path)
-                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust"])
+                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate"])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try again.decks().map(\.deck.slug) == ["s"])
                 #expect(try again.decks().first?.cardCount == 3)
@@ -195,19 +195,19 @@ struct StorageTests {
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "u", id: "newer")))
             let count = { try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } }
 
-            #expect(throws: ApiError.notYourSwipe) { try db.undoSwipe(id: "undo-me", participant: "v", at: fixedTime) }
-            #expect(throws: ApiError.notFound("swipe")) { try db.undoSwipe(id: "nope", participant: "u", at: fixedTime) }
-            let undone = try db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 5)
+            await #expect(throws: ApiError.notYourSwipe) { try await db.undoSwipe(id: "undo-me", participant: "v", at: fixedTime) }
+            await #expect(throws: ApiError.notFound("swipe")) { try await db.undoSwipe(id: "nope", participant: "u", at: fixedTime) }
+            let undone = try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 5)
             #expect(undone.undoneAt == fixedTime + 5)
             #expect(try count() == 2)
-            #expect(try db.swipe(id: "undo-me")?.undoneAt == fixedTime + 5)
-            #expect(try db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 9).undoneAt == fixedTime + 5)
+            #expect(try await db.swipe(id: "undo-me")?.undoneAt == fixedTime + 5)
+            #expect(try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 9).undoneAt == fixedTime + 5)
 
             // The latest live swipe ("newer", inserted after) is undone by undoLatestSwipe.
-            #expect(try db.undoLatestSwipe(deckId: deck.id!, participant: "u", at: fixedTime + 10)?.id == "newer")
-            #expect(try db.undoLatestSwipe(deckId: deck.id!, participant: "u", at: fixedTime + 11) == nil)
+            #expect(try await db.undoLatestSwipe(deckId: deck.id!, participant: "u", at: fixedTime + 10)?.id == "newer")
+            #expect(try await db.undoLatestSwipe(deckId: deck.id!, participant: "u", at: fixedTime + 11) == nil)
             #expect(try count() == 2)
-            #expect(try db.history(deckId: deck.id!, participant: "u").isEmpty)
+            #expect(try await db.history(deckId: deck.id!, participant: "u").isEmpty)
 
             // The card is free again for the participant.
             let again = Self.swipe(deck, card: ids[0], participant: "u", id: "again")
@@ -222,9 +222,9 @@ struct StorageTests {
             let (deck, ids) = try Self.importDeck(db, cards: 1)
             let writer = SwipeWriter(pool: db.pool)
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "f", id: "flip-me")))
-            let flipped = try db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 1)
+            let flipped = try await db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 1)
             #expect(flipped.direction == "left")
-            #expect(try db.swipe(id: "flip-me")?.direction == "left")
+            #expect(try await db.swipe(id: "flip-me")?.direction == "left")
             let log = try Self.read(db) { d in try Row.fetchAll(d, sql: "SELECT * FROM flips") }
             #expect(log.count == 1)
             #expect(log.first?["swipeId"] as String? == "flip-me")
@@ -232,11 +232,11 @@ struct StorageTests {
             #expect(log.first?["toDirection"] as String? == "left")
             #expect(log.first?["createdAt"] as Double? == fixedTime + 1)
             // Flipping to the same direction logs nothing.
-            _ = try db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 2)
+            _ = try await db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 2)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM flips") } == 1)
-            #expect(throws: ApiError.notYourSwipe) { try db.flipSwipe(id: "flip-me", participant: "g", to: "right", at: fixedTime) }
-            _ = try db.undoSwipe(id: "flip-me", participant: "f", at: fixedTime + 3)
-            #expect(throws: ApiError.alreadyUndone) { try db.flipSwipe(id: "flip-me", participant: "f", to: "right", at: fixedTime) }
+            await #expect(throws: ApiError.notYourSwipe) { try await db.flipSwipe(id: "flip-me", participant: "g", to: "right", at: fixedTime) }
+            _ = try await db.undoSwipe(id: "flip-me", participant: "f", at: fixedTime + 3)
+            await #expect(throws: ApiError.alreadyUndone) { try await db.flipSwipe(id: "flip-me", participant: "f", to: "right", at: fixedTime) }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } == 1)
         }
     }
@@ -257,7 +257,7 @@ struct StorageTests {
             bot.suspect = true
             _ = try await writer.submit(.swipe(bot))
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r1", id: "gone", direction: "right")))
-            _ = try db.undoSwipe(id: "gone", participant: "r1", at: fixedTime)
+            _ = try await db.undoSwipe(id: "gone", participant: "r1", at: fixedTime)
 
             let r = try await db.results(for: deck)
             #expect(r.swipes == 5)

@@ -48,8 +48,10 @@ struct SwipeApiTests {
             let expected = try validate(sent, claimed: .right, profile: .standard)
             #expect((row["velocityX"] as Double?) == expected.velocity.x)
             #expect((row["velocityY"] as Double?) == expected.velocity.y)
-            let stored = try #require(row["trace"] as String?)
-            #expect(try JSONDecoder().decode(Trace.self, from: Data(stored.utf8)) == sent)
+            // Stored in TraceCodec's binary form (the JSON column stays empty), the same doubles.
+            #expect((row["trace"] as String?) == nil)
+            let stored = try #require(row["traceData"] as Data?)
+            #expect(TraceCodec.decode(Array(stored)) == sent)
             #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
         }
     }
@@ -143,7 +145,11 @@ struct SwipeApiTests {
 
             let page = try await client.get("/d/d/results", headers: admin)
             #expect(page.status == .ok)
-            for code in expected.keys { #expect(page.text.contains("<code>\(code)</code>")) }
+            // Each code as the sentence people read, with the code as its tooltip.
+            for code in expected.keys {
+                let message = try #require(SwipeRejection(rawValue: code)).message
+                #expect(page.text.contains(#"<span class="reason" title="\#(code)">\#(message)</span>"#), "\(code)")
+            }
             #expect(page.text.contains("Rejected swipes <small data-stat=\"rejectedTotal\">\(Self.badTraces.count)</small>"))
         }
     }
@@ -472,8 +478,8 @@ struct SwipeApiTests {
             #expect(html.contains(#"<b data-stat="participants">10</b><span>participants</span>"#))
             #expect(html.contains(#"<b data-stat="swipes">11</b><span>swipes counted</span>"#))
             #expect(html.contains(#"<b data-stat="median">0.6 s</b><span>median decision</span>"#) || html.contains(#"<b data-stat="median">600 ms</b><span>median decision</span>"#))
-            let first = try #require(html.range(of: "A nine of ten</td>"))
-            let second = try #require(html.range(of: "B one of one</td>"))
+            let first = try #require(html.range(of: "A nine of ten</span></div></td>"))
+            let second = try #require(html.range(of: "B one of one</span></div></td>"))
             #expect(first.lowerBound < second.lowerBound)
             #expect(html.contains("<td class=\"num\">9</td><td class=\"num\">10</td><td class=\"num\">90%</td>"))
         }

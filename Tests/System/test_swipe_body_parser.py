@@ -84,11 +84,12 @@ def render(parts, card, participant, extra, sep):
 def stored(server, key):
     import sqlite3
     with sqlite3.connect(server.db, timeout=30) as c:
-        row = c.execute("SELECT direction, input, velocityX, velocityY, durationMs, decisionMs, suspect, trace FROM swipes WHERE id = ?",
-                        (key,)).fetchone()
+        row = c.execute("SELECT direction, input, velocityX, velocityY, durationMs, decisionMs, suspect, trace, traceData FROM swipes "
+                        "WHERE id = ?", (key,)).fetchone()
     if row is None:
         return None
-    return row[:7] + (json.loads(row[7]) if row[7] else None,)
+    from trace_codec import decode
+    return row[:7] + (json.loads(row[7]) if row[7] else decode(row[8]) if row[8] is not None else None,)
 
 
 COUNTER = iter(range(10**9))

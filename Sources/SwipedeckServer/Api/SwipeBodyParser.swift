@@ -12,35 +12,20 @@ import SwipePhysics
 /// caller then decodes with `JSONDecoder` exactly as before, so errors and edge cases keep their
 /// answers. For bodies it accepts, it builds the same `SwipeRequest` `JSONDecoder` would.
 enum SwipeBodyParser {
-    /// The request, and its trace as compact JSON (the client's own spelling of the numbers,
-    /// whitespace removed), ready to store without formatting every number again.
-    static func parse(_ buffer: ByteBuffer) -> (request: SwipeRequest, traceJSON: String?)? {
+    /// The request, or nil outside the plain shape (the caller then uses `JSONDecoder`).
+    static func parse(_ buffer: ByteBuffer) -> SwipeRequest? {
         buffer.withUnsafeReadableBytes { raw in
             var p = Parser(bytes: raw)
             guard let r = p.swipeRequest() else { return nil }
             p.skipSpace()
             guard p.i == raw.count else { return nil }
-            return (r, p.traceRange.map { range in Self.withoutSpace(UnsafeRawBufferPointer(rebasing: raw[range])) })
-        }
-    }
-
-    /// JSON text without whitespace; only for text without strings (a trace on the fast path).
-    static func withoutSpace(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { out in
-            var n = 0
-            for b in bytes where !(b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09) {
-                out[n] = b
-                n += 1
-            }
-            return n
+            return r
         }
     }
 
     struct Parser {
         let bytes: UnsafeRawBufferPointer
         var i = 0
-        /// Where the trace object was (when there was one).
-        var traceRange: Range<Int>?
 
         init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -244,10 +229,7 @@ enum SwipeBodyParser {
                     return true
                 case 3:
                     if p.null() { return true }
-                    p.skipSpace()
-                    let start = p.i
                     trace = p.trace()
-                    p.traceRange = start..<p.i
                     return trace != nil
                 default:
                     guard let v = p.optionalNumber() else { return false }

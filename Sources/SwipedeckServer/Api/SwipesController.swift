@@ -25,13 +25,12 @@ struct SwipesController: Sendable {
         let slug = try context.parameters.require("deck")
         let body = try await decoding.collectJSONBody(request)
         let fast = SwipeBodyParser.parse(body)
-        let r: SwipeRequest = try fast?.request ?? RequestDecoding.decode(SwipeRequest.self, body)
+        let r: SwipeRequest = try fast ?? RequestDecoding.decode(SwipeRequest.self, body)
         let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
         let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
-            cookieParticipant: context.participant, cookieRejected: context.participantRejected, now: clock(),
-            traceJSON: fast?.traceJSON)
+            cookieParticipant: context.participant, cookieRejected: context.participantRejected, now: clock())
         func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
             headers.append(contentsOf: extra)
@@ -86,7 +85,7 @@ struct SwipesController: Sendable {
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let participant = try await participantParam(request, context)
-        let s = try database.undoSwipe(id: id, participant: participant, at: clock())
+        let s = try await database.undoSwipe(id: id, participant: participant, at: clock())
         let deck = try database.deckSlug(id: s.deckId)
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
@@ -105,13 +104,13 @@ struct SwipesController: Sendable {
         let participant = try await swipes.participant(
             body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
             cookieRejected: context.participantRejected)
-        guard let existing = try database.swipe(id: id) else { throw ApiError.notFound("swipe") }
+        guard let existing = try await database.swipe(id: id) else { throw ApiError.notFound("swipe") }
         let deckSlug = try database.deckSlug(id: existing.deckId)
         let deck = try catalog.deck(deckSlug)
         if !deck.swipeProfile.directions.contains(d) {
             throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(d.rawValue).")
         }
-        let s = try database.flipSwipe(id: id, participant: participant, to: d.rawValue, at: clock())
+        let s = try await database.flipSwipe(id: id, participant: participant, to: d.rawValue, at: clock())
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deckSlug)))
     }
 
@@ -119,7 +118,7 @@ struct SwipesController: Sendable {
         let slug = try context.parameters.require("deck")
         let deck = try catalog.deck(slug)
         let participant = try await participantParam(request, context)
-        let entries = try database.history(deckId: deck.id ?? 0, participant: participant)
+        let entries = try await database.history(deckId: deck.id ?? 0, participant: participant)
         return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])
     }
 

@@ -11,7 +11,7 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var direction: String
     /// A `SwipeInput` raw value.
     public var input: String
-    /// The trace as compact JSON (flat arrays), for drag swipes.
+    /// The trace as JSON text: swipes stored before migration v4 only (see `traceData`).
     public var trace: String?
     /// Release velocity, px/ms.
     public var velocityX: Double?
@@ -32,6 +32,22 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var cardRevision: Int? = nil
     /// Why the swipe is suspect: `machine_like_trace`, `button_burst`, `button_before_read`.
     public var suspectReason: String? = nil
+    /// The trace in `TraceCodec`'s lossless binary form (drag swipes stored since migration v4).
+    public var traceData: Data? = nil
+
+    /// Whether the swipe carries a trace (in either stored form).
+    public var hasTrace: Bool { trace != nil || traceData != nil }
+
+    /// The trace as compact JSON whichever form stores it: what `swipedeck classify` re-checks
+    /// (the same doubles, so the same decision). Nil without a trace.
+    public var traceJSON: String? {
+        if let trace { return trace }
+        guard let traceData, let decoded = TraceCodec.decode(Array(traceData)) else { return nil }
+        return SwipeService.compact(decoded)
+    }
+
+    /// The trust class (`SwipeKind.of`).
+    public var kind: SwipeKind { SwipeKind.of(input: input, hasTrace: hasTrace, suspect: suspect) }
 }
 
 // MARK: - Database

@@ -11,7 +11,7 @@ public enum SwipeExport {
     static func number(_ v: Double?) -> String { v.map { String($0) } ?? "" }
 
     public static func csvLine(_ s: Swipe) -> String {
-        let kind = SwipeKind.of(input: s.input, hasTrace: s.trace != nil, suspect: s.suspect)
+        let kind = s.kind
         let fields = [
             ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
             ResultsCSV.cell(s.direction), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
@@ -42,7 +42,7 @@ public enum SwipeExport {
     public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) -> String {
         let line = Line(
             id: s.id, participant: s.participantId, card: s.cardId, cardRevision: s.cardRevision, direction: s.direction, input: s.input,
-            kind: SwipeKind.of(input: s.input, hasTrace: s.trace != nil, suspect: s.suspect).rawValue, suspect: s.suspect,
+            kind: s.kind.rawValue, suspect: s.suspect,
             suspectReason: s.suspectReason, decisionMs: s.decisionMs, velocityX: s.velocityX, velocityY: s.velocityY,
             durationMs: s.durationMs, createdAt: s.createdAt, undoneAt: s.undoneAt)
         return String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self) + "\n"

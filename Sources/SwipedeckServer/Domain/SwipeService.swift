@@ -23,12 +23,10 @@ public struct SwipeService: Sendable {
     ///     names none.
     ///   - cookieRejected: the request carried a participant cookie this server did not issue.
     ///   - now: seconds since 1970 (passed in; the service reads no clock).
-    ///   - traceJSON: the trace as compact JSON when the caller has it already (the request's
-    ///     own text, for storage); nil makes it from `r.trace`.
     /// - Throws: `ApiError` naming the broken rule.
     public func submit(
         deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?,
-        cookieRejected: Bool = false, now: Double, traceJSON: String? = nil
+        cookieRejected: Bool = false, now: Double
     ) async throws -> SwipeOutcome {
         let deck = try catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
@@ -59,7 +57,7 @@ public struct SwipeService: Sendable {
                 swipe.durationMs = trace.t.last
                 swipe.suspect = verdict.suspect
                 swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
-                swipe.trace = traceJSON ?? Self.compact(trace)
+                swipe.traceData = Data(TraceCodec.encode(trace))
             } catch {
                 try await writer.submit(.rejection(deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
                 throw ApiError.rejected(error)

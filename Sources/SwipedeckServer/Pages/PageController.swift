@@ -118,30 +118,30 @@ struct PageController: Sendable {
         let slug = try context.parameters.require("deck")
         let deck = try catalog.deck(slug)
         if let p = context.participant {
-            _ = try database.undoLatestSwipe(deckId: deck.id ?? 0, participant: p, at: clock())
+            _ = try await database.undoLatestSwipe(deckId: deck.id ?? 0, participant: p, at: clock())
         }
         return .redirect(to: "/d/\(slug)", type: .normal)
     }
 
     @Sendable func formUndoOne(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (slug, s) = try swipeInDeck(context)
-        _ = try database.undoSwipe(id: s.id, participant: context.participant ?? "", at: clock())
+        let (slug, s) = try await swipeInDeck(context)
+        _ = try await database.undoSwipe(id: s.id, participant: context.participant ?? "", at: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
     /// The `:deck` slug and the `:id` swipe, which must belong to that deck (404 otherwise).
-    func swipeInDeck(_ context: AppRequestContext) throws -> (String, Swipe) {
+    func swipeInDeck(_ context: AppRequestContext) async throws -> (String, Swipe) {
         let slug = try context.parameters.require("deck")
         let deck = try catalog.deck(slug)
-        guard let s = try database.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
+        guard let s = try await database.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
         return (slug, s)
     }
 
     @Sendable func formFlip(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (slug, s) = try swipeInDeck(context)
+        let (slug, s) = try await swipeInDeck(context)
         let id = s.id
         let to = Decision(rawValue: s.direction)?.mirroredHorizontally ?? .none
-        _ = try database.flipSwipe(id: id, participant: context.participant ?? "", to: to == .none ? s.direction : to.rawValue, at: clock())
+        _ = try await database.flipSwipe(id: id, participant: context.participant ?? "", to: to == .none ? s.direction : to.rawValue, at: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
@@ -183,7 +183,7 @@ struct PageController: Sendable {
 
     @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try catalog.deck(try context.parameters.require("deck"))
-        let entries = try database.history(deckId: deck.id ?? 0, participant: context.participant ?? "")
+        let entries = try await database.history(deckId: deck.id ?? 0, participant: context.participant ?? "")
         let now = clock()
         let rows = entries.map { e -> [String: Any] in
             let d = Decision(rawValue: e.swipe.direction) ?? .none

@@ -14,6 +14,8 @@ public struct DeckActivity: Sendable, Hashable {
 
 extension AppDatabase {
     /// The owner's decks, newest first, with their activity; `since` is the start of "the last hour".
+    /// Live counts come from the aggregates (`SwipeAggregates`); the last hour is a range of the
+    /// append-only index `swipes_by_deck_time`.
     public func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity] {
         try await pool.read { db in
             let decks = try Deck.filter(Column("ownerId") == ownerId).order(Column("createdAt").desc, Column("id").desc).fetchAll(db)
@@ -21,8 +23,8 @@ extension AppDatabase {
                 let id = d.id ?? 0
                 let row = try Row.fetchOne(db, sql: """
                     SELECT (SELECT COUNT(*) FROM cards WHERE deckId = ?) AS cards,
-                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS swipes,
-                           (SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS participants,
+                           (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
+                           (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
                            (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND createdAt >= ?) AS lastHour
                     """, arguments: [id, id, id, id, since])
                 return DeckActivity(deck: d, cards: row?["cards"] ?? 0, swipes: row?["swipes"] ?? 0,

@@ -78,11 +78,13 @@ extension AppDatabase {
             let key = order == .listed ? "position" : "sd_shuffle_key(?, id)"
             let filter = """
                 FROM cards WHERE deckId = ? AND archivedAt IS NULL AND \(key) > ?
-                AND id NOT IN (SELECT cardId FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL)
+                AND id NOT IN (SELECT cardId FROM swipes WHERE participantId = ? AND undoneAt IS NULL)
                 """
             let who = participant ?? ""
+            // The subquery reads the covering partial index swipes_live_once (participant, card);
+            // the outer query keeps this deck's cards, so it needs no deck filter.
             let args: StatementArguments = order == .listed
-                ? [deckId, cursor, who, deckId] : [deckId, who, cursor, who, deckId]
+                ? [deckId, cursor, who] : [deckId, who, cursor, who]
             let sortArgs: StatementArguments = order == .listed ? [limit] : [who, limit]
             // Cached statements: the deck page and the cards API run these on every request.
             let cards = try Card.fetchAll(

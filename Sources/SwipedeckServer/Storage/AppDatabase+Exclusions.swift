@@ -20,6 +20,7 @@ extension AppDatabase {
             } else {
                 return
             }
+            try SwipeAggregates.setExcluded(db, deckId: deckId, participant: participant, excluded)
             try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
                                detail: "{\"participant\":\"\(participant)\"}", now: now)
         }
@@ -33,7 +34,7 @@ extension AppDatabase {
             var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
             var reasons: [String: Int] = [:]
             for r in try Row.fetchAll(db, sql: """
-                SELECT input, trace IS NOT NULL AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
+                SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
                 WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
                 """, arguments: [participant, deckId]) {
                 let kind = SwipeKind.of(input: r["input"], hasTrace: r["traced"], suspect: r["suspect"])
@@ -72,18 +73,19 @@ extension AppDatabase {
     /// (at most `limit`).
     public func flaggedParticipants(deckId: Int64, limit: Int = 50) async throws -> [FlaggedParticipant] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.participantId AS id,
-                       (SELECT COUNT(*) FROM swipes s WHERE s.deckId = ? AND s.participantId = p.participantId AND s.undoneAt IS NULL AND s.suspect = 1) AS suspect,
-                       (SELECT COUNT(*) FROM swipes s WHERE s.deckId = ? AND s.participantId = p.participantId AND s.undoneAt IS NULL) AS live,
-                       (SELECT suspectReason FROM swipes s WHERE s.deckId = ? AND s.participantId = p.participantId AND s.suspect = 1
-                        GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1) AS reason,
-                       EXISTS (SELECT 1 FROM exclusions e WHERE e.deckId = ? AND e.participantId = p.participantId AND e.liftedAt IS NULL) AS excluded
-                FROM (SELECT DISTINCT participantId FROM swipes WHERE deckId = ? AND suspect = 1 AND undoneAt IS NULL
-                      UNION SELECT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NULL) p
-                ORDER BY suspect DESC, id LIMIT ?
-                """, arguments: [deckId, deckId, deckId, deckId, deckId, deckId, limit]).map { r in
-                FlaggedParticipant(id: r["id"], suspect: r["suspect"], live: r["live"], reason: r["reason"], excluded: r["excluded"])
+            // Candidates from the aggregate rows (partial index `deckParticipants_flagged`), then
+            // each one's most frequent suspect reason from their own swipes.
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
+                WHERE deckId = ? AND (excluded = 1 OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT ?
+                """, arguments: [deckId, limit])
+            return try rows.map { r in
+                let id: String = r["participantId"]
+                let reason = try String.fetchOne(db, sql: """
+                    SELECT suspectReason FROM swipes WHERE participantId = ? AND deckId = ? AND suspect = 1
+                    GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1
+                    """, arguments: [id, deckId])
+                return FlaggedParticipant(id: id, suspect: r["suspect"], live: r["live"], reason: reason, excluded: r["excluded"])
             }
         }
     }

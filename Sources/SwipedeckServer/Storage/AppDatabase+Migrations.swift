@@ -95,6 +95,7 @@ extension AppDatabase {
             try db.drop(index: "swipes_by_decision_time")
         }
         m.registerMigration("v3-owners-and-trust", migrate: Self.ownersAndTrust)
+        m.registerMigration("v4-compact-and-aggregate", migrate: Self.compactAndAggregate)
         return m
     }
 }

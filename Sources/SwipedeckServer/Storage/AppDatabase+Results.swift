@@ -1,59 +1,73 @@
 import GRDB
 
 extension AppDatabase {
-    /// A deck's results, from a handful of indexed queries (one row per card, direction and kind
-    /// comes back to Swift). Live swipes of participants the owner excluded are left out of
-    /// everything; the rest are counted by kind, and the ranking counts the deck's `counted`
-    /// kinds (suspect kinds never).
+    /// A deck's results, read from the aggregates `SwipeAggregates` keeps (a few hundred rows
+    /// however many swipes the deck holds). Live swipes of participants the owner excluded are
+    /// left out of everything; the rest are counted by kind, and the ranking counts the deck's
+    /// `counted` kinds (suspect kinds never).
     public func results(for deck: Deck) async throws -> ResultsReport {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         let counted = deck.counted
-        return try await pool.read { db in
-            let cards = try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db)
-            var tally = ResultsTally()
-            let notExcluded = "participantId NOT IN (SELECT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NULL)"
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT cardId, direction, input, trace IS NOT NULL AS traced, suspect, COUNT(*) AS n FROM swipes
-                WHERE deckId = ? AND undoneAt IS NULL AND \(notExcluded)
-                GROUP BY cardId, direction, input, traced, suspect
-                """, arguments: [deckId, deckId])
-            while let r = try rows.next() {
-                let kind = SwipeKind.of(input: r["input"], hasTrace: r["traced"], suspect: r["suspect"])
-                tally.add(card: r["cardId"], direction: r["direction"], kind: kind, count: r["n"], counted: counted)
-            }
-            let countedSQL = Self.countedPredicate(counted)
-            let participants = try Int.fetchOne(db, sql: """
-                SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL AND \(countedSQL) AND \(notExcluded)
-                """, arguments: [deckId, deckId]) ?? 0
-            let timedFilter = "deckId = ? AND undoneAt IS NULL AND \(countedSQL) AND decisionMs IS NOT NULL AND \(notExcluded)"
-            let timed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM swipes WHERE \(timedFilter)", arguments: [deckId, deckId]) ?? 0
-            var median: Double?
-            if timed > 0 {
-                let mid = try Double.fetchAll(
-                    db, sql: "SELECT decisionMs FROM swipes WHERE \(timedFilter) ORDER BY decisionMs LIMIT ? OFFSET ?",
-                    arguments: [deckId, deckId, timed % 2 == 0 ? 2 : 1, (timed - 1) / 2])
-                median = mid.isEmpty ? nil : mid.reduce(0, +) / Double(mid.count)
-            }
-            var rejections: [String: Int] = [:]
-            for r in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? GROUP BY code", arguments: [deckId]) {
-                rejections[r["code"]] = r["n"]
-            }
-            let excluded = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT participantId) FROM exclusions WHERE deckId = ? AND liftedAt IS NULL", arguments: [deckId]) ?? 0
-            let excludedSwipes = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM swipes WHERE deckId = ? AND undoneAt IS NULL AND NOT \(notExcluded)
-                """, arguments: [deckId, deckId]) ?? 0
-            return ResultsReport(
-                deck: deck, cards: cards, tally: tally, participants: participants, medianDecisionMs: median,
-                rejections: rejections, excludedParticipants: excluded, excludedSwipes: excludedSwipes)
-        }
+        return try await pool.read { db in try Self.results(db, deck: deck, deckId: deckId, counted: counted) }
     }
 
-    /// SQL true for a swipe of a counted kind (built from the enum's constants, never from input).
-    static func countedPredicate(_ counted: Set<CountedInput>) -> String {
-        var parts: [String] = []
-        if counted.contains(.drag) { parts.append("trace IS NOT NULL") }
-        if counted.contains(.button) { parts.append("(trace IS NULL AND input IN ('button', 'key'))") }
-        if counted.contains(.api) { parts.append("(trace IS NULL AND input NOT IN ('button', 'key'))") }
-        return "(suspect = 0 AND (\(parts.isEmpty ? "0" : parts.joined(separator: " OR "))))"
+    static func results(_ db: Database, deck: Deck, deckId: Int64, counted: Set<CountedInput>) throws -> ResultsReport {
+        let cards = try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db)
+        var tally = ResultsTally()
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT cardId, kind, direction, n FROM swipeTallies WHERE deckId = ? AND outOfResults = 0 AND n > 0"),
+            arguments: [deckId])
+        while let r = try rows.next() {
+            guard let kind = SwipeKind.code(r[1]) else { continue }
+            tally.add(card: r[0], direction: r[2], kind: kind, count: r[3], counted: counted)
+        }
+        let countedMask = SwipeKind.countedMask(counted)
+        let participants = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND outOfResults = 0 AND mask & ? != 0"),
+            arguments: [deckId, countedMask]) ?? 0
+        let median = try medianDecisionMs(db, deckId: deckId, kinds: SwipeKind.allCases.filter { countedMask & 1 << $0.code != 0 })
+        var rejections: [String: Int] = [:]
+        for r in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? GROUP BY code", arguments: [deckId]) {
+            rejections[r["code"]] = r["n"]
+        }
+        let excluded = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT participantId) FROM exclusions WHERE deckId = ? AND liftedAt IS NULL", arguments: [deckId]) ?? 0
+        let excludedSwipes = try Int.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ? AND outOfResults = 1", arguments: [deckId]) ?? 0
+        return ResultsReport(
+            deck: deck, cards: cards, tally: tally, participants: participants, medianDecisionMs: median,
+            rejections: rejections, excludedParticipants: excluded, excludedSwipes: excludedSwipes)
+    }
+
+    /// The median decision time of the counted kinds (the mean of the two middle values for an
+    /// even count), exact: the buckets locate the middle, one bucket's values give it.
+    static func medianDecisionMs(_ db: Database, deckId: Int64, kinds: [SwipeKind]) throws -> Double? {
+        if kinds.isEmpty { return nil }
+        let inKinds = kinds.map { String($0.code) }.joined(separator: ",")
+        let buckets = try Row.fetchAll(db, sql: """
+            SELECT bucket, SUM(n) FROM decisionBuckets WHERE deckId = ? AND kind IN (\(inKinds)) GROUP BY bucket HAVING SUM(n) > 0 ORDER BY bucket
+            """, arguments: [deckId]).map { (bucket: $0[0] as Int64, n: $0[1] as Int) }
+        let timed = buckets.reduce(0) { $0 + $1.n }
+        if timed == 0 { return nil }
+        func value(atRank rank: Int) throws -> Double? {
+            var before = 0
+            for b in buckets {
+                if rank < before + b.n {
+                    var seen = before
+                    for r in try Row.fetchAll(db, sql: """
+                        SELECT decisionMs, SUM(n) FROM decisionTimes WHERE deckId = ? AND kind IN (\(inKinds)) AND bucket = ?
+                        GROUP BY decisionMs HAVING SUM(n) > 0 ORDER BY decisionMs
+                        """, arguments: [deckId, b.bucket]) {
+                        seen += r[1] as Int
+                        if rank < seen { return r[0] }
+                    }
+                    return nil
+                }
+                before += b.n
+            }
+            return nil
+        }
+        let middle = timed % 2 == 0 ? [timed / 2 - 1, timed / 2] : [(timed - 1) / 2]
+        let values = try middle.compactMap(value(atRank:))
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 }

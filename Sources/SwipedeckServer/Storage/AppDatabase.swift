@@ -28,6 +28,8 @@ public struct AppDatabase: Sendable {
         let mode = synchronous
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // Readers: 8 MiB of page cache each (the default is 2 MiB); the writer gets more below.
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.readerCacheKiB)")
             db.add(function: Self.shuffleKeyFunction)
             if mode == .full {
                 // Readers never write, but a pool reuses connection setup; harmless either way.
@@ -38,6 +40,13 @@ public struct AppDatabase: Sendable {
         if mode == .full {
             try pool.barrierWriteWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         }
+        // The writer walks the random-key indexes of `swipes` (idempotency key, participant) on
+        // every insert: a page cache that holds their inner pages keeps inserts off the disk as
+        // the table grows. A WAL that outgrows the limit is truncated after a checkpoint.
+        try pool.barrierWriteWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
+        }
         let effective = try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
         if mode == .full && effective != 2 {
             throw StorageError.pragmaNotApplied("synchronous=FULL read back as \(effective)")
@@ -46,6 +55,13 @@ public struct AppDatabase: Sendable {
         self.synchronous = effective
         try Self.migrator.migrate(pool)
     }
+
+    /// Page cache of the writer connection, KiB. With the readers' this bounds SQLite's memory
+    /// to about 32 + 4 × 8 = 64 MiB (the server's RSS target is 150 MB). No `mmap_size`: mapped
+    /// pages count in the process's RSS and would grow with the file.
+    static let writerCacheKiB = 32 * 1024
+    /// Page cache of each reader connection, KiB.
+    static let readerCacheKiB = 8 * 1024
 
     /// `sd_shuffle_key(participant, cardId)` for SQL (see `shuffleKey`).
     static let shuffleKeyFunction = DatabaseFunction("sd_shuffle_key", argumentCount: 2, pure: true) { values in

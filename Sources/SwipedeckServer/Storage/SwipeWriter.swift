@@ -90,12 +90,9 @@ public actor SwipeWriter {
                 db.cachedStatement(sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL"),
                 arguments: [swipe.participantId, swipe.cardId]) ?? false
             if live { return .refused(.alreadySwiped) }
-            if let quota {
-                let decided = try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT COUNT(*) FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL"),
-                    arguments: [swipe.participantId, swipe.deckId]) ?? 0
-                if decided >= quota { return .refused(.quotaReached(quota)) }
-            }
+            // The participant's aggregate row: live swipes in this deck (the quota) and exclusion.
+            let state = try SwipeAggregates.participant(db, deckId: swipe.deckId, participant: swipe.participantId)
+            if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
             if paced {
                 let previous = try Double.fetchAll(
                     db.cachedStatement(sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
@@ -109,17 +106,24 @@ public actor SwipeWriter {
             swipe.cardRevision = try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId])
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
                 .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
-            try db.cachedStatement(sql: """
-                INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, velocityX, velocityY,
-                                    durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    swipe.id, swipe.deckId, swipe.cardId, swipe.participantId, swipe.direction, swipe.input, swipe.trace,
-                    swipe.velocityX, swipe.velocityY, swipe.durationMs, swipe.decisionMs, swipe.suspect, swipe.requestHash,
-                    swipe.createdAt, swipe.undoneAt, swipe.cardRevision, swipe.suspectReason,
-                ])
+            try insert(swipe, db)
+            try SwipeAggregates.add(
+                db, deckId: swipe.deckId, cardId: swipe.cardId, participant: swipe.participantId, direction: swipe.direction,
+                kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, state: state)
             return .created(swipe)
         }
+    }
+
+    static func insert(_ swipe: Swipe, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, traceData, velocityX, velocityY,
+                                durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                swipe.id, swipe.deckId, swipe.cardId, swipe.participantId, swipe.direction, swipe.input, swipe.trace, swipe.traceData,
+                swipe.velocityX, swipe.velocityY, swipe.durationMs, swipe.decisionMs, swipe.suspect, swipe.requestHash,
+                swipe.createdAt, swipe.undoneAt, swipe.cardRevision, swipe.suspectReason,
+            ])
     }
 }
 

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import SwipePhysics
+
+/// The documented fast path for benchmarks (`swipedeck seed`): stores many valid drag swipes
+/// into a deck without HTTP, exactly as the API would store them. Each swipe gets a signed
+/// participant id, a fresh idempotency key, a realistic 30–60 sample trace that the deck's
+/// profile validates (velocity, duration and suspect flag come from `validate`, as in
+/// `SwipeService`), and goes through `SwipeWriter.apply`: the same checks, trace encoding and
+/// aggregate updates as a live swipe, in transactions of `batch` swipes.
+///
+/// Participants swipe the deck's cards in order, one swipe per card each, so the
+/// one-live-swipe rule holds. Deterministic for a given `seed`, `run` and `now`.
+public struct SwipeSeeder: Sendable {
+    public let database: AppDatabase
+    public let signer: ParticipantSigner
+
+    public init(database: AppDatabase, signer: ParticipantSigner) {
+        self.database = database
+        self.signer = signer
+    }
+
+    /// Stores `count` swipes in the deck `slug`; returns how many were created (refusals, e.g. a
+    /// participant body used before, are counted out). `now` is the first swipe's time (seconds
+    /// since 1970); swipes are 1 ms apart.
+    public func seed(
+        slug: String, count: Int, run: String = "seed", seed: UInt64 = 7, batch: Int = 5_000, now: Double,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> Int {
+        guard let deck = try await database.pool.read({ db in try Deck.filter(Column("slug") == slug).fetchOne(db) }),
+              let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let cards = try await database.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? AND archivedAt IS NULL ORDER BY position, id", arguments: [deckId])
+        }
+        guard !cards.isEmpty else { throw ApiError.notFound("card") }
+        var rng = SplitMix(state: seed)
+        let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
+        let profile = deck.swipeProfile
+        var created = 0
+        var done = 0
+        while done < count {
+            let size = min(batch, count - done)
+            var items: [SwipeWriter.Item] = []
+            items.reserveCapacity(size)
+            for i in done..<(done + size) {
+                let right = rng.next() % 2 == 0
+                let trace = Self.trace(right: right, rng: &rng)
+                let direction: Decision = right ? .right : .left
+                guard let verdict = try? validate(trace, claimed: direction, profile: profile) else { continue }
+                // Minted-id shape (58 characters: "p", 12 hex of the time, 20 hex), so rows and
+                // indexes are as large as a browser's; the participant's number stands in for
+                // the random part, the run's hash keeps runs apart.
+                let participant = signer.sign(body: String(
+                    format: "p%012llx%04llx%016llx", UInt64(now * 1000) & 0xFFFF_FFFF_FFFF, runTag, UInt64(i / cards.count)))
+                let body = "\(run)-\(i)"
+                var swipe = Swipe(
+                    id: body, deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
+                    direction: direction.rawValue, input: SwipeInput.drag.rawValue, trace: nil,
+                    velocityX: verdict.velocity.x, velocityY: verdict.velocity.y, durationMs: trace.t.last,
+                    decisionMs: Double(300 + (i &* 7919) % 4700), suspect: verdict.suspect,
+                    requestHash: SwipeService.fingerprint([Array(slug.utf8), Array(participant.utf8), Array(body.utf8)]),
+                    createdAt: now + Double(i) / 1000, undoneAt: nil)
+                swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
+                swipe.traceData = Data(TraceCodec.encode(trace))
+                items.append(.swipe(swipe, quota: deck.quota, paced: false))
+            }
+            let batchItems = items
+            let made = try await database.pool.write { db in
+                try batchItems.reduce(0) { n, item in
+                    if case .created = try SwipeWriter.apply(item, db) { return n + 1 }
+                    return n
+                }
+            }
+            created += made
+            done += size
+            progress?(done)
+        }
+        database.changes.mark(deckId)
+        return created
+    }
+
+    /// A drag like `scripts/bench_swipes.lua` makes: eased motion along x with jitter, uneven
+    /// sample intervals (12–20 ms), numbers with two decimals as the wrk script writes them.
+    static func trace(right: Bool, rng: inout SplitMix) -> Trace {
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        func twoDecimals(_ v: Double) -> Double { Double(String(format: "%.2f", v)) ?? v }
+        let count = 30 + Int(rng.next() % 31)
+        let sign: Double = right ? 1 : -1
+        let reach = (0.5 + unit() * 0.4) * 320
+        let drift = (unit() - 0.5) * 60
+        var t: [Double] = []
+        var x: [Double] = []
+        var y: [Double] = []
+        var now = unit() * 4
+        for i in 1...count {
+            let p = Double(i) / Double(count)
+            let ease = p * p * (3 - 2 * p)
+            t.append(twoDecimals(now))
+            x.append(twoDecimals(sign * reach * ease + (unit() - 0.5) * 1.2))
+            y.append(twoDecimals(drift * ease + (unit() - 0.5) * 1.2))
+            now += 12 + unit() * 8
+        }
+        return Trace(t: t, x: x, y: y, w: 320, h: 440, vw: 390, vh: 844,
+                     gx: twoDecimals(40 + unit() * 240), gy: twoDecimals(60 + unit() * 320))
+    }
+
+    /// SplitMix64: a small deterministic generator (seeded runs give the same rows).
+    struct SplitMix {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

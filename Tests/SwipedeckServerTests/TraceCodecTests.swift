@@ -1,0 +1,85 @@
+import Foundation
+import SwipePhysics
+import Testing
+
+@testable import SwipedeckServer
+
+@Suite("Trace codec")
+struct TraceCodecTests {
+    /// Bit-for-bit equality (== would call -0 and 0 equal).
+    static func same(_ a: [Double], _ b: [Double]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.bitPattern == $1.bitPattern }
+    }
+
+    static func same(_ a: Trace, _ b: Trace) -> Bool {
+        same(a.t, b.t) && same(a.x, b.x) && same(a.y, b.y)
+            && same([a.w, a.h, a.vw, a.vh, a.gx, a.gy], [b.w, b.h, b.vw, b.vh, b.gx, b.gy])
+            && a.ox?.bitPattern == b.ox?.bitPattern && a.oy?.bitPattern == b.oy?.bitPattern
+    }
+
+    @Test("every double comes back bit for bit: short decimals, -0, noisy timestamps, extremes")
+    func roundTrip() throws {
+        var rng = SwipeSeeder.SplitMix(state: 42)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        let specials: [Double] = [0, -0.0, 1e-5, 16.6, 134.29999999999995, 1e300, -1e-300, .leastNonzeroMagnitude,
+                                  .greatestFiniteMagnitude, 9_007_199_254_740_993, 0.1 + 0.2, -3.5]
+        for round in 0..<2_000 {
+            let n = 2 + Int(rng.next() % 60)
+            func value(_ i: Int) -> Double {
+                switch (round + i) % 5 {
+                case 0: return (unit() * 1000).rounded() / 100
+                case 1: return unit() * 500 - 250
+                case 2: return specials[Int(rng.next() % UInt64(specials.count))]
+                case 3: return Double(Int(rng.next() % 2000)) - 1000
+                default: return Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF)
+                }
+            }
+            let mode = round % 3  // 0: all short decimals, 1: mixed, 2: noisy
+            let column = { (i: Int) -> Double in mode == 0 ? (Double(i) * 16.6 * 100).rounded() / 100 : value(i) }
+            let trace = Trace(
+                t: (0..<n).map(column), x: (0..<n).map(value), y: (0..<n).map { _ in mode == 2 ? unit() : -0.0 },
+                w: 320, h: value(1), vw: 390.5, vh: -0.0, gx: value(2), gy: 1e-7,
+                ox: round % 2 == 0 ? value(3) : nil, oy: round % 4 == 0 ? 12.25 : nil)
+            let bytes = TraceCodec.encode(trace)
+            let back = try #require(TraceCodec.decode(bytes))
+            #expect(Self.same(trace, back), "round \(round)")
+        }
+    }
+
+    @Test("a bench-like drag takes under a third of its JSON text, and the same decision comes back")
+    func compactAndRecheckable() throws {
+        var rng = SwipeSeeder.SplitMix(state: 9)
+        for i in 0..<200 {
+            let trace = SwipeSeeder.trace(right: i % 2 == 0, rng: &rng)
+            let json = try #require(SwipeService.compact(trace))
+            let bytes = TraceCodec.encode(trace)
+            #expect(bytes.count * 3 < json.utf8.count, "\(bytes.count) bytes vs \(json.utf8.count) of JSON")
+            // What `swipedeck classify` reads back: the decoded trace as JSON, parsed again.
+            let decoded = try #require(TraceCodec.decode(bytes))
+            let stored = try #require(Swipe(
+                id: "k", deckId: 1, cardId: 1, participantId: "p", direction: "right", input: "drag", trace: nil,
+                velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
+                createdAt: 0, undoneAt: nil, traceData: Data(bytes)).traceJSON)
+            let reparsed = try JSONDecoder().decode(Trace.self, from: Data(stored.utf8))
+            #expect(Self.same(reparsed, trace))
+            let claimed: Decision = i % 2 == 0 ? .right : .left
+            let a = Classification.of(line: Data("{\"trace\":\(json),\"claimed\":\"\(claimed.rawValue)\"}".utf8), profile: .standard)
+            let b = Classification.of(line: Data("{\"trace\":\(stored),\"claimed\":\"\(claimed.rawValue)\"}".utf8), profile: .standard)
+            #expect(a.jsonLine == b.jsonLine)
+            #expect(Self.same(decoded, trace))
+        }
+    }
+
+    @Test("truncated, extended or foreign bytes decode to nil, never crash")
+    func refusesGarbage() {
+        var rng = SwipeSeeder.SplitMix(state: 3)
+        let bytes = TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))
+        for cut in 0..<bytes.count { #expect(TraceCodec.decode(Array(bytes.prefix(cut))) == nil) }
+        #expect(TraceCodec.decode(bytes + [0]) == nil)
+        #expect(TraceCodec.decode([2] + bytes.dropFirst()) == nil)
+        for _ in 0..<2_000 {
+            let junk = (0..<Int(rng.next() % 40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            _ = TraceCodec.decode([1] + junk)
+        }
+    }
+}
