@@ -6,7 +6,7 @@
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := chromium wrk esbuild sqlite3 zbar-tools librsvg2-bin
+APT_PACKAGES := chromium wrk esbuild sqlite3 zbar-tools librsvg2-bin zlib1g-dev
 
 .PHONY: run test deps apt venv swift-test node-test py-test bench bench-large bench-page bench-physics fuzz clean
 
