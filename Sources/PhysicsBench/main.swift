@@ -11,19 +11,6 @@ import Dispatch
 import Foundation
 import SwipePhysics
 
-/// SplitMix64: a tiny seeded generator, so every run classifies the same traces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(next() >> 11) * 0x1.0p-53 }
-}
-
 /// A realistic 64-sample drag: minimum-jerk progress (bell-shaped speed) towards a random end point,
 /// a slight sideways bow, sample intervals jittered ±20 % around a 60/90/120 Hz frame, sub-pixel noise,
 /// sometimes a pause before release. About a third are short drags that spring back, a third clear
@@ -68,7 +55,7 @@ let perRun = arguments.count > 0 ? arguments[0] : 3_000_000
 let runs = arguments.count > 1 ? arguments[1] : 5
 let profile = SwipeProfile.standard
 
-var rng = SplitMix64(state: 0x5157_1BE4)
+var rng = SplitMix64(seed: 0x5157_1BE4)
 let traces = (0..<10_000).map { makeTrace(&rng, index: $0) }
 // Claims as a client would send them: mostly the model's own decision, now and then a wrong one.
 let claims: [Decision?] = traces.enumerated().map { i, tr in

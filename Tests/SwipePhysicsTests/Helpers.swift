@@ -4,27 +4,8 @@ import Foundation
 // Shared helpers of the SwipePhysics tests: a seeded PRNG, trace builders and boundary finders.
 // No suite lives here.
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and good enough to drive property tests.
-/// Seeded, so every failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1) with 53 random bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-
-    /// Uniform in [lo, hi).
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
-
+/// Test-only draws on the shared seeded generator (`SwipePhysics.SplitMix64`).
+extension SplitMix64 {
     /// Uniform integer in lo...hi.
     mutating func int(_ lo: Int, _ hi: Int) -> Int { Int.random(in: lo...hi, using: &self) }
 

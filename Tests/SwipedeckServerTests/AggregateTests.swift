@@ -59,7 +59,7 @@ struct AggregateTests {
         try await StorageTests.withDatabase { db, _ in
             let (deck, cards) = try StorageTests.importDeck(db, cards: 6)
             let writer = SwipeWriter(pool: db.pool, changes: db.changes)
-            var rng = SwipeSeeder.SplitMix(state: 11)
+            var rng = SplitMix64(seed: 11)
             func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
             let people = (0..<12).map { "p\($0)" }
             var stored: [Swipe] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 import Testing
 
 @testable import SwipedeckServer
@@ -133,7 +134,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func randomAndMutatedInputsNeverTrapAndNeverInventASize() {
-        var random = SeededGenerator(seed: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         var accepted = 0
         var refused = 0
         for round in 0..<6_000 {
@@ -178,7 +179,7 @@ import Testing
         }
     }
 
-    static func randomBytes(_ random: inout SeededGenerator) -> [UInt8] {
+    static func randomBytes(_ random: inout SplitMix64) -> [UInt8] {
         let magic: [[UInt8]] = [[], ImageSniffer.pngSignature, [0xFF, 0xD8, 0xFF], Array("GIF89a".utf8), Array("RIFF\u{20}\u{0}\u{0}\u{0}WEBP".utf8)]
         let prefix = magic[Int(random.next() % UInt64(magic.count))]
         return prefix + (0..<Int(random.next() % 80)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -186,7 +187,7 @@ import Testing
 
     /// A copy of `bytes` with one to four random edits: a byte set, a bit flipped, a cut, an
     /// insertion, or a range repeated.
-    static func mutated(_ bytes: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
+    static func mutated(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var out = bytes
         for _ in 0...(random.next() % 4) {
             let at = out.isEmpty ? 0 : Int(random.next() % UInt64(out.count))
@@ -219,20 +220,5 @@ import Testing
         #expect(DeckInput.isImage(url))
         let card = try DeckInput.CardInput(title: "Pic", image: url).validated(position: 0, label: "card")
         #expect(card.image == url)
-    }
-}
-
-/// A deterministic random number generator (SplitMix64), so a failing input can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

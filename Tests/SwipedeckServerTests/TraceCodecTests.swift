@@ -19,7 +19,7 @@ struct TraceCodecTests {
 
     @Test("every double comes back bit for bit: short decimals, -0, noisy timestamps, extremes")
     func roundTrip() throws {
-        var rng = SwipeSeeder.SplitMix(state: 42)
+        var rng = SplitMix64(seed: 42)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let specials: [Double] = [0, -0.0, 1e-5, 16.6, 134.29999999999995, 1e300, -1e-300, .leastNonzeroMagnitude,
                                   .greatestFiniteMagnitude, 9_007_199_254_740_993, 0.1 + 0.2, -3.5]
@@ -48,7 +48,7 @@ struct TraceCodecTests {
 
     @Test("a bench-like drag takes under a third of its JSON text, and the same decision comes back")
     func compactAndRecheckable() throws {
-        var rng = SwipeSeeder.SplitMix(state: 9)
+        var rng = SplitMix64(seed: 9)
         for i in 0..<200 {
             let trace = SwipeSeeder.trace(right: i % 2 == 0, rng: &rng)
             let json = try #require(SwipeService.compact(trace))
@@ -72,7 +72,7 @@ struct TraceCodecTests {
 
     @Test("truncated, extended or foreign bytes decode to nil, never crash")
     func refusesGarbage() {
-        var rng = SwipeSeeder.SplitMix(state: 3)
+        var rng = SplitMix64(seed: 3)
         let bytes = TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))
         for cut in 0..<bytes.count { #expect(TraceCodec.decode(Array(bytes.prefix(cut))) == nil) }
         #expect(TraceCodec.decode(bytes + [0]) == nil)

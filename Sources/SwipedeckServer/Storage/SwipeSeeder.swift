@@ -33,7 +33,7 @@ public struct SwipeSeeder: Sendable {
             try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? AND archivedAt IS NULL ORDER BY position, id", arguments: [deckId])
         }
         guard !cards.isEmpty else { throw ApiError.notFound("card") }
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
         let profile = deck.swipeProfile
         var created = 0
@@ -81,8 +81,8 @@ public struct SwipeSeeder: Sendable {
 
     /// A drag like `scripts/bench_swipes.lua` makes: eased motion along x with jitter, uneven
     /// sample intervals (12–20 ms), numbers with two decimals as the wrk script writes them.
-    static func trace(right: Bool, rng: inout SplitMix) -> Trace {
-        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+    static func trace(right: Bool, rng: inout SplitMix64) -> Trace {
+        func unit() -> Double { rng.unit() }
         func twoDecimals(_ v: Double) -> Double { Double(String(format: "%.2f", v)) ?? v }
         let count = 30 + Int(rng.next() % 31)
         let sign: Double = right ? 1 : -1
@@ -102,18 +102,5 @@ public struct SwipeSeeder: Sendable {
         }
         return Trace(t: t, x: x, y: y, w: 320, h: 440, vw: 390, vh: 844,
                      gx: twoDecimals(40 + unit() * 240), gy: twoDecimals(60 + unit() * 320))
-    }
-
-    /// SplitMix64: a small deterministic generator (seeded runs give the same rows).
-    struct SplitMix {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
