@@ -1,6 +1,7 @@
 // Card detail: a header driven by scroll (header.js), accordion sections, rows fading in, a zoomable
 // photo. Without JavaScript the page is complete (details/summary, plain image, back link).
 import { headerState } from './header.js';
+import { createSectionTabs } from './tabs.js';
 
 /** Zoom of a double tap or double click, and the pinch's bounds. */
 const DOUBLE_TAP_ZOOM = 2.5;
@@ -17,7 +18,6 @@ function createDetailPage(page, reduceMotion) {
   const bar = page.querySelector('.detail-bar');
   const barBackground = bar.querySelector('.detail-bar-bg');
   const barContent = bar.querySelector('.detail-bar-content');
-  const sections = [...page.querySelectorAll('.accordion details')];
   // The photo's zoom and, when zoomed, how far it is panned (CSS px, from its centred position).
   let zoom = { scale: 1, x: 0, y: 0 };
   let frameRequested = false;
@@ -67,18 +67,10 @@ function createDetailPage(page, reduceMotion) {
   addEventListener('scroll', placeNextFrame, { passive: true });
   place();
 
-  // Accordion: opening one section closes the others.
-  for (const section of sections) {
-    section.addEventListener('toggle', () => {
-      if (!section.open) {
-        return;
-      }
-      for (const other of sections) {
-        if (other !== section) {
-          other.open = false;
-        }
-      }
-    });
+  // With scripts the sections are tabs (tabs.js); without, the accordion of <details>.
+  const accordion = page.querySelector('.accordion');
+  if (accordion) {
+    createSectionTabs(accordion, reduceMotion);
   }
 
   // Rows fade in as they scroll into view.
