@@ -4,7 +4,7 @@ import SwipedeckServer
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,link,accent).")
+        abstract: "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent).")
 
     @Argument(help: "A .json or .csv file.") var file: String
     @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?

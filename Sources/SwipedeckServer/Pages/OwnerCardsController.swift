@@ -29,7 +29,8 @@ struct OwnerCardsController: Sendable {
         let title: String
         let subtitle: String
         let body: String
-        let image: String
+        /// The card's images, one per line, the cover first.
+        let images: String
         let link: String
         let accent: String
     }
@@ -57,16 +58,21 @@ struct OwnerCardsController: Sendable {
             isNew: card == nil, revision: card?.revision ?? 1,
             card: CardFields(
                 title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
-                body: form?["body"] ?? card?.body ?? "", image: form?["image"] ?? card?.image ?? "", link: form?["link"] ?? card?.link ?? "",
+                body: form?["body"] ?? card?.body ?? "", images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "", link: form?["link"] ?? card?.link ?? "",
                 accent: form?["accent"] ?? card?.accent ?? "#6C5CE7"),
             error: error)
         return renderer.page("owner-card", view, status: status)
     }
 
-    /// The form as a card patch; an empty accent means the default colour.
+    /// The form as a card patch; an empty accent means the default colour; `images` holds one
+    /// image per line (blank lines and spaces around each are ignored).
     static func patch(_ form: FormFields) -> CardPatch {
         let accent = form["accent"].flatMap { $0.isEmpty ? nil : $0 }
-        return CardPatch(title: form["title"], subtitle: form["subtitle"], body: form["body"], image: form["image"], link: form["link"], accent: accent)
+        let images = form["images"].map { text in
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        return CardPatch(
+            title: form["title"], subtitle: form["subtitle"], body: form["body"], images: images, link: form["link"], accent: accent)
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {

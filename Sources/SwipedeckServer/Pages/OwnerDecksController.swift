@@ -87,7 +87,7 @@ struct OwnerDecksController: Sendable {
         let error: String?
         let saved: Bool
         /// The empty "Add a card" form.
-        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", image: "", link: "", accent: "#6C5CE7")
+        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: "#6C5CE7")
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {

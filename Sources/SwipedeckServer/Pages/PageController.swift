@@ -210,18 +210,10 @@ struct PageController: Sendable {
         guard let id = Int64(try context.parameters.require("card")), try catalog.contains(card: id, in: slug),
             let card = try database.card(id: id)
         else { throw ApiError.notFound("card") }
-        var ctx = deckContext(deck)
-        ctx["kind"] = "detail"
-        ctx["showResults"] = access.canReadResults(deck, context)
-        ctx["pageTitle"] = card.title
-        ctx["card"] = cardView(card, deck: deck, depth: 0)
-        ctx["paragraphs"] = card.body.split(separator: "\n", omittingEmptySubsequences: true).map { ["text": String($0)] }
-        ctx["link"] = card.link
-        ctx["hasLink"] = !card.link.isEmpty
-        ctx["position"] = card.position + 1
-        ctx["deckTitle"] = deck.title
-        ctx["cardCount"] = try catalog.cardCount(slug)
-        return renderer.page("detail", ctx)
+        let view = DetailView(
+            card: card, deck: deck, cardCount: try catalog.cardCount(slug), showResults: access.canReadResults(deck, context),
+            url: renderer.assets.url(for:))
+        return renderer.page("detail", view)
     }
 
     /// "just now", "3 min ago", "2 h ago", "5 d ago".

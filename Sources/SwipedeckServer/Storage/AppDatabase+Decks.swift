@@ -19,16 +19,19 @@ extension AppDatabase {
             try d.insert(db)
             guard let deckId = d.id else { return d }
             let stmt = try db.makeStatement(sql: """
-                INSERT INTO cards (deckId, position, title, subtitle, body, image, link, accent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (i, c) in cards.enumerated() {
-                try stmt.execute(arguments: [deckId, c.position, c.title, c.subtitle, c.body, c.image, c.link, c.accent])
+                try stmt.execute(arguments: [
+                    deckId, c.position, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link, c.accent,
+                ])
                 if i % 1000 == 999 { progress?(i + 1) }
             }
             progress?(cards.count)
             try db.execute(sql: """
-                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
-                SELECT id, 1, title, subtitle, body, image, link, accent, ? FROM cards WHERE deckId = ?
+                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
+                SELECT id, 1, title, subtitle, body, image, moreImages, link, accent, ? FROM cards WHERE deckId = ?
                 """, arguments: [d.createdAt, deckId])
             return d
         }
