@@ -8,8 +8,8 @@ SCALE = re.compile(r"translate\((-?[\d.]+)px, (-?[\d.]+)px\) scale\(([\d.]+)\)")
 
 
 def transform(page):
-    match = SCALE.fullmatch(page.eval_on_selector(".hero-img", "e => e.style.transform"))
-    assert match, page.eval_on_selector(".hero-img", "e => e.style.transform")
+    match = SCALE.fullmatch(page.eval_on_selector("#photo-1 .hero-img", "e => e.style.transform"))
+    assert match, page.eval_on_selector("#photo-1 .hero-img", "e => e.style.transform")
     return tuple(float(v) for v in match.groups())
 
 

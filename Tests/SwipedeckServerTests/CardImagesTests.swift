@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import GRDB
 import NIOCore
 import Testing
 
@@ -94,5 +95,23 @@ struct CardImagesTests {
         #expect(patch.images == ["/a.png", "/b.png"])
         let cleared = OwnerCardsController.patch(FormFields("title=T&images="))
         #expect(cleared.images == [])
+    }
+}
+
+extension CardImagesTests {
+    @Test("a database from before v5 keeps its cards: each card's image becomes its one-image list")
+    func migratesCardsBeforeGalleries() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("v4-\(UUID().uuidString).sqlite").path
+        defer { removeDatabase(at: path) }
+        let old = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: "v4-compact-and-aggregate")
+        try await old.write { db in
+            try db.execute(sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 0)")
+            try db.execute(sql: "INSERT INTO cards (deckId, position, title, image) VALUES (1, 0, 'A', '/a.png'), (1, 1, 'B', '')")
+        }
+        try old.close()
+        let database = try AppDatabase(path: path)
+        let cards = try await database.allCards(deckId: 1)
+        #expect(cards.map(\.images) == [["/a.png"], []])
     }
 }
