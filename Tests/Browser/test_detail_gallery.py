@@ -96,6 +96,12 @@ def test_a_finger_pages_the_photos_and_the_indicator_follows(server, phone):
     settled_on(page, 3)
     finger(page, cdp, (cx - 120, cy), (cx + 140, cy))
     settled_on(page, 2)
+    # A double tap zooms the photo shown.
+    page.touchscreen.tap(cx, cy)
+    page.wait_for_timeout(80)
+    page.touchscreen.tap(cx, cy)
+    poll(lambda: transform(page, 2)[2] == pytest.approx(2.5), what="photo 2 zoomed by a double tap")
+    assert transform(page, 1) == (0, 0, 1)
     page.screenshot(path="artifacts/screenshots/gallery-phone-paged.png")
 
 
