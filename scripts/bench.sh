@@ -13,7 +13,8 @@
 #
 # Environment: SEED (default 1000000; `make bench-large` sets 10000000), BENCH_DURATION (10s),
 # BENCH_CONNS (32), BENCH_THREADS (wrk threads, 2), SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path,
-# default .build), BENCH_NO_APPEND=1 to only print, BENCH_PROFILE=1 to profile each swipe run with
+# default .build), BENCH_SEEDED_DB (keep the seeded database at this path and reuse it on the next
+# run instead of seeding again), BENCH_NO_APPEND=1 to only print, BENCH_PROFILE=1 to profile each swipe run with
 # perf (see start_profile). Quick check that it runs:
 #   SEED=20000 BENCH_DURATION=3s BENCH_NO_APPEND=1 bash scripts/bench.sh
 set -euo pipefail
@@ -213,10 +214,16 @@ hello_run "before"
 EMPTY="$WORK/empty.sqlite"
 swipe_run "$EMPTY" "empty database" run1
 
-LARGE="$WORK/large.sqlite"
-start_server "$LARGE"; stop_server   # creates the file with the sample deck
-echo "== seeding $SEED swipes (swipedeck seed: the writer's own code path, no HTTP)"
-"$BIN" seed getaways --db "$LARGE" --swipes "$SEED" --participant-secret "$PARTICIPANT_SECRET"
+LARGE=${BENCH_SEEDED_DB:-"$WORK/large.sqlite"}
+if [ -n "${BENCH_SEEDED_DB:-}" ] && [ -f "$LARGE" ]; then
+  # A database seeded by an earlier run (seeding 10,000,000 takes most of an hour): used as it is,
+  # and it keeps the swipes this run adds.
+  echo "== using $LARGE as seeded: $(rows "$LARGE") swipes"
+else
+  start_server "$LARGE"; stop_server   # creates the file with the sample deck
+  echo "== seeding $SEED swipes (swipedeck seed: the writer's own code path, no HTTP)"
+  "$BIN" seed getaways --db "$LARGE" --swipes "$SEED" --participant-secret "$PARTICIPANT_SECRET"
+fi
 BPS=$(bytes_per_swipe "$LARGE")
 echo "   database: $(stat -c %s "$LARGE") bytes for $(rows "$LARGE") swipes = $BPS bytes per swipe"
 swipe_run "$LARGE" "after seeding $SEED" run2 results

@@ -42,7 +42,7 @@ struct CardImport {
             do {
                 inputs = try DeckCSV.parse(trimmed, slug: "import", title: "import", profile: "standard").cards
             } catch let error as ApiError {
-                problem = error.message + " The first line must name the columns, e.g. title,subtitle,body,image,link,accent."
+                problem = error.message + " The first line must name the columns, e.g. title,subtitle,body,images,link,accent."
             } catch {
                 problem = "This is not a CSV file."
             }
