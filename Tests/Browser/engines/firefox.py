@@ -1,0 +1,163 @@
+"""Gecko (SpiderMonkey): Debian's firefox-esr, headless, driven over the WebDriver BiDi it speaks when
+started with --remote-debugging-port. Each page is a tab in its own user context (own cookies and
+storage). Pointer actions of type "touch" are BiDi's input.performActions with pointerType "touch"."""
+import base64
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .base import KEY_CODES, EngineError, Page, wrap
+from .bidi import BiDi
+from .ports import free_port
+
+# A quiet, test-only profile: no first-run pages, updates, telemetry or background connections.
+PREFS = {
+    "browser.shell.checkDefaultBrowser": False,
+    "browser.startup.homepage_override.mstone": "ignore",
+    "browser.aboutwelcome.enabled": False,
+    "app.update.disabledForTesting": True,
+    "datareporting.policy.dataSubmissionEnabled": False,
+    "toolkit.telemetry.reportingpolicy.firstRun": False,
+    "network.captive-portal-service.enabled": False,
+    "network.connectivity-service.enabled": False,
+    "browser.safebrowsing.malware.enabled": False,
+    "browser.safebrowsing.phishing.enabled": False,
+    "extensions.update.enabled": False,
+    "browser.tabs.warnOnClose": False,
+}
+
+
+class FirefoxPage(Page):
+    engine = "firefox"
+    supports_touch = True
+
+    def __init__(self, browser, viewport, touch=False, javascript=True):
+        super().__init__(viewport, touch, javascript)
+        self.b = browser
+        self.user_context = browser.bidi.send("browser.createUserContext")["userContext"]
+        created = browser.bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
+        self.context = created["context"]
+        self.errors = browser.errors.setdefault(self.context, [])
+        self.b.bidi.send("browsingContext.setViewport", {"context": self.context, "viewport": viewport})
+        if not javascript:
+            self.b.bidi.send("emulation.setScriptingEnabled", {"enabled": False, "contexts": [self.context]})
+
+    def _call(self, fn, args):
+        result = self.b.bidi.send("script.callFunction", {
+            "functionDeclaration": wrap(fn), "arguments": [{"type": "string", "value": args}],
+            "target": {"context": self.context}, "awaitPromise": True, "resultOwnership": "none"})
+        if result["type"] == "exception":
+            raise EngineError(f"firefox: {result['exceptionDetails'].get('text')}")
+        value = result["result"]
+        return value.get("value") if value["type"] == "string" else None
+
+    def goto(self, url):
+        self.b.bidi.send("browsingContext.navigate", {"context": self.context, "url": url, "wait": "complete"})
+
+    def _pointer(self, kind, steps):
+        actions = []
+        for step in steps:
+            if step[0] == "down":
+                actions += [{"type": "pointerMove", "x": round(step[1]), "y": round(step[2]), "duration": 0},
+                            {"type": "pointerDown", "button": 0}]
+            elif step[0] == "move":
+                actions.append({"type": "pointerMove", "x": round(step[1]), "y": round(step[2]),
+                                "duration": round(step[3])})
+            else:
+                actions.append({"type": "pointerUp", "button": 0})
+        source = {"type": "pointer", "id": kind, "parameters": {"pointerType": kind}, "actions": actions}
+        self.b.bidi.send("input.performActions", {"context": self.context, "actions": [source]})
+
+    def _keys(self, key):
+        code = KEY_CODES.get(key, key)
+        source = {"type": "key", "id": "keyboard",
+                  "actions": [{"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}]}
+        self.b.bidi.send("input.performActions", {"context": self.context, "actions": [source]})
+
+    def click(self, selector):
+        # Located without page script (works with scripting off); the move's origin is the element's centre.
+        nodes = self.b.bidi.send("browsingContext.locateNodes", {
+            "context": self.context, "locator": {"type": "css", "value": selector}, "maxNodeCount": 1})["nodes"]
+        if not nodes:
+            raise EngineError(f"firefox: no element matches {selector}")
+        origin = {"type": "element", "element": {"sharedId": nodes[0]["sharedId"]}}
+        actions = [{"type": "pointerMove", "x": 0, "y": 0, "origin": origin, "duration": 0},
+                   {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]
+        source = {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}
+        self.b.bidi.send("input.performActions", {"context": self.context, "actions": [source]})
+
+    def screenshot(self, path):
+        data = self.b.bidi.send("browsingContext.captureScreenshot", {"context": self.context})["data"]
+        Path(path).write_bytes(base64.b64decode(data))
+
+    def page_errors(self):
+        return list(self.errors)
+
+    def close(self):
+        try:
+            self.b.bidi.send("browsingContext.close", {"context": self.context})
+        finally:
+            self.b.bidi.send("browser.removeUserContext", {"userContext": self.user_context})
+
+
+class Firefox:
+    """One headless firefox-esr with a throw-away profile, and its BiDi session."""
+
+    name = "firefox"
+
+    def __init__(self):
+        binary = shutil.which("firefox-esr") or shutil.which("firefox")
+        if not binary:
+            raise RuntimeError("firefox-esr missing: `make apt` installs it")
+        self.profile = Path(tempfile.mkdtemp(prefix="swipedeck-firefox-"))
+        (self.profile / "user.js").write_text("".join(
+            f'user_pref("{k}", {str(v).lower() if isinstance(v, bool) else repr(v)});\n' for k, v in PREFS.items()))
+        self.log = open(self.profile / "firefox.log", "wb")
+        port = free_port()
+        self.proc = subprocess.Popen(
+            [binary, "--headless", "--no-remote", "--profile", str(self.profile),
+             "--remote-debugging-port", str(port), "about:blank"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        url = self._wait_listening()
+        self.bidi = BiDi(url + "/session")
+        caps = self.bidi.send("session.new", {"capabilities": {"alwaysMatch": {"acceptInsecureCerts": True}}})
+        self.version = "Firefox " + caps["capabilities"]["browserVersion"]
+        self.errors = {}
+        self.bidi.on(self._event)
+        self.bidi.send("session.subscribe", {"events": ["log.entryAdded"]})
+
+    def _wait_listening(self):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = re.search(rb"WebDriver BiDi listening on (ws://\S+)", (self.profile / "firefox.log").read_bytes())
+            if found:
+                return found.group(1).decode()
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("firefox did not start its BiDi server: " + (self.profile / "firefox.log").read_text())
+
+    def _event(self, method, params):
+        if method == "log.entryAdded" and params.get("type") == "javascript" and params.get("level") == "error":
+            context = params.get("source", {}).get("context")
+            self.errors.setdefault(context, []).append(params.get("text"))
+
+    def new_page(self, viewport, touch=False, javascript=True):
+        return FirefoxPage(self, viewport, touch, javascript)
+
+    def close(self):
+        try:
+            self.bidi.send("browser.close", timeout=20)
+        except EngineError:
+            pass
+        self.bidi.close()
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.profile, ignore_errors=True)
