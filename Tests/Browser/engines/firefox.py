@@ -42,17 +42,45 @@ class FirefoxPage(Page):
         self.context = created["context"]
         self.errors = browser.errors.setdefault(self.context, [])
         self.b.bidi.send("browsingContext.setViewport", {"context": self.context, "viewport": viewport})
-        if not javascript:
-            self.b.bidi.send("emulation.setScriptingEnabled", {"enabled": False, "contexts": [self.context]})
+        self.target = {"context": self.context}
 
     def _call(self, fn, args):
         result = self.b.bidi.send("script.callFunction", {
             "functionDeclaration": wrap(fn), "arguments": [{"type": "string", "value": args}],
-            "target": {"context": self.context}, "awaitPromise": True, "resultOwnership": "none"})
+            "target": self.target, "awaitPromise": True, "resultOwnership": "none"}, timeout=60)
         if result["type"] == "exception":
             raise EngineError(f"firefox: {result['exceptionDetails'].get('text')}")
         value = result["result"]
         return value.get("value") if value["type"] == "string" else None
+
+    # With javascript.enabled false no script runs in the page, not even BiDi's (script.callFunction never
+    # answers, in a sandbox too): the DOM is read through browsingContext.locateNodes instead.
+
+    def _nodes(self, selector, depth=0, count=None):
+        params = {"context": self.context, "locator": {"type": "css", "value": selector},
+                  "serializationOptions": {"maxDomDepth": depth}}
+        if count:
+            params["maxNodeCount"] = count
+        return self.b.bidi.send("browsingContext.locateNodes", params)["nodes"]
+
+    def attr(self, selector, name):
+        if self.javascript:
+            return super().attr(selector, name)
+        nodes = self._nodes(selector, count=1)
+        return nodes[0]["value"].get("attributes", {}).get(name) if nodes else None
+
+    def text(self, selector):
+        if self.javascript:
+            return super().text(selector)
+        nodes = self._nodes(selector, depth=20, count=1)
+
+        def walk(node):
+            value = node["value"]
+            return value.get("nodeValue") or "".join(walk(child) for child in value.get("children") or [])
+        return walk(nodes[0]).strip() if nodes else None
+
+    def count(self, selector):
+        return super().count(selector) if self.javascript else len(self._nodes(selector))
 
     def goto(self, url):
         self.b.bidi.send("browsingContext.navigate", {"context": self.context, "url": url, "wait": "complete"})
@@ -104,17 +132,21 @@ class FirefoxPage(Page):
 
 
 class Firefox:
-    """One headless firefox-esr with a throw-away profile, and its BiDi session."""
+    """One headless firefox-esr with a throw-away profile, and its BiDi session. Pages with scripts off
+    live in a second firefox started with javascript.enabled false (ESR 153 has no BiDi
+    emulation.setScriptingEnabled), started when first needed."""
 
     name = "firefox"
 
-    def __init__(self):
+    def __init__(self, prefs=None):
         binary = shutil.which("firefox-esr") or shutil.which("firefox")
         if not binary:
             raise RuntimeError("firefox-esr missing: `make apt` installs it")
         self.profile = Path(tempfile.mkdtemp(prefix="swipedeck-firefox-"))
         (self.profile / "user.js").write_text("".join(
-            f'user_pref("{k}", {str(v).lower() if isinstance(v, bool) else repr(v)});\n' for k, v in PREFS.items()))
+            f'user_pref("{k}", {str(v).lower() if isinstance(v, bool) else repr(v)});\n'
+            for k, v in {**PREFS, **(prefs or {})}.items()))
+        self.scripts_off = None
         self.log = open(self.profile / "firefox.log", "wb")
         port = free_port()
         self.proc = subprocess.Popen(
@@ -146,9 +178,15 @@ class Firefox:
             self.errors.setdefault(context, []).append(params.get("text"))
 
     def new_page(self, viewport, touch=False, javascript=True):
-        return FirefoxPage(self, viewport, touch, javascript)
+        if javascript:
+            return FirefoxPage(self, viewport, touch, javascript)
+        if not self.scripts_off:
+            self.scripts_off = Firefox({"javascript.enabled": False})
+        return FirefoxPage(self.scripts_off, viewport, touch, javascript)
 
     def close(self):
+        if self.scripts_off:
+            self.scripts_off.close()
         try:
             self.bidi.send("browser.close", timeout=20)
         except EngineError:
