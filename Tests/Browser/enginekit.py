@@ -53,3 +53,9 @@ def record_pointer_types(page):
     """From now on window.pointerTypes lists the pointerType of every pointerdown on the page."""
     page.evaluate("""() => { window.pointerTypes = [];
         addEventListener('pointerdown', (e) => pointerTypes.push(e.pointerType), true); }""")
+
+
+def card_centre_of(page):
+    """(box, x, y): the top card's box and a grab point at its centre, a little above the middle."""
+    box = top_box(page)
+    return box, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45

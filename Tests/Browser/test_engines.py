@@ -16,20 +16,15 @@ import pytest
 
 from deckkit import DESKTOP, TOP, assert_no_swipes, poll, swipes, wait_swipes
 from engines import drag_points
-from enginekit import (open_deck, queue, record_pointer_types, top_box, top_card, wait_queue_empty, wait_settled,
-                       wait_thrown, wait_top_is)
-
-
-def card_centre(page):
-    box = top_box(page)
-    return box, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45
+from enginekit import (card_centre_of, open_deck, queue, record_pointer_types, top_card, wait_queue_empty,
+                       wait_settled, wait_thrown, wait_top_is)
 
 
 @pytest.mark.parametrize("direction", ["right", "left"])
 def test_mouse_drag_is_stored_with_the_servers_decision(server, desktop_page, direction):
     page = desktop_page
     first = open_deck(page, server)
-    box, x0, y0 = card_centre(page)
+    box, x0, y0 = card_centre_of(page)
     sign = 1 if direction == "right" else -1
     # Past distanceThreshold (0.35 of the width) to 0.55, with a human-ish profile.
     page.gesture("mouse", x0, y0, drag_points(x0, y0, sign * box["width"] * 0.55, 18, 420, 26, rng=random.Random(7)))
@@ -46,7 +41,7 @@ def test_mouse_drag_is_stored_with_the_servers_decision(server, desktop_page, di
 def test_slow_short_drag_springs_back_and_stores_nothing(server, desktop_page):
     page = desktop_page
     first = open_deck(page, server)
-    box, x0, y0 = card_centre(page)
+    box, x0, y0 = card_centre_of(page)
     # 0.15 of the width at ~0.1 px/ms (under flingVelocity 0.5 px/ms), then a still hold before the release.
     page.gesture("mouse", x0, y0, drag_points(x0, y0, box["width"] * 0.15, 4, 650, 32, hold_ms=150,
                                               rng=random.Random(3)), release=False)
@@ -62,7 +57,7 @@ def test_slow_short_drag_springs_back_and_stores_nothing(server, desktop_page):
 def test_short_fast_flick_counts(server, desktop_page):
     page = desktop_page
     first = open_deck(page, server)
-    box, x0, y0 = card_centre(page)
+    box, x0, y0 = card_centre_of(page)
     # Well under the distance threshold (0.35 of the width), over minFlingDistance (0.08), fast: 4 moves in
     # 40 ms (Firefox performs each action tick in about 20 ms, so it arrives at about 1 px/ms; 0.5 counts).
     dx = box["width"] * 0.25
@@ -80,7 +75,7 @@ def test_touch_swipe_on_a_phone(server, phone_page, direction):
         pytest.skip(f"{page.engine}: its WebDriver has no touch input (the phone-sized mouse swipe runs instead)")
     first = open_deck(page, server)
     record_pointer_types(page)
-    box, x0, y0 = card_centre(page)
+    box, x0, y0 = card_centre_of(page)
     sign = 1 if direction == "right" else -1
     page.gesture("touch", x0, y0, drag_points(x0, y0, sign * box["width"] * 0.5, 10, 320, 20, ease=False,
                                               rng=random.Random(5)))
@@ -96,7 +91,7 @@ def test_mouse_swipe_on_a_phone_sized_page(server, phone_page):
     page = phone_page
     first = open_deck(page, server)
     assert page.evaluate("() => innerWidth") <= 450
-    box, x0, y0 = card_centre(page)
+    box, x0, y0 = card_centre_of(page)
     page.gesture("mouse", x0, y0, drag_points(x0, y0, -box["width"] * 0.5, 6, 380, 22, rng=random.Random(8)))
     wait_thrown(page, first)
     (row,) = wait_swipes(server, 1)
@@ -143,7 +138,7 @@ def test_offline_swipes_are_delivered_once_when_the_server_is_back(server, deskt
     server.stop()
     thrown = []
     top = top_card(page)
-    box, x0, y0 = card_centre(page)
+    box, x0, y0 = card_centre_of(page)
     page.gesture("mouse", x0, y0, drag_points(x0, y0, box["width"] * 0.55, -12, 380, 24, rng=random.Random(21)))
     wait_thrown(page, top)
     thrown.append(top)

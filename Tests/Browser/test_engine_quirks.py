@@ -1,0 +1,54 @@
+"""Engine differences the page must absorb, checked in the engine itself (Chromium, WebKit, Firefox).
+
+Outside a secure context (a phone on the LAN reaching http://host:port) every engine hides
+crypto.randomUUID and navigator.locks; the deck must still swipe, deliver and undo there. The server
+listens on all interfaces and the page is opened at this machine's non-loopback address (127.0.0.0/8
+counts as secure in every engine)."""
+import socket
+
+import pytest
+
+from deckkit import DESKTOP, poll, swipes
+from enginekit import card_centre_of, open_deck, wait_queue_empty, wait_thrown, wait_top_is
+from engines import drag_points
+
+
+def lan_address():
+    """This machine's address on its default route, or None (no non-loopback interface)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route's source address
+            address = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def test_the_deck_works_outside_a_secure_context(make_server, engine):
+    address = lan_address()
+    if not address:
+        pytest.skip("no non-loopback address on this machine: an insecure origin needs one")
+    server = make_server(extra_args=["--host", "0.0.0.0"])
+    page = engine.new_page(viewport=DESKTOP)
+    try:
+        insecure = type("Insecure", (), {"base": f"http://{address}:{server.port}"})
+        first = open_deck(page, insecure)
+        context = page.evaluate("() => [isSecureContext, typeof crypto.randomUUID, typeof navigator.locks]")
+        assert context == [False, "undefined", "undefined"], f"{engine.name}: {context}"
+        page.press("ArrowRight")
+        second = wait_thrown(page, first)
+        box, x0, y0 = card_centre_of(page)
+        page.gesture("mouse", x0, y0, drag_points(x0, y0, -box["width"] * 0.55, 10, 400, 24))
+        wait_thrown(page, second)
+        rows = poll(lambda: (lambda r: r if len(r) == 2 else None)(swipes(server)), what="2 swipes stored")
+        assert [(str(r["cardId"]), r["direction"], r["input"]) for r in rows] == [
+            (first, "right", "key"), (second, "left", "drag")]
+        assert all(len(r["id"]) == 32 for r in rows), "keys from getRandomValues (no randomUUID here)"
+        wait_queue_empty(page)
+        page.press("z")
+        wait_top_is(page, second)
+        poll(lambda: swipes(server)[1]["undoneAt"] is not None, what="the drag undone on the server")
+        errors = page.page_errors()
+        assert not errors, f"{engine.name}: {errors}"
+    finally:
+        page.close()
