@@ -5,10 +5,11 @@ crypto.randomUUID and navigator.locks; the deck must still swipe, deliver and un
 listens on all interfaces and the page is opened at this machine's non-loopback address (127.0.0.0/8
 counts as secure in every engine)."""
 import socket
+import time
 
 import pytest
 
-from deckkit import DESKTOP, poll, swipes
+from deckkit import DESKTOP, TOP, poll, swipes
 from enginekit import card_centre_of, open_deck, wait_queue_empty, wait_thrown, wait_top_is
 from engines import drag_points
 
@@ -48,6 +49,36 @@ def test_the_deck_works_outside_a_secure_context(make_server, engine):
         page.press("z")
         wait_top_is(page, second)
         poll(lambda: swipes(server)[1]["undoneAt"] is not None, what="the drag undone on the server")
+        errors = page.page_errors()
+        assert not errors, f"{engine.name}: {errors}"
+    finally:
+        page.close()
+
+
+def test_reduced_motion_throw_and_undo(server, engine):
+    """prefers-reduced-motion (Chromium: emulated; WebKitGTK: GTK animations off; Firefox:
+    ui.prefersReducedMotion): a throw fades out, an undo fades the card in where it belongs through the
+    Web Animations API (Element.animate), whether its throw had ended or not."""
+    page = engine.new_page(viewport=DESKTOP, reduced_motion=True)
+    try:
+        first = open_deck(page, server)
+        assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches") is True
+        for pause in (0.6, 0.06):
+            page.click(".ctl-like")
+            time.sleep(pause)
+            page.click(".ctl-undo")
+            wait_top_is(page, first)
+            # The fade's end, not a fixed wait: WebKitGTK under Xvfb holds an opacity animation of the
+            # re-inserted (composited) card at currentTime 0 for 0.2-0.5 s before it starts.
+            page.wait_for("(sel) => !document.querySelector(sel).getAnimations().length", TOP, timeout=3,
+                          what="the fade in finished")
+            state = page.evaluate("""(sel) => { const e = document.querySelector(sel), r = e.getBoundingClientRect();
+                return {x: r.x, transform: e.style.transform, opacity: getComputedStyle(e).opacity,
+                        stamps: [...e.querySelectorAll('.overlay')].map((o) => +o.style.opacity || 0)}; }""", TOP)
+            assert 0 <= state["x"] < DESKTOP["width"] and state["transform"] == "", (engine.name, pause, state)
+            assert state["opacity"] == "1" and not any(state["stamps"]), (engine.name, pause, state)
+        rows = poll(lambda: swipes(server), what="the swipes stored")
+        assert rows and all(r["direction"] == "right" for r in rows)
         errors = page.page_errors()
         assert not errors, f"{engine.name}: {errors}"
     finally:

@@ -12,9 +12,10 @@ class ChromiumPage(Page):
     engine = "chromium"
     supports_touch = True
 
-    def __init__(self, browser, viewport, touch=False, javascript=True):
+    def __init__(self, browser, viewport, touch=False, javascript=True, reduced_motion=False):
         super().__init__(viewport, touch, javascript)
-        self.ctx = browser.new_context(viewport=viewport, has_touch=touch, java_script_enabled=javascript)
+        self.ctx = browser.new_context(viewport=viewport, has_touch=touch, java_script_enabled=javascript,
+                                       reduced_motion="reduce" if reduced_motion else "no-preference")
         self.page = self.ctx.new_page()
         self.page.set_default_timeout(10_000)
         self.errors = []
@@ -95,8 +96,8 @@ class Chromium:
         self.browser = self.pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         self.version = self.browser.version
 
-    def new_page(self, viewport, touch=False, javascript=True):
-        return ChromiumPage(self.browser, viewport, touch, javascript)
+    def new_page(self, viewport, touch=False, javascript=True, reduced_motion=False):
+        return ChromiumPage(self.browser, viewport, touch, javascript, reduced_motion)
 
     def close(self):
         self.browser.close()

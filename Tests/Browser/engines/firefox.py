@@ -133,8 +133,8 @@ class FirefoxPage(Page):
 
 class Firefox:
     """One headless firefox-esr with a throw-away profile, and its BiDi session. Pages with scripts off
-    live in a second firefox started with javascript.enabled false (ESR 153 has no BiDi
-    emulation.setScriptingEnabled), started when first needed."""
+    or with reduced motion live in another firefox started with javascript.enabled false or
+    ui.prefersReducedMotion 1 (ESR 153 has neither in BiDi's emulation module), started when first needed."""
 
     name = "firefox"
 
@@ -146,7 +146,7 @@ class Firefox:
         (self.profile / "user.js").write_text("".join(
             f'user_pref("{k}", {str(v).lower() if isinstance(v, bool) else repr(v)});\n'
             for k, v in {**PREFS, **(prefs or {})}.items()))
-        self.scripts_off = None
+        self.variants = {}
         self.log = open(self.profile / "firefox.log", "wb")
         port = free_port()
         self.proc = subprocess.Popen(
@@ -177,16 +177,18 @@ class Firefox:
             context = params.get("source", {}).get("context")
             self.errors.setdefault(context, []).append(params.get("text"))
 
-    def new_page(self, viewport, touch=False, javascript=True):
-        if javascript:
+    def new_page(self, viewport, touch=False, javascript=True, reduced_motion=False):
+        if javascript and not reduced_motion:
             return FirefoxPage(self, viewport, touch, javascript)
-        if not self.scripts_off:
-            self.scripts_off = Firefox({"javascript.enabled": False})
-        return FirefoxPage(self.scripts_off, viewport, touch, javascript)
+        key = (javascript, reduced_motion)
+        if key not in self.variants:
+            prefs = {"javascript.enabled": javascript, "ui.prefersReducedMotion": 1 if reduced_motion else 0}
+            self.variants[key] = Firefox(prefs)
+        return FirefoxPage(self.variants[key], viewport, touch, javascript)
 
     def close(self):
-        if self.scripts_off:
-            self.scripts_off.close()
+        for variant in self.variants.values():
+            variant.close()
         try:
             self.bidi.send("browser.close", timeout=20)
         except EngineError:

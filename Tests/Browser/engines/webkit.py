@@ -143,11 +143,12 @@ class WebKitPage(Page):
 class WebKit:
     """WebKitWebDriver on its own Xvfb; one MiniBrowser session at a time (the driver allows one), reused
     by pages with the same JavaScript setting (a scripts-off page needs a MiniBrowser started with
-    --enable-javascript=false: WebDriver has no command for it)."""
+    --enable-javascript=false: WebDriver has no command for it). Reduced-motion pages come from a second
+    driver started with GTK animations off."""
 
     name = "webkit"
 
-    def __init__(self):
+    def __init__(self, reduced_motion=False):
         for tool in ("Xvfb", "WebKitWebDriver"):
             if not shutil.which(tool):
                 raise RuntimeError(f"{tool} missing: `make apt` installs xvfb and webkit2gtk-driver")
@@ -155,6 +156,14 @@ class WebKit:
         self.port = free_port()
         self.log = tempfile.TemporaryFile()
         env = dict(os.environ, DISPLAY=display)
+        self.variants = {}
+        self.config = None
+        if reduced_motion:
+            # WebKitGTK answers prefers-reduced-motion from GTK's gtk-enable-animations setting.
+            self.config = Path(tempfile.mkdtemp(prefix="swipedeck-gtk-"))
+            (self.config / "gtk-3.0").mkdir()
+            (self.config / "gtk-3.0" / "settings.ini").write_text("[Settings]\ngtk-enable-animations=0\n")
+            env["XDG_CONFIG_HOME"] = str(self.config)
         self.driver = subprocess.Popen(["WebKitWebDriver", f"--port={self.port}"], env=env,
                                        stdout=self.log, stderr=subprocess.STDOUT)
         self.base = f"http://127.0.0.1:{self.port}"
@@ -186,12 +195,21 @@ class WebKit:
         self.session = WebDriverSession(self.base, caps)
         self.session_js = javascript
 
-    def new_page(self, viewport, touch=False, javascript=True):
+    def new_page(self, viewport, touch=False, javascript=True, reduced_motion=False):
+        if reduced_motion and not self.config:
+            # Another driver whose browsers start with GTK animations off (a setting read at start-up).
+            if "reduced" not in self.variants:
+                self.variants["reduced"] = WebKit(reduced_motion=True)
+            return self.variants["reduced"].new_page(viewport, touch, javascript)
         if self.session_js != javascript:
             self._open(javascript)
         return WebKitPage(self.session, viewport, touch, javascript)
 
     def close(self):
+        for variant in self.variants.values():
+            variant.close()
+        if self.config:
+            shutil.rmtree(self.config, ignore_errors=True)
         try:
             if self.session:
                 self.session.call("DELETE", "", timeout=20)
