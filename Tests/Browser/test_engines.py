@@ -5,9 +5,11 @@ engine a phone or laptop runs must get right: drags stored with the server's dec
 that springs back, a flick, touch swipes on a phone-sized page, buttons, keys and undo, the offline
 queue delivered exactly once, and the forms without JavaScript.
 
-Touch: Chromium (CDP touch events) and Firefox (BiDi pointerType "touch") swipe with a finger.
-WebKitGTK's WebDriver has no touch input (a "touch" action arrives as pointerType "mouse"), so the
-touch tests skip there, saying so; the phone-sized mouse swipe runs in every engine instead."""
+Touch: Chromium (CDP touch events) and Firefox (BiDi pointerType "touch") swipe with a finger, steep
+swipes included. WebKitGTK's WebDriver has no touch input (a "touch" action arrives as pointerType
+"mouse"), so the touch tests skip there, saying so; the phone-sized mouse swipe runs in every engine
+instead. Firefox's automated touches never pan a page, so the page-scrolling touch test runs in
+Chromium only."""
 import json
 import random
 import time
@@ -194,3 +196,43 @@ def test_forms_work_without_javascript(server, engine):
         assert rows[1]["undoneAt"] is not None and rows[0]["undoneAt"] is None
     finally:
         page.close()
+
+
+def touch_only(page):
+    if not page.supports_touch:
+        pytest.skip(f"{page.engine}: its WebDriver has no touch input")
+
+
+def test_steep_touch_swipe_throws_the_card(server, phone_page):
+    """60° from horizontal on a page that cannot scroll: the card follows the finger (touch-action and
+    pointer capture let the page have the gesture) and is thrown."""
+    page = phone_page
+    touch_only(page)
+    first = open_deck(page, server)
+    assert page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight"), "this page must not scroll"
+    box = page.box(TOP)
+    x0, y0 = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.75
+    dx = box["width"] * 0.5
+    page.gesture("touch", x0, y0, drag_points(x0, y0, dx, -dx * 3 ** 0.5, 320, 20, ease=False, rng=random.Random(3)))
+    assert wait_thrown(page, first) != first
+    (row,) = wait_swipes(server, 1)
+    assert (row["cardId"], row["direction"], row["input"]) == (int(first), "right", "drag")
+
+
+def test_vertical_touch_outside_the_card_scrolls_the_page(server, phone_page):
+    page = phone_page
+    touch_only(page)
+    if not page.touch_scrolls:
+        pytest.skip(f"{page.engine}: its automation's touch never pans a page (a plain long page does not scroll)")
+    first = open_deck(page, server)
+    page.evaluate("() => { document.body.style.minHeight = '3000px'; scrollTo(0, 0); }")
+    page.evaluate("""(sel) => { const e = document.querySelector(sel); window.moves = [];
+        new MutationObserver(() => e.style.transform && moves.push(e.style.transform))
+            .observe(e, {attributes: true, attributeFilter: ['style', 'class']}); }""", TOP)
+    below = page.evaluate("() => document.querySelector('.controls').getBoundingClientRect().bottom")
+    x0, y0 = 12, below + 40
+    page.gesture("touch", x0, y0, drag_points(x0, y0, 4, -320, 260, 16, ease=False, rng=random.Random(4)))
+    page.wait_for("() => scrollY > 100", what="the page scrolled by the finger")
+    assert page.evaluate("() => window.moves") == [], "the card must not move when the page scrolls"
+    assert_no_swipes(server, settle=1.0)
+    assert top_card(page) == first

@@ -33,6 +33,8 @@ class Page:
     engine = "?"
     # Whether pointer actions of type "touch" reach the page as touch pointers.
     supports_touch = False
+    # Whether a touch drag the page leaves to the browser pans the page (the browser's own scrolling).
+    touch_scrolls = False
 
     def __init__(self, viewport, touch=False, javascript=True):
         self.viewport, self.touch, self.javascript = viewport, touch, javascript

@@ -11,6 +11,7 @@ from .base import EngineError, Page, wrap
 class ChromiumPage(Page):
     engine = "chromium"
     supports_touch = True
+    touch_scrolls = True
 
     def __init__(self, browser, viewport, touch=False, javascript=True, reduced_motion=False):
         super().__init__(viewport, touch, javascript)

@@ -33,6 +33,9 @@ PREFS = {
 class FirefoxPage(Page):
     engine = "firefox"
     supports_touch = True
+    # BiDi's touch actions reach the page as touch and pointer events but never pan it: a plain long page
+    # without any script or touch-action does not scroll either (seen with ESR 153, headless).
+    touch_scrolls = False
 
     def __init__(self, browser, viewport, touch=False, javascript=True):
         super().__init__(viewport, touch, javascript)
