@@ -109,8 +109,10 @@ class WebKitPage(Page):
                 actions += [{"type": "pointerMove", "x": round(step[1]), "y": round(step[2]), "duration": 0},
                             {"type": "pointerDown", "button": 0}]
             elif step[0] == "move":
-                actions.append({"type": "pointerMove", "x": round(step[1]), "y": round(step[2]),
-                                "duration": round(step[3])})
+                # WebKitGTK dispatches a move at the start of its duration, not at its end (the first move
+                # after a press came 1-2 ms after it: an impossible speed): wait first, then move at once.
+                actions += [{"type": "pause", "duration": round(step[3])},
+                            {"type": "pointerMove", "x": round(step[1]), "y": round(step[2]), "duration": 0}]
             else:
                 actions.append({"type": "pointerUp", "button": 0})
         source = {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}
