@@ -83,3 +83,23 @@ def test_reduced_motion_throw_and_undo(server, engine):
         assert not errors, f"{engine.name}: {errors}"
     finally:
         page.close()
+
+
+def test_a_card_dragged_over_the_edge_brings_no_scrollbars(server, engine):
+    """A card dragged (or thrown) past the viewport's edge overhangs the page. Firefox with classic
+    scrollbars (Linux, Windows) then showed both scrollbars mid-drag and the page reflowed 12 px narrower
+    and shorter under the finger; the page clips sideways overflow at the viewport instead. (Headless
+    Chromium hides its scrollbars, and WebKitGTK did not count the transformed card as overflow.)"""
+    page = engine.new_page(viewport={"width": 390, "height": 844})
+    try:
+        open_deck(page, server)
+        rest = page.evaluate("() => [document.documentElement.clientWidth, document.documentElement.clientHeight]")
+        box, x0, y0 = card_centre_of(page)
+        page.gesture("mouse", x0, y0, drag_points(x0, y0, box["width"] * 0.3, 10, 300, 15), release=False)
+        page.wait_for("(sel) => document.querySelector(sel).getBoundingClientRect().right > innerWidth", TOP,
+                      what="the card over the right edge")
+        dragging = page.evaluate("() => [document.documentElement.clientWidth, document.documentElement.clientHeight]")
+        page.pointer_up("mouse")
+        assert dragging == rest, f"{engine.name}: the viewport lost room to scrollbars mid-drag: {rest} → {dragging}"
+    finally:
+        page.close()
