@@ -103,3 +103,17 @@ def test_a_card_dragged_over_the_edge_brings_no_scrollbars(server, engine):
         assert dragging == rest, f"{engine.name}: the viewport lost room to scrollbars mid-drag: {rest} → {dragging}"
     finally:
         page.close()
+
+
+def test_inert_cards_under_the_top_one_take_no_focus(server, desktop_page):
+    """The cards under the top one are inert (their links would open a card not on top): Tab from the top
+    card's link goes to the controls in every engine."""
+    page = desktop_page
+    open_deck(page, server)
+    assert page.evaluate("() => [...document.querySelectorAll('#stack .card')].filter((c) => !c.inert).length") == 1
+    page.evaluate("(sel) => document.querySelector(sel + ' .card-link').focus()", TOP)
+    assert page.evaluate("(sel) => document.activeElement === document.querySelector(sel + ' .card-link')", TOP)
+    page.press("Tab")
+    where = page.evaluate("""() => document.activeElement.closest('.controls, .card')?.className
+        ?? document.activeElement.tagName""")
+    assert where.startswith("controls"), f"{page.engine}: Tab went to {where!r}, not to the controls"
