@@ -13,7 +13,9 @@
 #
 # Environment: SEED (default 1000000; `make bench-large` sets 10000000), BENCH_DURATION (10s),
 # BENCH_CONNS (32), BENCH_THREADS (wrk threads, 2), SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path,
-# default .build), BENCH_NO_APPEND=1 to only print. Quick check that it runs:
+# default .build), BENCH_SEEDED_DB (keep the seeded database at this path and reuse it on the next
+# run instead of seeding again), BENCH_NO_APPEND=1 to only print, BENCH_PROFILE=1 to profile each swipe run with
+# perf (see start_profile). Quick check that it runs:
 #   SEED=20000 BENCH_DURATION=3s BENCH_NO_APPEND=1 bash scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -95,6 +97,24 @@ read_rss() { cat "$WORK/rss" 2>/dev/null || echo "?"; }
 
 rows() { sqlite3 "$1" "SELECT COUNT(*) FROM swipes"; }
 
+# BENCH_PROFILE=1: perf samples the server (cpu-clock, 499 Hz, call graphs) during each swipe run;
+# the server's CPU by library and its 25 hottest functions (self time) are printed after the run,
+# and the data kept in $BENCH_PROFILE_DIR (default /tmp) as perf-RUN.data for `perf report -i`.
+start_profile() { # run
+  PERF_OUT="${BENCH_PROFILE_DIR:-/tmp}/perf-$1.data"
+  perf record -q -e cpu-clock -F 499 -g -o "$PERF_OUT" -p "$PID" >/dev/null 2>&1 &
+  PERF_PID=$!
+}
+stop_profile() { # run label
+  kill -INT "$PERF_PID" 2>/dev/null || true
+  wait "$PERF_PID" 2>/dev/null || true
+  echo "   profile of the server ($2): share of its samples by library, then by function (self)"
+  # head closes the pipe early: that is not a failure of the benchmark.
+  { perf report -i "$PERF_OUT" --stdio --no-children --sort dso 2>/dev/null | grep -E '^ +[0-9]' | head -n 12; } || true
+  { perf report -i "$PERF_OUT" --stdio --no-children --sort symbol -g none 2>/dev/null | grep -E '^ +[0-9]' |
+    sed -E 's/ {2,}.*$//' | head -n 25; } || true
+}
+
 # "name|conns|req/s|p50 ms|p99 ms|note" lines for the summary.
 RESULTS=()
 
@@ -146,7 +166,9 @@ swipe_run() {
   start_rss
   local before after created non201 added extra
   before=$(rows "$db")
+  [ -n "${BENCH_PROFILE:-}" ] && start_profile "$run"
   run_wrk "POST swipes ($label)" "$CONNS" "$base" scripts/bench_swipes.lua getaways "$run" $cards
+  [ -n "${BENCH_PROFILE:-}" ] && stop_profile "$run" "$label"
   created=$(sed -n 's/^CREATED //p' "$WORK/wrk.out")
   non201=$(sed -n 's/^NON201 //p' "$WORK/wrk.out")
   after=$(rows "$db")
@@ -192,10 +214,16 @@ hello_run "before"
 EMPTY="$WORK/empty.sqlite"
 swipe_run "$EMPTY" "empty database" run1
 
-LARGE="$WORK/large.sqlite"
-start_server "$LARGE"; stop_server   # creates the file with the sample deck
-echo "== seeding $SEED swipes (swipedeck seed: the writer's own code path, no HTTP)"
-"$BIN" seed getaways --db "$LARGE" --swipes "$SEED" --participant-secret "$PARTICIPANT_SECRET"
+LARGE=${BENCH_SEEDED_DB:-"$WORK/large.sqlite"}
+if [ -n "${BENCH_SEEDED_DB:-}" ] && [ -f "$LARGE" ]; then
+  # A database seeded by an earlier run (seeding 10,000,000 takes most of an hour): used as it is,
+  # and it keeps the swipes this run adds.
+  echo "== using $LARGE as seeded: $(rows "$LARGE") swipes"
+else
+  start_server "$LARGE"; stop_server   # creates the file with the sample deck
+  echo "== seeding $SEED swipes (swipedeck seed: the writer's own code path, no HTTP)"
+  "$BIN" seed getaways --db "$LARGE" --swipes "$SEED" --participant-secret "$PARTICIPANT_SECRET"
+fi
 BPS=$(bytes_per_swipe "$LARGE")
 echo "   database: $(stat -c %s "$LARGE") bytes for $(rows "$LARGE") swipes = $BPS bytes per swipe"
 swipe_run "$LARGE" "after seeding $SEED" run2 results

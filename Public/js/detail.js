@@ -1,25 +1,16 @@
-// Card detail: a header driven by scroll (header.js), accordion sections, rows fading in, a zoomable
-// photo. Without JavaScript the page is complete (details/summary, plain image, back link).
+// Card detail: a header driven by scroll (header.js), sections as tabs (tabs.js), rows fading in, a
+// gallery of zoomable photos (gallery.js). Without JavaScript the page is complete (the sections as
+// an accordion, the photos paging by scroll snapping, a back link).
+import { createGallery } from './gallery.js';
 import { headerState } from './header.js';
 import { createSectionTabs } from './tabs.js';
 
-/** Zoom of a double tap or double click, and the pinch's bounds. */
-const DOUBLE_TAP_ZOOM = 2.5;
-const MAX_ZOOM = 4;
-
-/** Distance in px between two pointer events. */
-function pointerDistance(a, b) {
-  return Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
-}
-
 function createDetailPage(page, reduceMotion) {
   const heroBox = page.querySelector('.detail-hero');
-  const hero = page.querySelector('.hero-img');
+  const gallery = page.querySelector('.gallery');
   const bar = page.querySelector('.detail-bar');
   const barBackground = bar.querySelector('.detail-bar-bg');
   const barContent = bar.querySelector('.detail-bar-content');
-  // The photo's zoom and, when zoomed, how far it is panned (CSS px, from its centred position).
-  let zoom = { scale: 1, x: 0, y: 0 };
   let frameRequested = false;
   // Geometry the header rules need, measured when it changes, never in the scroll handler.
   let header = { top: 0, height: 1 };
@@ -32,13 +23,13 @@ function createDetailPage(page, reduceMotion) {
     barBox = { top: barRect.top, height: barRect.height };
   }
 
-  // Transforms and opacity only: the photo's parallax, pan and zoom together (none may drop another),
-  // the stretch of a pull at the top, and the compact bar.
+  // Transforms and opacity only: the gallery's parallax (each photo's zoom is its own transform), the
+  // stretch of a pull at the top, and the compact bar.
   function place() {
     const state = headerState(reduceMotion ? Math.max(scrollY, 0) : scrollY, header, barBox);
     const shift = reduceMotion ? 0 : state.shift;
-    if (hero) {
-      hero.style.transform = `translate(${zoom.x}px, ${shift + zoom.y}px) scale(${zoom.scale})`;
+    if (gallery) {
+      gallery.style.transform = `translateY(${shift}px)`;
     }
     heroBox.style.transform = state.stretch > 1 ? `scale(${state.stretch})` : '';
     barBackground.style.opacity = state.barAlpha;
@@ -92,99 +83,9 @@ function createDetailPage(page, reduceMotion) {
     }
   });
 
-  if (hero) {
-    createPhotoZoom(hero.parentElement, () => zoom, (next) => {
-      zoom = next;
-      place();
-    });
+  if (gallery) {
+    createGallery(heroBox, reduceMotion);
   }
-}
-
-/**
- * The pan that keeps a photo zoomed by `scale` (about its centre) covering a box of `size`: each
- * offset within ±(scale − 1) × half the box, in CSS px.
- */
-function clampPan(x, y, scale, size) {
-  const maxX = (scale - 1) * size.width / 2;
-  const maxY = (scale - 1) * size.height / 2;
-  return { scale, x: Math.min(maxX, Math.max(-maxX, x)), y: Math.min(maxY, Math.max(-maxY, y)) };
-}
-
-/**
- * Photo zoom on `box`: a double tap or double click toggles between 1 and DOUBLE_TAP_ZOOM, a
- * two-finger pinch scales (1…MAX_ZOOM), one finger or the mouse pans a zoomed photo, never past its
- * edges. Unzoomed, a finger on the photo still scrolls the page (touch-action pan-y); zoomed, every
- * touch move is the photo's (none). The box's size is read when it changes, not in the handlers.
- */
-function createPhotoZoom(box, current, set) {
-  const pointers = new Map();
-  let size = { width: box.clientWidth, height: box.clientHeight };
-  let pinch = null;
-  let pan = null;
-
-  new ResizeObserver(() => {
-    size = { width: box.clientWidth, height: box.clientHeight };
-  }).observe(box);
-
-  function apply(next) {
-    set(next);
-    box.classList.toggle('zoomed', next.scale > 1);
-    box.style.touchAction = next.scale > 1 ? 'none' : 'pan-y';
-  }
-
-  function spread() {
-    const [first, second] = [...pointers.values()];
-    return pointerDistance(first, second);
-  }
-
-  box.style.touchAction = 'pan-y';
-  box.addEventListener('dblclick', () => {
-    const zoomed = current().scale > 1;
-    apply(zoomed ? { scale: 1, x: 0, y: 0 } : { scale: DOUBLE_TAP_ZOOM, x: 0, y: 0 });
-  });
-
-  box.addEventListener('pointerdown', (event) => {
-    pointers.set(event.pointerId, event);
-    if (pointers.size === 2) {
-      pan = null;
-      pinch = { spread: spread(), start: current() };
-      return;
-    }
-    const zoom = current();
-    if (pointers.size === 1 && zoom.scale > 1) {
-      box.setPointerCapture(event.pointerId);
-      pan = { pointerId: event.pointerId, x: event.clientX, y: event.clientY, start: zoom };
-    }
-  });
-
-  box.addEventListener('pointermove', (event) => {
-    if (!pointers.has(event.pointerId)) {
-      return;
-    }
-    pointers.set(event.pointerId, event);
-    if (pinch && pointers.size === 2) {
-      const scale = Math.min(MAX_ZOOM, Math.max(1, pinch.start.scale * spread() / pinch.spread));
-      apply(clampPan(pinch.start.x, pinch.start.y, scale, size));
-      return;
-    }
-    if (pan && event.pointerId === pan.pointerId) {
-      const x = pan.start.x + event.clientX - pan.x;
-      const y = pan.start.y + event.clientY - pan.y;
-      apply(clampPan(x, y, pan.start.scale, size));
-    }
-  });
-
-  const release = (event) => {
-    pointers.delete(event.pointerId);
-    if (pointers.size < 2) {
-      pinch = null;
-    }
-    if (pan && event.pointerId === pan.pointerId) {
-      pan = null;
-    }
-  };
-  box.addEventListener('pointerup', release);
-  box.addEventListener('pointercancel', release);
 }
 
 const detailPage = document.querySelector('.detail');

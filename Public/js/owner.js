@@ -1,6 +1,6 @@
 // Owner pages: a slug suggested from the title, cards reordered by dragging their grip, images
 // uploaded by file picker or drag-and-drop, and import files read into the paste box. Every
-// form works without this script (Up/Down buttons, an image address field, the paste box).
+// form works without this script (Up/Down buttons, a field of image addresses, the paste box).
 
 /** A slug from a title: lower case ASCII letters and digits joined by single dashes, ≤ 64. */
 export function slugFrom(title) {
@@ -93,9 +93,16 @@ function createReorder(list, deck, status) {
   list.addEventListener("pointercancel", drop);
 }
 
-async function uploadImage(file, field, zone) {
+/** The image list of a textarea holding one image per line, with `url` added at its end. */
+export function withImageAdded(text, url) {
+  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  lines.push(url);
+  return lines.join("\n");
+}
+
+/** Uploads one file; resolves to its URL, or null after saying in the zone's status why not. */
+async function uploadImage(file, zone) {
   const status = zone.querySelector(".upload-status");
-  const preview = zone.querySelector(".preview");
   status.textContent = `Uploading ${file.name}…`;
   const response = await fetch("/api/v1/images", {
     method: "POST",
@@ -103,18 +110,34 @@ async function uploadImage(file, field, zone) {
     body: file,
   }).catch(() => null);
   if (!response) {
-    status.textContent = "The upload failed: no connection to the server.";
-    return;
+    status.textContent = `${file.name}: the upload failed, no connection to the server.`;
+    return null;
   }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    status.textContent = answer.error ? answer.error.message : `The upload failed (${response.status}).`;
-    return;
+    const reason = answer.error ? answer.error.message : `the upload failed (${response.status}).`;
+    status.textContent = `${file.name}: ${reason}`;
+    return null;
   }
-  field.value = answer.url;
-  preview.src = answer.url;
-  preview.hidden = false;
-  status.textContent = `Uploaded: ${answer.width} × ${answer.height} px.`;
+  status.textContent = `Uploaded ${file.name}: ${answer.width} × ${answer.height} px.`;
+  return answer.url;
+}
+
+/** Uploads `files` one after another, adding each URL to the field's list and a thumbnail. */
+async function uploadImages(files, field, zone) {
+  const previews = zone.querySelector(".previews");
+  for (const file of files) {
+    const url = await uploadImage(file, zone);
+    if (!url) {
+      return;
+    }
+    field.value = withImageAdded(field.value, url);
+    const preview = document.createElement("img");
+    preview.className = "preview";
+    preview.alt = "";
+    preview.src = url;
+    previews.append(preview);
+  }
 }
 
 function createUpload(zone) {
@@ -123,7 +146,7 @@ function createUpload(zone) {
   zone.hidden = false;
   picker.addEventListener("change", () => {
     if (picker.files.length > 0) {
-      uploadImage(picker.files[0], field, zone);
+      uploadImages([...picker.files], field, zone);
     }
   });
   zone.addEventListener("dragover", (event) => {
@@ -137,7 +160,7 @@ function createUpload(zone) {
     event.preventDefault();
     zone.classList.remove("over");
     if (event.dataTransfer.files.length > 0) {
-      uploadImage(event.dataTransfer.files[0], field, zone);
+      uploadImages([...event.dataTransfer.files], field, zone);
     }
   });
 }

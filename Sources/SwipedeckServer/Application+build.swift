@@ -17,20 +17,20 @@ public func buildApplication(
     let database = try AppDatabase(path: config.databasePath, synchronous: config.synchronous)
     logger.info("database opened", metadata: ["path": "\(config.databasePath)", "synchronous": "\(database.synchronousName)", "journal": "wal"])
 
-    if config.seedSampleDeck, try database.decks().isEmpty {
+    if config.seedSampleDeck, try await database.decks().isEmpty {
         let input = try SampleDeck.load(resourceRoot: config.resourceRoot)
         var (deck, cards) = try input.validated(now: clock())
         // An owner created before the first start (`swipedeck owner add` on a new file) gets it,
         // as they would have adopted it had the server started first.
         deck.ownerId = try await database.owners().min { ($0.id ?? 0) < ($1.id ?? 0) }?.id
-        try database.importDeck(deck, cards: cards)
+        try await database.importDeck(deck, cards: cards)
         logger.info("seeded the sample deck", metadata: ["slug": "\(deck.slug)", "cards": "\(cards.count)"])
     }
     let token: String
     if let t = config.adminToken {
         token = t
     } else {
-        let (t, created) = try database.setting("adminToken", orCreate: { Secret.token() })
+        let (t, created) = try await database.setting("adminToken", orCreate: { Secret.token() })
         token = t
         // Flushed at once: stdout may be a file or a pipe, and this line is shown only once.
         if created { FileHandle.standardOutput.write(Data("Admin token (shown once, stored in the database): \(t)\n".utf8)) }
@@ -38,7 +38,10 @@ public func buildApplication(
     if try await database.owners().isEmpty {
         FileHandle.standardOutput.write(Data("No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n".utf8))
     }
-    let secret = try config.participantSecret ?? database.setting("participantSecret", orCreate: { Secret.token() }).value
+    var secret = config.participantSecret ?? ""
+    if config.participantSecret == nil {
+        secret = try await database.setting("participantSecret", orCreate: { Secret.token() }).value
+    }
     let signer = ParticipantSigner(secret: secret)
     let verifier = ParticipantVerifier(signer: signer, pool: database.pool)
     // Browser cookies and API mints share one budget per IP: `rate` a second, a minute's worth at once.

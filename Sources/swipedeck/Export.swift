@@ -12,7 +12,7 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         let path = db ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
         let database = try AppDatabase(path: path)
-        guard let d = try database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(path).") }
+        guard let d = try await database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(path).") }
         let report = try await database.results(for: d)
         switch format {
         case "csv": print(ResultsCSV.render(report), terminator: "")

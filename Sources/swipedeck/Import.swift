@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import SwipedeckServer
 
-struct Import: ParsableCommand {
+struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,link,accent).")
+        abstract: "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent).")
 
     @Argument(help: "A .json or .csv file.") var file: String
     @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
@@ -12,9 +12,9 @@ struct Import: ParsableCommand {
     @Option(help: "CSV only: deck title (default: the slug).") var title: String?
     @Option(help: "CSV only: physics profile.") var profile = "standard"
 
-    func run() throws {
+    func run() async throws {
         do {
-            try importFile()
+            try await importFile()
         } catch let error as ApiError {
             throw ValidationError(Self.sentence(error, file: file, slug: slug))
         }
@@ -26,7 +26,7 @@ struct Import: ParsableCommand {
         case .slugTaken:
             return "A deck with this slug already exists. Import under another one with --slug NAME (CSV), or change \"slug\" in the JSON."
         case .invalidField("invalid_csv_header", _):
-            return "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,image,link,accent."
+            return "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,images,link,accent."
         case .invalidField("invalid_slug", _):
             return "'\(slug ?? file)' cannot be a slug: use 1–64 lower-case letters, digits and '-' (pass --slug NAME)."
         default:
@@ -34,7 +34,7 @@ struct Import: ParsableCommand {
         }
     }
 
-    func importFile() throws {
+    func importFile() async throws {
         let path = db ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw ValidationError("Cannot read \(file): check the path (it is relative to \(FileManager.default.currentDirectoryPath)).")
@@ -56,7 +56,7 @@ struct Import: ParsableCommand {
         let (deck, cards) = try input.validated(now: Date().timeIntervalSince1970)
         let total = cards.count
         let showProgress = total >= 5000
-        let stored = try database.importDeck(deck, cards: cards) { done in
+        let stored = try await database.importDeck(deck, cards: cards) { done in
             if showProgress {
                 FileHandle.standardError.write(Data("\rimported \(done)/\(total) cards (\(done * 100 / max(total, 1))%)".utf8))
             }

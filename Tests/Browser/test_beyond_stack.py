@@ -160,14 +160,14 @@ def test_detail_view_opens_and_returns_to_stack(server, browser, viewport):
     page.wait_for_function("() => document.querySelector('.fade-row.in') !== null")
     # Double-tap zooms the photo.
     page.locator(".detail-hero").dblclick()
-    assert page.locator(".hero-img").evaluate("e => new DOMMatrix(getComputedStyle(e).transform).a") > 1.5
+    assert page.locator("#photo-1 .hero-img").evaluate("e => new DOMMatrix(getComputedStyle(e).transform).a") > 1.5
     page.locator(".detail-hero").dblclick()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"detail-{viewport['width']}.png"), full_page=True)
     # Parallax: scrolling moves the header image.
     page.evaluate("document.body.style.minHeight = '3000px'")
     page.mouse.wheel(0, 400)
-    page.wait_for_function("() => new DOMMatrix(getComputedStyle(document.querySelector('.hero-img')).transform).m42 > 0")
+    page.wait_for_function("() => new DOMMatrix(getComputedStyle(document.querySelector('.gallery')).transform).m42 > 0")
     # Back returns to the same place in the stack: the same card on top, nothing swiped.
     page.click(".back-to-stack")
     page.wait_for_function("c => document.querySelector(\".card[data-depth='0']\")?.dataset.card === c", arg=card)
@@ -227,12 +227,15 @@ def test_detail_zoom_keeps_the_parallax(server, browser):
     page.goto(server.base + "/d/getaways/cards/1")
     page.evaluate("scrollTo(0, 150)")
     page.wait_for_timeout(200)
-    box = page.locator(".hero-img").evaluate("e => e.parentElement.getBoundingClientRect().toJSON()")
-    page.mouse.dblclick(box["x"] + box["width"] / 2, max(box["y"], 0) + 40)
+    box = page.locator(".detail-hero").evaluate("e => e.getBoundingClientRect().toJSON()")
+    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] - 60)
     page.wait_for_timeout(100)
-    page.mouse.dblclick(box["x"] + box["width"] / 2, max(box["y"], 0) + 40)
+    assert page.eval_on_selector("#photo-1 .hero-img", "e => e.style.transform") == "translate(0px, 0px) scale(2.5)"
+    assert page.eval_on_selector(".gallery", "e => e.style.transform") == "translateY(60px)", "zoomed: parallax kept"
+    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] - 60)
     page.wait_for_timeout(100)
-    assert page.eval_on_selector(".hero-img", "e => e.style.transform") == "translate(0px, 60px) scale(1)"
+    assert page.eval_on_selector("#photo-1 .hero-img", "e => e.style.transform") == "translate(0px, 0px) scale(1)"
+    assert page.eval_on_selector(".gallery", "e => e.style.transform") == "translateY(60px)"
 
 
 def test_history_row_opens_on_a_click_and_says_what_changed(server, browser):

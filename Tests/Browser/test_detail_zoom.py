@@ -8,8 +8,8 @@ SCALE = re.compile(r"translate\((-?[\d.]+)px, (-?[\d.]+)px\) scale\(([\d.]+)\)")
 
 
 def transform(page):
-    match = SCALE.fullmatch(page.eval_on_selector(".hero-img", "e => e.style.transform"))
-    assert match, page.eval_on_selector(".hero-img", "e => e.style.transform")
+    match = SCALE.fullmatch(page.eval_on_selector("#photo-1 .hero-img", "e => e.style.transform"))
+    assert match, page.eval_on_selector("#photo-1 .hero-img", "e => e.style.transform")
     return tuple(float(v) for v in match.groups())
 
 
@@ -37,7 +37,7 @@ def test_pinch_zooms_and_one_finger_pans_within_the_edges(server, phone):
     touches(cdp, "touchEnd", [])
     _, _, scale = transform(page)
     assert scale == pytest.approx(3.0, abs=0.05), "a pinch from 60 to 180 px triples the photo"
-    assert "zoomed" in page.get_attribute(".detail-hero", "class")
+    assert "zoomed" in page.get_attribute(".gallery-page", "class")
 
     # One finger drags the zoomed photo left, far past its edge: it stops where its right edge is.
     touches(cdp, "touchStart", [(cx, cy)])

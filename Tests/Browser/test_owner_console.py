@@ -75,14 +75,22 @@ def test_owner_builds_shares_watches_and_closes_a_deck(server, chromium, size, t
 
     image = tmp_path / "ramen.png"
     image.write_bytes(png(64, 48, (220, 80, 40)))
+    bowl = tmp_path / "bowl.png"
+    bowl.write_bytes(png(48, 64, (40, 80, 220)))
     for title, with_image in (("Ramen", True), ("Tacos", False), ("Salad", False)):
         page.get_by_label("Card title").fill(title)
         if with_image:
-            page.set_input_files("#card-image-file", str(image))
-            poll(lambda: page.get_by_label("Image", exact=True).input_value().startswith("/images/"), what="uploaded image url")
+            # Two files at once: both uploaded, one address per line, the first the cover.
+            page.set_input_files("#card-image-file", [str(image), str(bowl)])
+            images = page.get_by_label("Images", exact=True)
+            poll(lambda: len([line for line in images.input_value().split("\n") if line.startswith("/images/")]) == 2,
+                 what="two uploaded image urls")
+            assert page.locator(".drop-zone .preview").count() == 2
         page.get_by_role("button", name="Add card").click()
         page.wait_for_url(server.base + "/owner/decks/team-lunch#cards")
     assert card_titles(page) == ["Ramen", "Tacos", "Salad"]
+    ramen = query(server, "SELECT image, moreImages FROM cards WHERE title = 'Ramen'")[0]
+    assert ramen["image"].startswith("/images/") and ramen["moreImages"].startswith('["/images/'), ramen
     assert page.locator(".card-row .thumb").count() == 1
 
     # Drag Salad above Ramen by its grip.

@@ -57,7 +57,7 @@ struct AggregateTests {
     @Test("random swipes, undos, flips and exclusions: results equal a recount of the rows")
     func randomHistory() async throws {
         try await StorageTests.withDatabase { db, _ in
-            let (deck, cards) = try StorageTests.importDeck(db, cards: 6)
+            let (deck, cards) = try await StorageTests.importDeck(db, cards: 6)
             let writer = SwipeWriter(pool: db.pool, changes: db.changes)
             var rng = SplitMix64(seed: 11)
             func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
@@ -95,7 +95,7 @@ struct AggregateTests {
     @Test("the dashboard's live swipes and participants come from the aggregates and match the rows")
     func dashboardCounts() async throws {
         try await StorageTests.withDatabase { db, _ in
-            let (deck, cards) = try StorageTests.importDeck(db, cards: 3)
+            let (deck, cards) = try await StorageTests.importDeck(db, cards: 3)
             let writer = SwipeWriter(pool: db.pool)
             for (i, p) in ["a", "b", "c", "d"].enumerated() {
                 for c in cards.prefix(i + 1) { try await writer.submit(.swipe(StorageTests.swipe(deck, card: c, participant: p))) }
@@ -140,7 +140,7 @@ struct AggregateTests {
             }
         }
         let db = try AppDatabase(path: path)
-        let deck = try #require(try db.deck(slug: "old"))
+        let deck = try await #require(try await db.deck(slug: "old"))
         try await Self.expectExact(db, deck, "after migration")
         let legacy = try #require(try await db.swipe(id: "1"))
         #expect(legacy.traceJSON == "{\"t\":[0,16.6]}")

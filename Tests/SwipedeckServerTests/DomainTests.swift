@@ -239,5 +239,29 @@ struct DomainTests {
         #expect(signer.verify(id))
         #expect(ParticipantSigner.mintTime(of: id) == 1_790_000_000.25)
         #expect(!ParticipantSigner(secret: "another secret!!").verify(id))
+        // Ids already handed out stay valid: the signature is HMAC-SHA256(secret, "participant:" + body),
+        // its first 12 bytes in lower-case hex (computed independently with Python's hmac).
+        #expect(signer.sign(body: "alice") == "alice-3472238644043db7f8ef5b96")
+        #expect(!signer.verify("alice-3472238644043db7f8ef5b97"))
+    }
+
+    @Test("hex: two lower-case digits a byte; fixed-width numbers")
+    func hex() {
+        #expect(Hex.string([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
+        #expect(Hex.string([UInt8]()) == "")
+        #expect(Hex.string(0xABC, width: 4) == "0abc")
+        #expect(Hex.string(0x1_2345, width: 4) == "2345")
+    }
+
+    @Test(
+        "a . or .. path segment, also as %2e, is found; dots inside names are not",
+        arguments: [
+            ("/api/v1/decks/../decks", true), ("/./x", true), ("/x/..", true), ("/x/.", true), ("/%2e%2E/x", true),
+            ("/x/%2e", true), ("/x/.%2e/y", true), ("/css/app.css", false), ("/x/.../y", false), ("/x/..a", false),
+            ("/.well-known/x", false), ("/x/%2ex", false), ("/x/%2", false), ("/x/%", false), ("/", false), ("", false),
+            ("/img/sample/01-mirror-lake.3de22cd09f.svg", false),
+        ])
+    func dotSegments(path: String, found: Bool) {
+        #expect(StaticFilesMiddleware.hasDotSegment(path) == found)
     }
 }

@@ -43,8 +43,8 @@ struct LiveResultsTests {
         let database = try AppDatabase(path: path)
         let input = DeckInput(slug: "live", title: "Live", cards: (0..<10).map { DeckInput.CardInput(title: "c\($0)") })
         let (d, cards) = try input.validated(now: fixedTime)
-        let deck = try database.importDeck(d, cards: cards)
-        let ids = try database.cardIds(deckId: deck.id!).sorted()
+        let deck = try await database.importDeck(d, cards: cards)
+        let ids = try await database.cardIds(deckId: deck.id!).sorted()
         let catalog = Catalog(database: database)
         let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
         let writer = SwipeWriter(pool: database.pool, changes: database.changes)
@@ -93,7 +93,7 @@ struct LiveResultsTests {
         var decks: [Deck] = []
         for slug in ["one", "two"] {
             let (d, cards) = try DeckInput(slug: slug, title: slug, cards: [.init(title: "a"), .init(title: "b")]).validated(now: fixedTime)
-            decks.append(try database.importDeck(d, cards: cards))
+            decks.append(try await database.importDeck(d, cards: cards))
         }
         let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(100), heartbeatTicks: 1000)
         let writer = SwipeWriter(pool: database.pool, changes: database.changes)
@@ -102,7 +102,7 @@ struct LiveResultsTests {
         let two = Collector()
         let twoTask = two.start(live.events(deckId: decks[1].id!, slug: "two"))
         try await Self.poll("both first events") { one.results.count == 1 && two.results.count == 1 }
-        let card = try database.cardIds(deckId: decks[0].id!).min()!
+        let card = try await database.cardIds(deckId: decks[0].id!).min()!
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
         guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
         try await Self.poll("deck one's update") { one.results.count == 2 }
@@ -127,7 +127,7 @@ struct LiveResultsTests {
         defer { removeDatabase(at: path) }
         let database = try AppDatabase(path: path)
         let (d, cards) = try DeckInput(slug: "hb", title: "hb", cards: [.init(title: "a")]).validated(now: fixedTime)
-        let deck = try database.importDeck(d, cards: cards)
+        let deck = try await database.importDeck(d, cards: cards)
         let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 5)
         let watcher = Collector()
         let task = watcher.start(live.events(deckId: deck.id!, slug: "hb"))

@@ -23,10 +23,10 @@ struct StorageTests {
     static func write<T>(_ db: AppDatabase, _ body: (Database) throws -> T) throws -> T { try db.pool.write(body) }
 
     /// A deck with `cards` cards, imported; returns the deck and its card ids.
-    static func importDeck(_ db: AppDatabase, slug: String = "s", cards: Int) throws -> (Deck, [Int64]) {
+    static func importDeck(_ db: AppDatabase, slug: String = "s", cards: Int) async throws -> (Deck, [Int64]) {
         let input = DeckInput(slug: slug, title: "Deck \(slug)", cards: (0..<cards).map { DeckInput.CardInput(title: "card \($0)") })
         let (deck, rows) = try input.validated(now: fixedTime)
-        let stored = try db.importDeck(deck, cards: rows)
+        let stored = try await db.importDeck(deck, cards: rows)
         let ids = try Self.read(db) { d in try Int64.fetchAll(d, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position", arguments: [stored.id]) }
         return (stored, ids)
     }
@@ -46,16 +46,16 @@ struct StorageTests {
                 #expect(tables.contains(t), "missing table \(t)")
             }
             let applied = try Self.read(db) { d in try AppDatabase.migrator.appliedMigrations(d) }
-            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate"])
-            _ = try Self.importDeck(db, cards: 3)
+            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries"])
+            _ = try await Self.importDeck(db, cards: 3)
 
             // Re-open the same file (twice): nothing re-applied, data kept.
             for _ in 0..<2 {
                 let again = try AppDatabase(path: path)
-                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate"])
+                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries"])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
-                #expect(try again.decks().map(\.deck.slug) == ["s"])
-                #expect(try again.decks().first?.cardCount == 3)
+                #expect(try await again.decks().map(\.deck.slug) == ["s"])
+                #expect(try await again.decks().first?.cardCount == 3)
             }
         }
     }
@@ -82,7 +82,7 @@ struct StorageTests {
             #expect(try Self.write(db) { d in try Int.fetchOne(d, sql: "PRAGMA synchronous") } == 2)
             #expect(try Self.read(db) { d in try String.fetchOne(d, sql: "PRAGMA journal_mode") }?.lowercased() == "wal")
             // Writes still work and stay FULL afterwards.
-            _ = try Self.importDeck(db, cards: 2)
+            _ = try await Self.importDeck(db, cards: 2)
             #expect(try Self.write(db) { d in try Int.fetchOne(d, sql: "PRAGMA synchronous") } == 2)
         }
     }
@@ -90,28 +90,28 @@ struct StorageTests {
     @Test("importDeck stores deck and cards; a second import of the slug is slugTaken and adds nothing")
     func importAndSlugTaken() async throws {
         try await Self.withDatabase { db, _ in
-            let (deck, ids) = try Self.importDeck(db, slug: "dup", cards: 4)
+            let (deck, ids) = try await Self.importDeck(db, slug: "dup", cards: 4)
             #expect(deck.id != nil)
             #expect(ids.count == 4)
-            #expect(try db.deck(slug: "dup")?.title == "Deck dup")
-            #expect(try db.cardIds(deckId: deck.id!) == Set(ids))
-            #expect(try db.card(id: ids[2])?.position == 2)
-            #expect(try db.deckSlug(id: deck.id!) == "dup")
-            #expect(throws: ApiError.slugTaken) { try Self.importDeck(db, slug: "dup", cards: 2) }
+            #expect(try await db.deck(slug: "dup")?.title == "Deck dup")
+            #expect(try await db.cardIds(deckId: deck.id!) == Set(ids))
+            #expect(try await db.card(id: ids[2])?.position == 2)
+            #expect(try await db.deckSlug(id: deck.id!) == "dup")
+            await #expect(throws: ApiError.slugTaken) { try await Self.importDeck(db, slug: "dup", cards: 2) }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM cards") } == 4)
-            #expect(throws: ApiError.notFound("deck")) { try db.deckSlug(id: 9999) }
-            #expect(try db.deck(slug: "none") == nil)
+            await #expect(throws: ApiError.notFound("deck")) { try await db.deckSlug(id: 9999) }
+            #expect(try await db.deck(slug: "none") == nil)
         }
     }
 
     @Test("the admin token is created once and then read back")
     func adminTokenStored() async throws {
         try await Self.withDatabase { db, path in
-            let (t1, created1) = try db.setting("adminToken", orCreate: { "first" })
+            let (t1, created1) = try await db.setting("adminToken", orCreate: { "first" })
             #expect(t1 == "first" && created1)
-            let (t2, created2) = try db.setting("adminToken", orCreate: { "second" })
+            let (t2, created2) = try await db.setting("adminToken", orCreate: { "second" })
             #expect(t2 == "first" && !created2)
-            #expect(try AppDatabase(path: path).setting("adminToken", orCreate: { "third" }).value == "first")
+            #expect(try await AppDatabase(path: path).setting("adminToken", orCreate: { "third" }).value == "first")
         }
     }
 
@@ -122,7 +122,7 @@ struct StorageTests {
     @Test("SwipeWriter: 500 concurrent swipes all created, each row visible when its call returns")
     func groupCommit() async throws {
         try await Self.withDatabase { db, _ in
-            let (deck, ids) = try Self.importDeck(db, cards: 50)
+            let (deck, ids) = try await Self.importDeck(db, cards: 50)
             let writer = SwipeWriter(pool: db.pool, maxBatch: 64)
             let pool = db.pool
             let outcomes = try await withThrowingTaskGroup(of: (Bool, Bool).self) { group in
@@ -152,7 +152,7 @@ struct StorageTests {
     @Test("SwipeWriter: the same participant and card twice in one batch: one created, one alreadySwiped")
     func duplicateInBatch() async throws {
         try await Self.withDatabase { db, _ in
-            let (deck, ids) = try Self.importDeck(db, cards: 2)
+            let (deck, ids) = try await Self.importDeck(db, cards: 2)
             // Inside one transaction, exactly as a group commit applies its items.
             let a = Self.swipe(deck, card: ids[0], participant: "dup", id: "a")
             let b = Self.swipe(deck, card: ids[0], participant: "dup", id: "b", direction: "left")
@@ -188,7 +188,7 @@ struct StorageTests {
     @Test("undo never deletes: the row stays with undoneAt; only its participant may; idempotent")
     func undoKeepsRows() async throws {
         try await Self.withDatabase { db, _ in
-            let (deck, ids) = try Self.importDeck(db, cards: 2)
+            let (deck, ids) = try await Self.importDeck(db, cards: 2)
             let writer = SwipeWriter(pool: db.pool)
             let s = Self.swipe(deck, card: ids[0], participant: "u", id: "undo-me")
             _ = try await writer.submit(.swipe(s))
@@ -212,14 +212,14 @@ struct StorageTests {
             // The card is free again for the participant.
             let again = Self.swipe(deck, card: ids[0], participant: "u", id: "again")
             #expect(try await writer.submit(.swipe(again)) == .created(again))
-            #expect(try db.unswipedCards(deckId: deck.id!, participant: "u", after: -1, limit: 10).cards.map(\.id) == [ids[1]])
+            #expect(try await db.unswipedCards(deckId: deck.id!, participant: "u", after: -1, limit: 10).cards.map(\.id) == [ids[1]])
         }
     }
 
     @Test("flip rewrites the direction and logs the old one in flips")
     func flipLogs() async throws {
         try await Self.withDatabase { db, _ in
-            let (deck, ids) = try Self.importDeck(db, cards: 1)
+            let (deck, ids) = try await Self.importDeck(db, cards: 1)
             let writer = SwipeWriter(pool: db.pool)
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "f", id: "flip-me")))
             let flipped = try await db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 1)
@@ -244,7 +244,7 @@ struct StorageTests {
     @Test("results: suspect and undone swipes are not counted; ranking by Wilson lower bound")
     func resultsQuery() async throws {
         try await Self.withDatabase { db, _ in
-            let (imported, ids) = try Self.importDeck(db, cards: 2)
+            let (imported, ids) = try await Self.importDeck(db, cards: 2)
             var counting = imported
             counting.countedInputs = "drag,button,api"  // these swipes are programs' (input api, no trace)
             let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)

@@ -62,7 +62,10 @@ struct CardJSON: Encodable {
     let title: String
     let subtitle: String
     let body: String
+    /// The cover: `images[0]`, or "" when the card has none.
     let image: String
+    /// Every image, the cover first (the detail page's gallery).
+    let images: [String]
     let link: String
     let accent: String
     let detail: String
@@ -78,6 +81,7 @@ struct CardJSON: Encodable {
         subtitle = c.subtitle
         body = c.body
         image = c.image
+        images = c.images
         link = c.link
         accent = c.accent
         detail = "/d/\(deck)/cards/\(c.id ?? 0)"

@@ -23,7 +23,7 @@ struct CardsController: Sendable {
 
     @Sendable func listCards(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try catalog.deck(slug)
+        let deck = try await catalog.deck(slug)
         let limit = try RequestDecoding.intParam(try RequestDecoding.query(request, "limit"), name: "limit", default: 20, range: 1...100)
         let cursor = try RequestDecoding.intParam(
             try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
@@ -32,14 +32,14 @@ struct CardsController: Sendable {
             participant = try await swipes.participants.checked(named)
         }
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
-        let (cards, remaining) = try database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
+        let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(AppDatabase.sortKey($0, order: order, participant: participant)) } : nil
         return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try access.managed(slug, context)
+        let deck = try await access.managed(slug, context)
         let input = try await decoding.decodeJSON(DeckInput.CardInput.self, from: request)
         let card = try input.validated(position: 0, label: "card")
         let stored = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
@@ -77,15 +77,15 @@ struct CardsController: Sendable {
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
         try await database.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
         catalog.invalidate(slug)
-        guard let moved = try database.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
+        guard let moved = try await database.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
         return JSONResponse.make(CardJSON(moved, deck: slug))
     }
 
     /// The `:deck` the request manages and its `:card` (404 when the card is another deck's).
     func managedCard(_ context: AppRequestContext) async throws -> (String, Card) {
         let slug = try context.parameters.require("deck")
-        let deck = try access.managed(slug, context)
-        guard let id = Int64(try context.parameters.require("card")), let card = try database.card(id: id), card.deckId == deck.id else {
+        let deck = try await access.managed(slug, context)
+        guard let id = Int64(try await context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
             throw ApiError.notFound("card")
         }
         return (slug, card)

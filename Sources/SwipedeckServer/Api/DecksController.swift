@@ -28,12 +28,12 @@ struct DecksController: Sendable {
     struct ProfileList: Encodable { let profiles: [SwipeProfile] }
 
     @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        JSONResponse.make(["decks": try database.decks().map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
+        JSONResponse.make(["decks": try await database.decks().map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
     }
 
     @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try catalog.deck(try context.parameters.require("deck"))
-        let count = try catalog.cardCount(deck.slug)
+        let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        let count = try await catalog.cardCount(deck.slug)
         return JSONResponse.make(DeckJSON(deck, cardCount: count))
     }
 
@@ -42,18 +42,18 @@ struct DecksController: Sendable {
         let input = try await decoding.decodeJSON(DeckInput.self, from: request)
         var (deck, cards) = try input.validated(now: clock())
         deck.ownerId = owner.ownerId
-        let stored = try database.importDeck(deck, cards: cards)
+        let stored = try await database.importDeck(deck, cards: cards)
         return JSONResponse.make(DeckJSON(stored, cardCount: cards.count), status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"])
     }
 
     @Sendable func patchDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try access.managed(slug, context)
+        let deck = try await access.managed(slug, context)
         let body = try await decoding.collectJSONBody(request)
         let patch = try RequestDecoding.decode(DeckPatch.self, body)
         let changed = try patch.applied(to: deck)
         let stored = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
         catalog.invalidate(slug)
-        return JSONResponse.make(DeckJSON(stored, cardCount: try catalog.cardCount(slug)))
+        return JSONResponse.make(DeckJSON(stored, cardCount: try await catalog.cardCount(slug)))
     }
 }

@@ -15,7 +15,7 @@ struct ParticipantsController: Sendable {
     struct Minted: Encodable { let participant: String }
 
     @Sendable func mint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let deck = try await catalog.deck(try await context.parameters.require("deck"))
         if !deck.isOpen { throw ApiError.deckClosed }
         let now = clock()
         if let ip = context.remoteAddress, let wait = mintLimiter.take("mint:" + ip, now: now) {

@@ -23,12 +23,12 @@ struct ResultsController: Sendable {
     }
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try access.results(try context.parameters.require("deck"), context)
+        let deck = try await access.results(try await context.parameters.require("deck"), context)
         return JSONResponse.make(try await database.results(for: deck))
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try access.results(try context.parameters.require("deck"), context)
+        let deck = try await access.results(try await context.parameters.require("deck"), context)
         let csv = ResultsCSV.render(try await database.results(for: deck))
         return Response(
             status: .ok,
@@ -42,7 +42,7 @@ struct ResultsController: Sendable {
     /// ends on graceful shutdown (an endless response would hold the server up), and a watcher
     /// that went away is dropped at the next write to it (an update or a heartbeat).
     @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try access.results(try context.parameters.require("deck"), context)
+        let deck = try await access.results(try await context.parameters.require("deck"), context)
         let live = live
         return Response(
             status: .ok,
@@ -57,7 +57,7 @@ struct ResultsController: Sendable {
 
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.
     @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let id = try context.parameters.require("participant")
         return JSONResponse.make(try await database.participantReport(deck: deck, participant: id))
     }
@@ -73,7 +73,7 @@ struct ResultsController: Sendable {
     }
 
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let id = try context.parameters.require("participant")
         var reason = ""
         if excluded, request.headers[.contentType] != nil {

@@ -52,7 +52,7 @@ struct SwipesController: Sendable {
         if batch.swipes.isEmpty || batch.swipes.count > 100 {
             throw ApiError.invalidField(code: "invalid_batch_size", message: "A batch holds 1–100 swipes.")
         }
-        _ = try catalog.deck(slug)
+        _ = try await catalog.deck(slug)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let results = await withTaskGroup(of: (Int, BatchItemResult).self) { group in
@@ -86,7 +86,7 @@ struct SwipesController: Sendable {
         let id = try context.parameters.require("id")
         let participant = try await participantParam(request, context)
         let s = try await database.undoSwipe(id: id, participant: participant, at: clock())
-        let deck = try database.deckSlug(id: s.deckId)
+        let deck = try await database.deckSlug(id: s.deckId)
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
 
@@ -105,8 +105,8 @@ struct SwipesController: Sendable {
             body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
             cookieRejected: context.participantRejected)
         guard let existing = try await database.swipe(id: id) else { throw ApiError.notFound("swipe") }
-        let deckSlug = try database.deckSlug(id: existing.deckId)
-        let deck = try catalog.deck(deckSlug)
+        let deckSlug = try await database.deckSlug(id: existing.deckId)
+        let deck = try await catalog.deck(deckSlug)
         if !deck.swipeProfile.directions.contains(d) {
             throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(d.rawValue).")
         }
@@ -116,7 +116,7 @@ struct SwipesController: Sendable {
 
     @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try catalog.deck(slug)
+        let deck = try await catalog.deck(slug)
         let participant = try await participantParam(request, context)
         let entries = try await database.history(deckId: deck.id ?? 0, participant: participant)
         return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])

@@ -1,3 +1,4 @@
+import Foundation
 /// One card of a deck.
 public struct Card: Sendable, Hashable, Codable {
     /// Row id; nil before insertion. Exposed in the API as `id`.
@@ -11,8 +12,12 @@ public struct Card: Sendable, Hashable, Codable {
     public var subtitle: String
     /// Detail text, up to 5,000 characters.
     public var body: String
-    /// Image path on this server (`/img/...`) or an https URL; may be empty.
+    /// The cover: the first of the card's images, shown on the stack; a path on this server
+    /// (`/img/...`, `/images/...`) or an https URL; empty when the card has no image.
     public var image: String
+    /// The images after the cover, in gallery order (the detail page pages through
+    /// `images`). Empty when `image` is; at most `Card.maxImages - 1`.
+    public var moreImages: [String] = []
     /// Optional link (http/https), opened by a tap on the card's link.
     public var link: String
     /// CSS hex colour `#RRGGBB` used behind the image.
@@ -24,7 +29,18 @@ public struct Card: Sendable, Hashable, Codable {
     /// its swipes stay. nil while active.
     public var archivedAt: Double?
 
-    public init(id: Int64? = nil, deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "", image: String = "", link: String = "", accent: String = "#6C5CE7") {
+    /// Most images on one card (the cover included).
+    public static let maxImages = 12
+
+    /// Every image of the card, the cover first; empty when it has none.
+    public var images: [String] {
+        image.isEmpty ? [] : [image] + moreImages
+    }
+
+    public init(
+        id: Int64? = nil, deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "",
+        image: String = "", moreImages: [String] = [], link: String = "", accent: String = "#6C5CE7"
+    ) {
         self.id = id
         self.deckId = deckId
         self.position = position
@@ -32,6 +48,7 @@ public struct Card: Sendable, Hashable, Codable {
         self.subtitle = subtitle
         self.body = body
         self.image = image
+        self.moreImages = image.isEmpty ? [] : moreImages
         self.link = link
         self.accent = accent
     }
@@ -53,10 +70,44 @@ extension Card: FetchableRecord, MutablePersistableRecord {
         subtitle = row["subtitle"]
         body = row["body"]
         image = row["image"]
+        moreImages = Self.decodeImageList(row["moreImages"])
         link = row["link"]
         accent = row["accent"]
         revision = row["revision"] ?? 1
         archivedAt = row["archivedAt"]
+    }
+
+    /// `moreImages` is stored as a JSON array of strings (GRDB encodes `[String]` that way).
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["deckId"] = deckId
+        container["position"] = position
+        container["title"] = title
+        container["subtitle"] = subtitle
+        container["body"] = body
+        container["image"] = image
+        container["moreImages"] = Self.encodeImageList(moreImages)
+        container["link"] = link
+        container["accent"] = accent
+        container["revision"] = revision
+        container["archivedAt"] = archivedAt
+    }
+
+    /// The JSON text of an image list (`[]` when empty).
+    static func encodeImageList(_ list: [String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        guard !list.isEmpty, let data = try? encoder.encode(list) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The list stored by `encodeImageList`; a missing column (rows read before migration v5,
+    /// joins that leave it out) or unreadable text is no extra image.
+    static func decodeImageList(_ text: String?) -> [String] {
+        guard let text, text != "[]", let list = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            return []
+        }
+        return list
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

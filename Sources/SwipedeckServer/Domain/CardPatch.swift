@@ -4,26 +4,34 @@ public struct CardPatch: Sendable, Codable {
     public var title: String?
     public var subtitle: String?
     public var body: String?
+    /// One image: the card's images become this one (an empty string: none).
     public var image: String?
+    /// The card's images, the cover first; replaces the whole list.
+    public var images: [String]?
     public var link: String?
     public var accent: String?
 
-    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, image: String? = nil, link: String? = nil, accent: String? = nil) {
+    public init(
+        title: String? = nil, subtitle: String? = nil, body: String? = nil, image: String? = nil, images: [String]? = nil,
+        link: String? = nil, accent: String? = nil
+    ) {
         self.title = title
         self.subtitle = subtitle
         self.body = body
         self.image = image
+        self.images = images
         self.link = link
         self.accent = accent
     }
 
     /// `card` with the patch applied, checked by the same rules as an imported card.
     /// - Throws: `ApiError.invalidField` (`invalid_card_title`, `invalid_card_text`, `invalid_image`,
-    ///   `invalid_link`, `invalid_accent`).
+    ///   `too_many_images`, `image_conflict`, `invalid_link`, `invalid_accent`).
     public func applied(to card: Card) throws(ApiError) -> Card {
         let input = DeckInput.CardInput(
             title: title ?? card.title, subtitle: subtitle ?? card.subtitle, body: body ?? card.body,
-            image: image ?? card.image, link: link ?? card.link, accent: accent ?? card.accent)
+            image: image, images: image == nil && images == nil ? card.images : images,
+            link: link ?? card.link, accent: accent ?? card.accent)
         var checked = try input.validated(position: card.position, label: "card")
         checked.id = card.id
         checked.deckId = card.deckId

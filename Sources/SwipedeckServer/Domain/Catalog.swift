@@ -18,20 +18,20 @@ public final class Catalog: Sendable {
 
     /// The deck and whether `card` (if given) belongs to it.
     /// - Throws: `ApiError.notFound("deck")`.
-    public func deck(_ slug: String) throws -> Deck {
-        try entry(slug).deck
+    public func deck(_ slug: String) async throws -> Deck {
+        try await entry(slug).deck
     }
 
     /// Whether the card belongs to the deck (reloading the deck's cards once on a miss).
-    public func contains(card: Int64, in slug: String) throws -> Bool {
-        if try entry(slug).cardIds.contains(card) { return true }
+    public func contains(card: Int64, in slug: String) async throws -> Bool {
+        if try await entry(slug).cardIds.contains(card) { return true }
         entries.withLock { _ = $0.removeValue(forKey: slug) }
-        return try entry(slug).cardIds.contains(card)
+        return try await entry(slug).cardIds.contains(card)
     }
 
     /// Number of cards in the deck.
-    public func cardCount(_ slug: String) throws -> Int {
-        try entry(slug).cardIds.count
+    public func cardCount(_ slug: String) async throws -> Int {
+        try await entry(slug).cardIds.count
     }
 
     /// Forgets a deck after a change (settings, cards), so the next request reads it anew.
@@ -39,10 +39,11 @@ public final class Catalog: Sendable {
         entries.withLock { _ = $0.removeValue(forKey: slug) }
     }
 
-    private func entry(_ slug: String) throws -> Entry {
+    /// A hit costs a lock and no suspension's work; a miss reads the deck off the concurrency pool.
+    private func entry(_ slug: String) async throws -> Entry {
         if let e = entries.withLock({ $0[slug] }) { return e }
-        guard let deck = try database.deck(slug: slug), let id = deck.id else { throw ApiError.notFound("deck") }
-        let e = Entry(deck: deck, cardIds: try database.cardIds(deckId: id))
+        guard let deck = try await database.deck(slug: slug), let id = deck.id else { throw ApiError.notFound("deck") }
+        let e = Entry(deck: deck, cardIds: try await database.cardIds(deckId: id))
         entries.withLock { $0[slug] = e }
         return e
     }

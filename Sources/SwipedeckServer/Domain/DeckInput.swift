@@ -15,15 +15,23 @@ public struct DeckInput: Sendable, Codable {
         public var title: String
         public var subtitle: String?
         public var body: String?
+        /// One image: accepted as a one-image list (`images: [image]`).
         public var image: String?
+        /// The card's images, the cover first (the detail page's gallery); at most
+        /// `Card.maxImages`. With `image` too, `image` must be the first of them.
+        public var images: [String]?
         public var link: String?
         public var accent: String?
 
-        public init(title: String, subtitle: String? = nil, body: String? = nil, image: String? = nil, link: String? = nil, accent: String? = nil) {
+        public init(
+            title: String, subtitle: String? = nil, body: String? = nil, image: String? = nil, images: [String]? = nil,
+            link: String? = nil, accent: String? = nil
+        ) {
             self.title = title
             self.subtitle = subtitle
             self.body = body
             self.image = image
+            self.images = images
             self.link = link
             self.accent = accent
         }
@@ -36,13 +44,39 @@ public struct DeckInput: Sendable, Codable {
             if !DeckInput.isText(subtitle ?? "", max: 300, required: false) || !DeckInput.isText(body ?? "", max: 5000, required: false) {
                 throw fail("invalid_card_text", "\(at): subtitle ≤ 300 and body ≤ 5,000 characters.")
             }
-            let image = image ?? ""
-            if !image.isEmpty && !DeckInput.isImage(image) { throw fail("invalid_image", "\(at): image must be a /path on this server or an https URL.") }
+            let images = try imageList(label: at)
             let link = link ?? ""
             if !link.isEmpty && !DeckInput.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
             let accent = accent ?? "#6C5CE7"
             if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
-            return Card(deckId: 0, position: position, title: title, subtitle: subtitle ?? "", body: body ?? "", image: image, link: link, accent: accent)
+            return Card(
+                deckId: 0, position: position, title: title, subtitle: subtitle ?? "", body: body ?? "",
+                image: images.first ?? "", moreImages: Array(images.dropFirst()), link: link, accent: accent)
+        }
+
+        /// The card's images from `images`, or from `image` as a one-image list.
+        /// - Throws: `ApiError.invalidField`: `invalid_image` (an entry that is not a /path on this
+        ///   server or an https URL, empty entries included), `too_many_images` (over
+        ///   `Card.maxImages`), `image_conflict` (`image` given and not the first of `images`).
+        func imageList(label at: String) throws(ApiError) -> [String] {
+            func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
+            let single = image ?? ""
+            guard let images else {
+                if !single.isEmpty && !DeckInput.isImage(single) {
+                    throw fail("invalid_image", "\(at): image must be a /path on this server or an https URL.")
+                }
+                return single.isEmpty ? [] : [single]
+            }
+            if images.count > Card.maxImages {
+                throw fail("too_many_images", "\(at): a card holds at most \(Card.maxImages) images.")
+            }
+            for (i, entry) in images.enumerated() where !DeckInput.isImage(entry) {
+                throw fail("invalid_image", "\(at): image \(i + 1) must be a /path on this server or an https URL.")
+            }
+            if !single.isEmpty && single != images.first {
+                throw fail("image_conflict", "\(at): image must be the first of images (or leave image out).")
+            }
+            return images
         }
     }
 
@@ -70,7 +104,8 @@ public struct DeckInput: Sendable, Codable {
     /// The deck row and card rows (without ids) if every rule holds.
     /// - Throws: `ApiError.invalidField` whose code names the rule (`invalid_slug`, `invalid_title`,
     ///   `unknown_profile`, `invalid_label`, `no_cards`, `too_many_cards`, `invalid_card_title`,
-    ///   `invalid_card_text`, `invalid_image`, `invalid_link`, `invalid_accent`), with the card index.
+    ///   `invalid_card_text`, `invalid_image`, `too_many_images`, `image_conflict`, `invalid_link`,
+    ///   `invalid_accent`), with the card index.
     public func validated(now: Double) throws(ApiError) -> (Deck, [Card]) {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         if !Self.isValidSlug(slug) { throw fail("invalid_slug", "slug must be 1–64 characters of a–z, 0–9 and '-'.") }

@@ -96,7 +96,7 @@ public final class LiveResults: Sendable {
 
     /// The results as one SSE event, or nil when the deck is gone.
     private func compute(_ slug: String) async -> String? {
-        guard let deck = try? catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
+        guard let deck = try? await catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
         computationCount.add(1, ordering: .relaxed)
         let encoder = JSONEncoder()
         // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.

@@ -9,7 +9,9 @@ import Foundation
 /// 64 of `Participant.isValidId`). Only a holder of the secret can make one, so a client cannot
 /// name a participant into existence; checking needs no database read.
 public struct ParticipantSigner: Sendable {
+    /// The HMAC key's bytes (`SymmetricKey` is not `Sendable`: one is made per use, cheaply).
     private let secret: [UInt8]
+    private static let context = Array("participant:".utf8)
 
     /// - Parameter secret: at least 16 bytes (the server generates 32 random bytes on first run
     ///   and keeps them in the database, or takes a configured one).
@@ -21,8 +23,8 @@ public struct ParticipantSigner: Sendable {
     public func mint(now: Double) -> String {
         var generator = SystemRandomNumberGenerator()
         let millis = UInt64(max(0, now * 1000)) & 0xFFFF_FFFF_FFFF
-        let random = String(format: "%016llx", generator.next() as UInt64) + String(format: "%04x", UInt16.random(in: 0...UInt16.max, using: &generator))
-        return sign(body: "p" + String(format: "%012llx", millis) + random)
+        let random = Hex.string(generator.next() as UInt64, width: 16) + Hex.string(UInt64(generator.next() as UInt16), width: 4)
+        return sign(body: "p" + Hex.string(millis, width: 12) + random)
     }
 
     /// `body` with its signature appended. `body` must be 1–39 characters of `[A-Za-z0-9_]`
@@ -51,8 +53,11 @@ public struct ParticipantSigner: Sendable {
         return Double(millis) / 1000
     }
 
+    /// The first 96 bits of HMAC-SHA256(secret, "participant:" + body), as 24 hex digits.
     private func mac(_ body: String) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Data(("participant:" + body).utf8), using: SymmetricKey(data: secret))
-        return code.prefix(12).map { String(format: "%02x", $0) }.joined()
+        var hmac = HMAC<SHA256>(key: SymmetricKey(data: secret))
+        hmac.update(data: Self.context)
+        hmac.update(data: Array(body.utf8))
+        return Hex.string(hmac.finalize().prefix(12))
     }
 }

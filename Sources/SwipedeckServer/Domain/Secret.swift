@@ -7,12 +7,12 @@ public enum Secret {
     /// 32 random bytes as 64 hex digits, after `prefix`.
     public static func token(prefix: String = "") -> String {
         var generator = SystemRandomNumberGenerator()
-        return prefix + (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        return prefix + (0..<4).map { _ in Hex.string(generator.next() as UInt64, width: 16) }.joined()
     }
 
     /// SHA-256 of the UTF-8 bytes, 64 hex digits.
     public static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// SHA-256 of raw bytes, 64 hex digits (image names).

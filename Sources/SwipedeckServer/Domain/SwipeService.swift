@@ -28,7 +28,7 @@ public struct SwipeService: Sendable {
         deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?,
         cookieRejected: Bool = false, now: Double
     ) async throws -> SwipeOutcome {
-        let deck = try catalog.deck(slug)
+        let deck = try await catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         let key = try key.map(Self.checkedKey) ?? UUID().uuidString
         let participant = try await self.participant(r.participant, cookie: cookieParticipant, cookieRejected: cookieRejected)
@@ -40,7 +40,7 @@ public struct SwipeService: Sendable {
         if let ms = r.decisionMs, !(ms >= 0 && ms <= 86_400_000) {
             throw ApiError.invalidField(code: "invalid_decision_ms", message: "decisionMs must be between 0 and 86,400,000.")
         }
-        guard try catalog.contains(card: r.card, in: slug) else { throw ApiError.notFound("card") }
+        guard try await catalog.contains(card: r.card, in: slug) else { throw ApiError.notFound("card") }
         let profile = deck.swipeProfile
 
         var swipe = Swipe(

@@ -9,16 +9,16 @@ struct DeckAccess: Sendable {
     /// The deck as stored now. Ownership and privacy are decided on this row, not on the
     /// catalog's copy: another process (`swipedeck owner add` adopting decks) may have changed
     /// it. A catalog copy of another revision is dropped, so swipes see the change too.
-    func current(_ slug: String) throws -> Deck {
-        guard let deck = try database.deck(slug: slug) else { throw ApiError.notFound("deck") }
-        if (try? catalog.deck(slug))?.revision != deck.revision { catalog.invalidate(slug) }
+    func current(_ slug: String) async throws -> Deck {
+        guard let deck = try await database.deck(slug: slug) else { throw ApiError.notFound("deck") }
+        if (try? await catalog.deck(slug))?.revision != deck.revision { catalog.invalidate(slug) }
         return deck
     }
 
     /// The deck `slug`, which the request's owner identity manages.
     /// - Throws: 404 unknown deck, 401 nobody signed in, 403 `not_your_deck`.
-    func managed(_ slug: String, _ context: AppRequestContext) throws -> Deck {
-        let deck = try current(slug)
+    func managed(_ slug: String, _ context: AppRequestContext) async throws -> Deck {
+        let deck = try await current(slug)
         guard let owner = context.owner else { throw ApiError.unauthorized }
         guard owner.manages(deck) else { throw ApiError.notYourDeck }
         return deck
@@ -26,8 +26,8 @@ struct DeckAccess: Sendable {
 
     /// The deck `slug`, whose results the request may read.
     /// - Throws: 404 unknown deck, 401 private results without sign-in, 403 another owner's.
-    func results(_ slug: String, _ context: AppRequestContext) throws -> Deck {
-        let deck = try current(slug)
+    func results(_ slug: String, _ context: AppRequestContext) async throws -> Deck {
+        let deck = try await current(slug)
         if deck.resultsPublic { return deck }
         guard let owner = context.owner else { throw ApiError.unauthorized }
         guard owner.manages(deck) else { throw ApiError.notYourDeck }

@@ -29,7 +29,8 @@ struct OwnerCardsController: Sendable {
         let title: String
         let subtitle: String
         let body: String
-        let image: String
+        /// The card's images, one per line, the cover first.
+        let images: String
         let link: String
         let accent: String
     }
@@ -57,21 +58,26 @@ struct OwnerCardsController: Sendable {
             isNew: card == nil, revision: card?.revision ?? 1,
             card: CardFields(
                 title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
-                body: form?["body"] ?? card?.body ?? "", image: form?["image"] ?? card?.image ?? "", link: form?["link"] ?? card?.link ?? "",
+                body: form?["body"] ?? card?.body ?? "", images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "", link: form?["link"] ?? card?.link ?? "",
                 accent: form?["accent"] ?? card?.accent ?? "#6C5CE7"),
             error: error)
         return renderer.page("owner-card", view, status: status)
     }
 
-    /// The form as a card patch; an empty accent means the default colour.
+    /// The form as a card patch; an empty accent means the default colour; `images` holds one
+    /// image per line (blank lines and spaces around each are ignored).
     static func patch(_ form: FormFields) -> CardPatch {
         let accent = form["accent"].flatMap { $0.isEmpty ? nil : $0 }
-        return CardPatch(title: form["title"], subtitle: form["subtitle"], body: form["body"], image: form["image"], link: form["link"], accent: accent)
+        let images = form["images"].map { text in
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        return CardPatch(
+            title: form["title"], subtitle: form["subtitle"], body: form["body"], images: images, link: form["link"], accent: accent)
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
             let blank = Card(deckId: deck.id ?? 0, position: 0, title: "")
@@ -86,8 +92,8 @@ struct OwnerCardsController: Sendable {
 
     /// The deck the request manages and its card `:card` (404 for another deck's card).
     func managedCard(_ context: AppRequestContext) async throws -> (Deck, Card) {
-        let deck = try access.managed(try context.parameters.require("deck"), context)
-        guard let id = Int64(try context.parameters.require("card")), let card = try database.card(id: id), card.deckId == deck.id else {
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        guard let id = Int64(try await context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
             throw ApiError.notFound("card")
         }
         return (deck, card)
@@ -180,14 +186,14 @@ struct OwnerCardsController: Sendable {
 
     @Sendable func importPreview(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context, limit: Self.importLimit)
         return importPage(deck, context, text: form["text"] ?? "", status: .ok)
     }
 
     @Sendable func importConfirm(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context, limit: Self.importLimit)
         let text = form["text"] ?? ""
         let parsed = CardImport(text: text)

@@ -53,7 +53,7 @@ struct OwnerDecksController: Sendable {
         do {
             deck = try DeckFormView.patch(form).applied(to: deck)
             deck.title = deck.title.trimmingCharacters(in: .whitespaces)
-            _ = try database.importDeck(deck, cards: [])
+            _ = try await database.importDeck(deck, cards: [])
         } catch let error as ApiError {
             return again(error == .slugTaken ? "A deck with the slug “\(slug)” exists; pick another." : error.message, error.status)
         }
@@ -87,12 +87,12 @@ struct OwnerDecksController: Sendable {
         let error: String?
         let saved: Bool
         /// The empty "Add a card" form.
-        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", image: "", link: "", accent: "#6C5CE7")
+        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: "#6C5CE7")
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let saved = request.uri.queryParameters["saved"] != nil
         return try await editorPage(deck, context, form: DeckFormView(deck: deck), error: nil, saved: saved)
     }
@@ -113,7 +113,7 @@ struct OwnerDecksController: Sendable {
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
             let changed = try DeckFormView.patch(form).applied(to: deck)

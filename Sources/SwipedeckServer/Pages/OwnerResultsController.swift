@@ -16,7 +16,7 @@ struct OwnerResultsController: Sendable {
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         return .redirect(to: "/d/\(deck.slug)/results", type: .normal)
     }
 
@@ -30,7 +30,7 @@ struct OwnerResultsController: Sendable {
 
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
         let participant = try context.parameters.require("participant")
         try await database.setExcluded(

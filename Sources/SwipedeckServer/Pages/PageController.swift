@@ -24,19 +24,19 @@ struct PageController: Sendable {
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let decks = try database.decks().map { s -> [String: Any] in
+        let decks = try await database.decks().map { s -> [String: Any] in
             ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty]
         }
         return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
     }
 
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let deck = try await catalog.deck(try await context.parameters.require("deck"))
         let profile = deck.swipeProfile
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
-        let (cards, remaining) = try database.unswipedCards(
+        let (cards, remaining) = try await database.unswipedCards(
             deckId: deck.id ?? 0, participant: context.participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
-        let cardCount = try catalog.cardCount(deck.slug)
+        let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // The page is a function of the deck's revision, the cards shown, the count left and
         // whether the viewer may see results (all in the key), so its HTML is rendered once per
@@ -116,7 +116,7 @@ struct PageController: Sendable {
 
     @Sendable func formUndo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try catalog.deck(slug)
+        let deck = try await catalog.deck(slug)
         if let p = context.participant {
             _ = try await database.undoLatestSwipe(deckId: deck.id ?? 0, participant: p, at: clock())
         }
@@ -132,7 +132,7 @@ struct PageController: Sendable {
     /// The `:deck` slug and the `:id` swipe, which must belong to that deck (404 otherwise).
     func swipeInDeck(_ context: AppRequestContext) async throws -> (String, Swipe) {
         let slug = try context.parameters.require("deck")
-        let deck = try catalog.deck(slug)
+        let deck = try await catalog.deck(slug)
         guard let s = try await database.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
         return (slug, s)
     }
@@ -149,7 +149,7 @@ struct PageController: Sendable {
         let slug = try context.parameters.require("deck")
         let deck: Deck
         do {
-            deck = try access.results(slug, context)
+            deck = try await access.results(slug, context)
         } catch ApiError.unauthorized {
             return .redirect(to: "/owner/sign-in?next=/d/\(slug)/results", type: .normal)
         }
@@ -182,7 +182,7 @@ struct PageController: Sendable {
     }
 
     @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let deck = try await catalog.deck(try await context.parameters.require("deck"))
         let entries = try await database.history(deckId: deck.id ?? 0, participant: context.participant ?? "")
         let now = clock()
         let rows = entries.map { e -> [String: Any] in
@@ -206,22 +206,15 @@ struct PageController: Sendable {
 
     @Sendable func detailPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try catalog.deck(slug)
-        guard let id = Int64(try context.parameters.require("card")), try catalog.contains(card: id, in: slug),
-            let card = try database.card(id: id)
+        let deck = try await catalog.deck(slug)
+        guard let id = Int64(try await context.parameters.require("card")), try await catalog.contains(card: id, in: slug),
+            let card = try await database.card(id: id)
         else { throw ApiError.notFound("card") }
-        var ctx = deckContext(deck)
-        ctx["kind"] = "detail"
-        ctx["showResults"] = access.canReadResults(deck, context)
-        ctx["pageTitle"] = card.title
-        ctx["card"] = cardView(card, deck: deck, depth: 0)
-        ctx["paragraphs"] = card.body.split(separator: "\n", omittingEmptySubsequences: true).map { ["text": String($0)] }
-        ctx["link"] = card.link
-        ctx["hasLink"] = !card.link.isEmpty
-        ctx["position"] = card.position + 1
-        ctx["deckTitle"] = deck.title
-        ctx["cardCount"] = try catalog.cardCount(slug)
-        return renderer.page("detail", ctx)
+        let cardCount = try await catalog.cardCount(slug)
+        let view = DetailView(
+            card: card, deck: deck, cardCount: cardCount, showResults: access.canReadResults(deck, context),
+            url: renderer.assets.url(for:))
+        return renderer.page("detail", view)
     }
 
     /// "just now", "3 min ago", "2 h ago", "5 d ago".

@@ -27,7 +27,7 @@ struct ShareController: Sendable {
     }
 
     @Sendable func qrCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try catalog.deck(try context.parameters.require("deck"))
+        let deck = try await catalog.deck(try await context.parameters.require("deck"))
         let link = deckLink(deck.slug, request)
         let code: QRCode
         do {
@@ -56,7 +56,7 @@ struct ShareController: Sendable {
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try access.managed(try context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let view = ShareView(
             pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug, title: deck.title,
             link: deckLink(deck.slug, request), open: deck.isOpen)

@@ -126,7 +126,7 @@ struct StaticAssets: Sendable {
     }
 
     private static func asset(path: String, bytes: Data) -> StaticAsset {
-        let digest = SHA256.hash(data: bytes).prefix(5).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.string(SHA256.hash(data: bytes).prefix(5))
         let dot = path.lastIndex(of: ".").flatMap { $0 > (path.lastIndex(of: "/") ?? path.startIndex) ? $0 : nil }
         let hashedPath = dot.map { path[..<$0] + "." + digest + path[$0...] } ?? path + "." + digest
         let type = StaticContentType.of(path)

@@ -37,9 +37,37 @@ struct StaticFilesMiddleware: RouterMiddleware {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip ? asset.gzipped! : asset.body))
     }
 
-    /// Whether `path` has a `.` or `..` segment, decoding `%2e` first.
+    /// Whether `path` has a `.` or `..` segment, `%2e` (either case) counting as a dot. Runs on
+    /// every request, so it scans the UTF-8 bytes once and allocates nothing.
     static func hasDotSegment(_ path: String) -> Bool {
-        let decoded = path.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
-        return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
+        let bytes = path.utf8
+        var index = bytes.startIndex
+        var dots = 0
+        var onlyDots = true
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            var step = 1
+            if byte == UInt8(ascii: "/") {
+                if onlyDots && (dots == 1 || dots == 2) { return true }
+                dots = 0
+                onlyDots = true
+            } else if byte == UInt8(ascii: ".") {
+                dots += 1
+            } else if byte == UInt8(ascii: "%"), Self.isEncodedDot(bytes[index...]) {
+                dots += 1
+                step = 3
+            } else {
+                onlyDots = false
+            }
+            index = bytes.index(index, offsetBy: step)
+        }
+        return onlyDots && (dots == 1 || dots == 2)
+    }
+
+    /// Whether `bytes` starts with `%2e` or `%2E`.
+    private static func isEncodedDot(_ bytes: Substring.UTF8View) -> Bool {
+        var iterator = bytes.makeIterator()
+        _ = iterator.next()
+        return iterator.next() == UInt8(ascii: "2") && (iterator.next().map { $0 | 0x20 } == UInt8(ascii: "e"))
     }
 }

@@ -36,7 +36,7 @@ extension AppDatabase {
         try await markingChanges(of: card.deckId) { db in
             guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw ApiError.notFound("card") }
             let same = current.title == card.title && current.subtitle == card.subtitle && current.body == card.body
-                && current.image == card.image && current.link == card.link && current.accent == card.accent
+                && current.images == card.images && current.link == card.link && current.accent == card.accent
             if same { return current }
             var c = card
             c.revision = current.revision + 1
@@ -97,9 +97,9 @@ extension AppDatabase {
 
     static func storeRevision(_ db: Database, _ c: Card, now: Double) throws {
         try db.execute(sql: """
-            INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [c.id, c.revision, c.title, c.subtitle, c.body, c.image, c.link, c.accent, now])
+            INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [c.id, c.revision, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link, c.accent, now])
     }
 
     static func touchDeck(_ db: Database, deckId: Int64, ownerId: Int64?, kind: String, detail: String, now: Double) throws {

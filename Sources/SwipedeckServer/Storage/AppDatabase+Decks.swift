@@ -12,30 +12,33 @@ extension AppDatabase {
     /// Inserts a validated deck and its cards in one transaction.
     /// - Throws: `ApiError.slugTaken` when the slug exists.
     @discardableResult
-    public func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)? = nil) throws -> Deck {
-        try pool.write { db in
+    public func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)? = nil) async throws -> Deck {
+        try await pool.write { db in
             if try Deck.filter(Column("slug") == deck.slug).fetchCount(db) > 0 { throw ApiError.slugTaken }
             var d = deck
             try d.insert(db)
             guard let deckId = d.id else { return d }
             let stmt = try db.makeStatement(sql: """
-                INSERT INTO cards (deckId, position, title, subtitle, body, image, link, accent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (i, c) in cards.enumerated() {
-                try stmt.execute(arguments: [deckId, c.position, c.title, c.subtitle, c.body, c.image, c.link, c.accent])
+                try stmt.execute(arguments: [
+                    deckId, c.position, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link, c.accent,
+                ])
                 if i % 1000 == 999 { progress?(i + 1) }
             }
             progress?(cards.count)
             try db.execute(sql: """
-                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
-                SELECT id, 1, title, subtitle, body, image, link, accent, ? FROM cards WHERE deckId = ?
+                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
+                SELECT id, 1, title, subtitle, body, image, moreImages, link, accent, ? FROM cards WHERE deckId = ?
                 """, arguments: [d.createdAt, deckId])
             return d
         }
     }
 
-    public func decks() throws -> [DeckSummary] {
-        try pool.read { db in
+    public func decks() async throws -> [DeckSummary] {
+        try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT d.*, (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id) AS cardCount,
                        (SELECT image FROM cards c WHERE c.deckId = d.id ORDER BY position LIMIT 1) AS cover
@@ -45,24 +48,24 @@ extension AppDatabase {
         }
     }
 
-    public func deck(slug: String) throws -> Deck? {
-        try pool.read { db in try Deck.filter(Column("slug") == slug).fetchOne(db) }
+    public func deck(slug: String) async throws -> Deck? {
+        try await pool.read { db in try Deck.filter(Column("slug") == slug).fetchOne(db) }
     }
 
-    public func deckSlug(id: Int64) throws -> String {
-        guard let s = try pool.read({ db in try String.fetchOne(db, sql: "SELECT slug FROM decks WHERE id = ?", arguments: [id]) }) else {
+    public func deckSlug(id: Int64) async throws -> String {
+        guard let s = try await pool.read({ db in try String.fetchOne(db, sql: "SELECT slug FROM decks WHERE id = ?", arguments: [id]) }) else {
             throw ApiError.notFound("deck")
         }
         return s
     }
 
-    public func card(id: Int64) throws -> Card? {
-        try pool.read { db in try Card.fetchOne(db, key: id) }
+    public func card(id: Int64) async throws -> Card? {
+        try await pool.read { db in try Card.fetchOne(db, key: id) }
     }
 
     /// Ids of the deck's cards (for the in-memory catalog).
-    public func cardIds(deckId: Int64) throws -> Set<Int64> {
-        try pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ?", arguments: [deckId])) }
+    public func cardIds(deckId: Int64) async throws -> Set<Int64> {
+        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ?", arguments: [deckId])) }
     }
 
     /// Up to `limit` active (not archived) cards after `cursor` (exclusive) that the participant
@@ -73,8 +76,8 @@ extension AppDatabase {
     /// (position or shuffle key; -1 to start).
     public func unswipedCards(
         deckId: Int64, participant: String?, order: CardOrder = .listed, after cursor: Int, limit: Int
-    ) throws -> (cards: [Card], remaining: Int) {
-        try pool.read { db in
+    ) async throws -> (cards: [Card], remaining: Int) {
+        try await pool.read { db in
             let key = order == .listed ? "position" : "sd_shuffle_key(?, id)"
             let filter = """
                 FROM cards WHERE deckId = ? AND archivedAt IS NULL AND \(key) > ?

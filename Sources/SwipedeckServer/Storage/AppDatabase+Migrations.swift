@@ -96,6 +96,12 @@ extension AppDatabase {
         }
         m.registerMigration("v3-owners-and-trust", migrate: Self.ownersAndTrust)
         m.registerMigration("v4-compact-and-aggregate", migrate: Self.compactAndAggregate)
+        // A card's images after its cover (the detail page's gallery), as a JSON array of
+        // strings; every revision keeps its own list.
+        m.registerMigration("v5-card-galleries") { db in
+            try db.alter(table: "cards") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
+            try db.alter(table: "cardRevisions") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
+        }
         return m
     }
 }

@@ -103,8 +103,8 @@ extension AppDatabase {
     }
 
     /// A value from the `settings` table, creating and storing `fresh()` on first use.
-    public func setting(_ key: String, orCreate fresh: @Sendable () -> String) throws -> (value: String, created: Bool) {
-        try pool.write { db in
+    public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool) {
+        try await pool.write { db in
             if let v = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) { return (v, false) }
             let v = fresh()
             try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?)", arguments: [key, v])
