@@ -1,14 +1,16 @@
 # Swipedeck: `make run` serves the sample deck; `make test` installs what a fresh machine lacks
-# (Debian chromium, wrk, esbuild, sqlite3, and zbar-tools and librsvg2-bin for the QR code tests;
-# a Python venv with pinned Playwright, pytest and schemathesis) and runs every suite: Swift (model,
-# parity with node, server), node, and the real-browser / durability / hostile-input / schemathesis
-# suites under pytest.
+# (Debian chromium, webkit2gtk-driver, xvfb and firefox-esr for the three browser engines, wrk, esbuild,
+# sqlite3, and zbar-tools and librsvg2-bin for the QR code tests; a Python venv with pinned Playwright,
+# websocket-client, pytest and schemathesis) and runs every suite: Swift (model, parity with node,
+# server), node, and the real-browser / durability / hostile-input / schemathesis suites under pytest,
+# among them parity and the core browser suite in Chromium, WebKit and Firefox (Tests/Browser/test_engine*.py;
+# WebKit gets an Xvfb display of its own, no xvfb-run needed).
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := chromium wrk esbuild sqlite3 zbar-tools librsvg2-bin zlib1g-dev
+APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 zbar-tools librsvg2-bin zlib1g-dev
 
-.PHONY: run test deps apt venv swift-test node-test py-test bench bench-large bench-page bench-physics fuzz clean
+.PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-large bench-page bench-physics fuzz clean
 
 run:
 	swift run swipedeck
@@ -38,9 +40,16 @@ swift-test:
 node-test:
 	node --test Tests/js/
 
+# --build-tests: the server binary and the test bundle (the engines' parity asks Swift for the corpus
+# and the verdict: Tests/Browser/test_engine_parity.py).
 py-test: venv
-	swift build --product swipedeck
+	swift build --build-tests
 	$(PY) -m pytest -q Tests/System Tests/Browser
+
+# Only the three-engine suites (Chromium, WebKit, Firefox): parity, the core browser suite, quirks.
+engine-test: deps
+	swift build --build-tests
+	$(PY) -m pytest -q Tests/Browser/test_engine_parity.py Tests/Browser/test_engines.py Tests/Browser/test_engine_quirks.py
 
 bench-physics:
 	swift build -c release --product PhysicsBench

@@ -40,3 +40,48 @@ def phone(chromium, request):
     yield page
     ctx.close()
     assert not errors, f"uncaught page errors: {errors}"
+
+
+# ---------------------------------------------------------------- three engines (test_engines.py, test_engine_parity.py)
+
+from engines import ENGINES, launch  # noqa: E402
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request):
+    """One browser per engine and module: Chromium (Playwright), WebKit (WebKitWebDriver on its own Xvfb),
+    Firefox (its WebDriver BiDi). Tests taking it run once per engine."""
+    browser = launch(request.param)
+    yield browser
+    browser.close()
+
+
+def _engine_page(engine, **kw):
+    page = engine.new_page(**kw)
+    yield page
+    errors = page.page_errors()
+    page.close()
+    assert not errors, f"{engine.name}: uncaught page errors: {errors}"
+
+
+@pytest.fixture()
+def desktop_page(engine):
+    """A 1280×800 mouse page of the engine (engines.base.Page); fails on uncaught page errors."""
+    yield from _engine_page(engine, viewport=DESKTOP)
+
+
+@pytest.fixture()
+def phone_page(engine):
+    """A phone-sized touch page (390×844; WebKitGTK's window is at least ~447 px wide)."""
+    yield from _engine_page(engine, viewport=PHONE, touch=True)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Time per engine of the in-browser parity run (test_engine_parity.py), when it ran."""
+    import test_engine_parity
+    if test_engine_parity.TIMES:
+        terminalreporter.section("parity per engine")
+        for name, version, lines, compute, page, compare in test_engine_parity.TIMES:
+            terminalreporter.write_line(
+                f"{name} ({version}): {lines} lines, physics.js {compute:.1f} s, page in all {page:.1f} s "
+                f"(fetch, compute, post), Swift comparison {compare:.1f} s")

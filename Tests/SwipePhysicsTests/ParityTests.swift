@@ -33,21 +33,9 @@ struct ParityTests {
         defer { if keep { print("parity files kept in \(dir.path)") } else { try? FileManager.default.removeItem(at: dir) } }
 
         // 1. Generate the input lines.
-        var generator = ParityGenerator(seed: 0x5EED_CA4D_D00D_2024)
-        var cases: [ParityCase] = []
-        cases.reserveCapacity(Self.lineCount)
-        var text = ""
-        text.reserveCapacity(Self.lineCount * 700)
-        for i in 0..<Self.lineCount {
-            let c = generator.next(i)
-            text += c.line
-            text += "\n"
-            cases.append(c)
-        }
-        let input = dir.appendingPathComponent("in.jsonl"), output = dir.appendingPathComponent("out.jsonl")
-        let profiles = dir.appendingPathComponent("profiles.json")
-        try Data(text.utf8).write(to: input)
-        try JSONEncoder().encode(SwipeProfile.all).write(to: profiles)
+        let corpus = ParityCorpus(count: Self.lineCount)
+        let (input, profiles) = try corpus.write(to: dir)
+        let output = dir.appendingPathComponent("out.jsonl")
         let generated = clock.now
         let generatedCPU = cpuSeconds(children: false)
 
@@ -58,44 +46,12 @@ struct ParityTests {
         let ran = clock.now
 
         // 3. Compare.
-        let lines = parityLines(try Data(contentsOf: output))
-        try #require(lines.count == cases.count, "parity-runner.mjs wrote \(lines.count) lines for \(cases.count) inputs")
-        let decoder = JSONDecoder()
-        let diff = ParityDiff()
-        var rejections: [String: Int] = [:], decisions: [String: Int] = [:]
-        var suspects = 0
-        for i in cases.indices {
-            let c = cases[i], out = lines[i]
-            diff.begin(line: i + 1, input: c.line)
-            let p = SwipeProfile.all[c.profile]
-            let swift: Classification
-            if let d = c.decoded {
-                swift = Classification.of(d.trace, claimed: d.claimed, profile: p)
-                if i % 8 == 0 {
-                    // The generator's JSON must decode to exactly the trace it was written from.
-                    let viaJSON = Classification.of(line: Data(c.input.utf8), profile: p)
-                    if viaJSON != swift || viaJSON.progress.bitPattern != swift.progress.bitPattern {
-                        diff.note("Swift decode round trip", "\(swift)", "via JSON: \(viaJSON)")
-                    }
-                }
-            } else {
-                swift = Classification.of(line: Data(c.input.utf8), profile: p)
-            }
-            let js: ParityOutput
-            do {
-                js = try decoder.decode(ParityOutput.self, from: Data(out))
-            } catch {
-                diff.note("output", "-", "undecodable: \(error) in \(String(decoding: out, as: UTF8.self))")
-                continue
-            }
-            Self.compare(swift, js, aux: c.aux, profile: p, diff: diff)
-            rejections[swift.rejection?.rawValue ?? "null", default: 0] += 1
-            decisions["\(p.name)/\(swift.decision.rawValue)", default: 0] += 1
-            if swift.suspect { suspects += 1 }
-        }
+        let tally = corpus.compare(output: try Data(contentsOf: output), runner: "parity-runner.mjs")
+        if let failure = tally.failure { Issue.record(Comment(rawValue: failure)); return }
+        let diff = tally.diff, rejections = tally.rejections, decisions = tally.decisions, suspects = tally.suspects
         let compared = clock.now
         print("""
-            parity: \(cases.count) lines in \(compared - started) (generate \(generated - started), node \(ran - generated), \
+            parity: \(corpus.cases.count) lines in \(compared - started) (generate \(generated - started), node \(ran - generated), \
             compare \(compared - ran); CPU: Swift \(generatedCPU) + \(cpuSeconds(children: false)) s, node \(cpuSeconds(children: true)) s), \
             \(diff.count) mismatches; suspect \(suspects); rejections \(rejections.sorted { $0.key < $1.key })
             """)

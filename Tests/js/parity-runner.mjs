@@ -1,50 +1,16 @@
 // Parity runner: `node Tests/js/parity-runner.mjs <in.jsonl> <out.jsonl> <profiles.json>`, driven by
-// Tests/SwipePhysicsTests/ParityTests.swift (which writes the inputs and compares the outputs).
-//
-// Input line: {"p": index into profiles.json, "aux": {...}, "input": {"trace": …, "claimed"?: …}}; `input` is
-// exactly a `swipedeck classify` line. Output line: {"c": classify(…), "s": [strings], "n": "numbers"}:
-// "s" and "n" hold the other functions' results in the order of `ParityTests.extras` (listed below). "n" is one
-// space-separated string (quick for Swift to read exactly with strtod) of JavaScript's shortest round-trip
-// spellings, with "-0" for negative zero (String(-0) and JSON.stringify(-0) both print 0), "NaN", "Infinity"
-// and "-Infinity". In "c" those four are strings in place of the number.
+// Tests/SwipePhysicsTests/ParityTests.swift (which writes the inputs and compares the outputs). The lines'
+// formats are in parity-line.mjs, which the browser engines' page (parity-page.mjs) runs too.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as P from '../../Public/js/physics.js';
+import { createParityLine } from './parity-line.mjs';
 
 const [inPath, outPath, profilesPath] = process.argv.slice(2);
 if (!profilesPath) throw new Error('usage: parity-runner.mjs <in.jsonl> <out.jsonl> <profiles.json>');
-const profiles = JSON.parse(readFileSync(profilesPath, 'utf8'));
-const special = v => Object.is(v, -0) ? '-0' : Number.isFinite(v) ? null : String(v);
-const exact = (_, v) => typeof v == 'number' && special(v) ? special(v) : v;
-const shapeRules = new Set(['malformed', 'size_out_of_range', 'too_few_samples', 'too_long', 'non_monotonic_time', 'too_short', 'impossible_speed']);
+const parityLine = createParityLine(P, JSON.parse(readFileSync(profilesPath, 'utf8')));
 
 const out = [];
 for (const line of readFileSync(inPath, 'utf8').split('\n')) {
-  if (!line) continue;
-  const { p: pi, aux: a, input } = JSON.parse(line), p = profiles[pi];
-  const c = P.classify(input.trace, p, input.claimed);
-  // The classification's numbers when the trace passed the shape rules, else the aux stand-ins.
-  const valid = !shapeRules.has(c.rejection);
-  const progress = valid ? c.progress : a.pr, velocity = valid ? c.velocity : { x: a.vx, y: a.vy };
-  const decision = c.decision != 'none' ? c.decision : a.d;
-  const springs = [p.returnSpring, { responseMs: 1000 / p.springList.frequencyHz, dampingRatio: p.springList.damping }, a.spring];
-  const ds = P.dragState(a.dx, a.dy, a.w, a.h, a.vw, a.vh, a.ox, p);
-  const th = P.throwOut(a.dx, a.dy, velocity, decision, a.vw, p);
-  const en = P.entrance(a.r1, a.r2, a.r3);
-  const spring = springs[a.k];
-  const n = [
-    ds.progress,
-    P.rotation(a.dx, a.w, a.h, a.vw, a.gy, p),
-    P.overlayOpacity(progress, p),
-    th.x, th.y, th.durationMs,
-    ...[0, 1, 2, 3].flatMap(d => { const s = P.stackSlot(d, a.count, a.w, p.stack); return [s.depth, s.scaleX, s.scaleY, s.translateX, s.translateY, s.opacity, s.zIndex]; }),
-    ...a.ts.flatMap(t => P.springState(spring, t, a.x0, a.v0)),
-    P.settleTime(spring, a.x0, a.v0),
-    P.slideDuration(a.off, a.travel, a.opening, p.reveal.maxSlideMs),
-    P.springLag(a.sd, a.ty, a.iy, p.springList.scrollResistance),
-    P.edgeSpread(a.idx, a.cnt, a.os, a.top, p.springList.boundaryResistance),
-    en.x, en.y, en.rotation,
-  ];
-  const s = [ds.candidate, P.revealDirection(a.xs, p.reveal.moveClampPx, p.reveal.moveSamples)];
-  out.push(JSON.stringify({ c, s, n: n.map(v => Object.is(v, -0) ? '-0' : String(v)).join(' ') }, exact));
+  if (line) out.push(parityLine(line));
 }
 writeFileSync(outPath, out.join('\n') + '\n');
