@@ -10,6 +10,8 @@
 #      (same checks, trace encoding and aggregates as the API); bytes per stored swipe = file
 #      size ÷ rows; then the same swipe run on that database, and the results page.
 #   4. hello again; ratios use the mean of both hello runs.
+#   5. scripts/bench_history.py: one participant's history and the owner's report of them at
+#      10,000 swipes (median, p95, max of 50 requests each).
 #
 # Environment: SEED (default 1000000; `make bench-large` sets 10000000), BENCH_DURATION (10s),
 # BENCH_CONNS (32), BENCH_THREADS (wrk threads, 2), SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path,
@@ -231,6 +233,10 @@ BPS_AFTER=$(bytes_per_swipe "$LARGE")
 
 hello_run "after"
 
+# ---------------------------------------------------------------- one participant with 10,000 swipes
+echo "== history: one participant, 10,000 swipes (scripts/bench_history.py, its own server and database)"
+python3 scripts/bench_history.py --binary "$BIN" | tee "$WORK/history.txt"
+
 # ---------------------------------------------------------------- ratios and report
 RATIOS=$(python3 - "${HELLO_RPS[@]}" "${SWIPE_RPS[@]}" <<'PY'
 import sys
@@ -261,6 +267,10 @@ COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   done
   echo
   echo "$RATIOS. Bytes per stored swipe: $BPS (file ÷ rows after seeding $SEED, WAL checkpointed)."
+  echo
+  echo "One participant with 10,000 swipes (\`scripts/bench_history.py\`, one request at a time):"
+  echo
+  sed -n 's/^ *\(history\|owner\)/- \1/p' "$WORK/history.txt"
 } >"$WORK/report.md"
 echo
 cat "$WORK/report.md"

@@ -67,22 +67,32 @@ extension AppDatabase {
     }
 
     /// The participant's live swipes in a deck, newest first (index `swipes_by_participant`,
-    /// already in that order: no sort).
+    /// already in that order: no sort), at most `limit`, each with its card (cover image only).
+    /// Columns are read by position: by name, GRDB lowercases each name per row, which was most
+    /// of the time of a 500-row history (`scripts/bench_history.py`).
     public func history(deckId: Int64, participant: String, limit: Int = 500) async throws -> [HistoryEntry] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT s.*, c.id AS c_id, c.deckId AS c_deckId, c.position AS c_position, c.title AS c_title,
-                       c.subtitle AS c_subtitle, c.body AS c_body, c.image AS c_image, c.link AS c_link, c.accent AS c_accent
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT s.id, s.deckId, s.cardId, s.participantId, s.direction, s.input, s.trace, s.velocityX, s.velocityY,
+                       s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
+                       s.suspectReason, s.traceData,
+                       c.id, c.deckId, c.position, c.title, c.subtitle, c.body, c.image, c.link, c.accent
                 FROM swipes s JOIN cards c ON c.id = s.cardId
                 WHERE s.participantId = ? AND s.deckId = ? AND s.undoneAt IS NULL
                 ORDER BY s.createdAt DESC, s.rowid DESC LIMIT ?
                 """), arguments: [participant, deckId, limit])
-            return try rows.map { r in
+            var entries: [HistoryEntry] = []
+            while let r = try rows.next() {
+                let swipe = Swipe(
+                    id: r[0], deckId: r[1], cardId: r[2], participantId: r[3], direction: r[4], input: r[5], trace: r[6],
+                    velocityX: r[7], velocityY: r[8], durationMs: r[9], decisionMs: r[10], suspect: r[11], requestHash: r[12],
+                    createdAt: r[13], undoneAt: r[14], cardRevision: r[15], suspectReason: r[16], traceData: r[17])
                 let card = Card(
-                    id: r["c_id"], deckId: r["c_deckId"], position: r["c_position"], title: r["c_title"], subtitle: r["c_subtitle"],
-                    body: r["c_body"], image: r["c_image"], link: r["c_link"], accent: r["c_accent"])
-                return HistoryEntry(swipe: try Swipe(row: r), card: card)
+                    id: r[18], deckId: r[19], position: r[20], title: r[21], subtitle: r[22], body: r[23], image: r[24],
+                    link: r[25], accent: r[26])
+                entries.append(HistoryEntry(swipe: swipe, card: card))
             }
+            return entries
         }
     }
 }
