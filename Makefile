@@ -1,21 +1,36 @@
 # Swipedeck: `make run` serves the sample deck; `make test` installs what a fresh machine lacks
 # (Debian chromium, webkit2gtk-driver, xvfb and firefox-esr for the three browser engines, wrk, esbuild,
-# sqlite3, and zbar-tools and librsvg2-bin for the QR code tests; a Python venv with pinned Playwright,
-# websocket-client, pytest and schemathesis) and runs every suite: Swift (model, parity with node,
-# server), node, and the real-browser / durability / hostile-input / schemathesis suites under pytest,
-# among them parity and the core browser suite in Chromium, WebKit and Firefox (Tests/Browser/test_engine*.py;
-# WebKit gets an Xvfb display of its own, no xvfb-run needed).
+# sqlite3, postgresql-15 (initdb, pg_ctl, psql) for the PostgreSQL runs, and zbar-tools and librsvg2-bin
+# for the QR code tests; a Python venv with pinned Playwright, websocket-client, pytest and schemathesis)
+# and runs every suite: Swift (model, parity with node, server), node, and the real-browser / durability /
+# hostile-input / schemathesis suites under pytest, among them parity and the core browser suite in
+# Chromium, WebKit and Firefox (Tests/Browser/test_engine*.py; WebKit gets an Xvfb display of its own,
+# no xvfb-run needed).
+# Both storage engines: `make test` starts one throwaway PostgreSQL cluster for the whole run
+# (scripts/pg-cluster.sh, in /tmp/swipedeck-pg.*, stopped and removed at the end even when a suite fails)
+# and exports its URL as SWIPEDECK_TEST_POSTGRES_URL. With it set, swift-test runs the Swift tests twice
+# (SQLite, then PostgreSQL through SWIPEDECK_TEST_DATABASE_URL, a fresh database per test) and the pytest
+# system suites (Tests/System) run once per engine; the browser suites stay on SQLite. `make swift-test`,
+# `make node-test` and `make py-test` on their own (without the variable) run SQLite only.
+# PG_FAST=1 makes the cluster skip fsync (faster, not crash-safe).
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 zbar-tools librsvg2-bin zlib1g-dev
+APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev
 
 .PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-large bench-page bench-physics fuzz clean
 
 run:
 	swift run swipedeck
 
-test: deps swift-test node-test py-test
+# One throwaway PostgreSQL cluster for the whole run; the EXIT trap stops and removes it whatever the
+# suites' outcome, also on Ctrl-C (the recipe keeps the status of the failing suite).
+test: deps
+	@dir=$$(mktemp -d /tmp/swipedeck-pg.XXXXXX); \
+	trap 'bash scripts/pg-cluster.sh stop "'"$$dir"'"' EXIT; trap 'exit 130' INT TERM HUP; \
+	url=$$(bash scripts/pg-cluster.sh start "$$dir") || exit 1; \
+	echo "PostgreSQL test cluster: $$url"; \
+	SWIPEDECK_TEST_POSTGRES_URL=$$url $(MAKE) swift-test node-test py-test
 
 deps: apt venv
 
@@ -33,9 +48,14 @@ $(VENV)/.installed: requirements.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
 
+# SQLite always; again against PostgreSQL when SWIPEDECK_TEST_POSTGRES_URL names a cluster (make test).
 swift-test:
 	swift build --build-tests
-	swift test --skip-build
+	env -u SWIPEDECK_TEST_DATABASE_URL swift test --skip-build
+	@if [ -n "$${SWIPEDECK_TEST_POSTGRES_URL:-}" ]; then \
+	  echo "swift-test: again against PostgreSQL ($$SWIPEDECK_TEST_POSTGRES_URL)"; \
+	  SWIPEDECK_TEST_DATABASE_URL=$$SWIPEDECK_TEST_POSTGRES_URL swift test --skip-build; \
+	fi
 
 node-test:
 	node --test Tests/js/

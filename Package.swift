@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // gzip (zlib) for static files at start-up and for large HTML and JSON answers.
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // PostgreSQL, the second storage engine (several servers on one database).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Pure model: Foundation only. The server and the browser (Public/js/physics.js) mirror it.
@@ -39,6 +41,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             // The sample deck is read from the checkout at run time (resourceRoot), not bundled.
             exclude: ["Resources"]
@@ -61,6 +64,7 @@ let package = Package(
                 "SwipePhysics",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ]

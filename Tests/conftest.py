@@ -1,12 +1,25 @@
-"""Shared pytest fixtures: a real `swipedeck serve` on 127.0.0.1 with a temporary database."""
+"""Shared pytest fixtures: a real `swipedeck serve` on 127.0.0.1 with a temporary database.
+
+Storage engines: SQLite always; PostgreSQL too when SWIPEDECK_TEST_POSTGRES_URL names a cluster
+(`make test` starts one with scripts/pg-cluster.sh). Tests under Tests/System that use `make_server`
+/ `server` run once per engine (ids `sqlite` / `postgres`, through the `db_engine` fixture); everything
+else (the browser suites) stays on SQLite. On PostgreSQL each factory database name gets a fresh
+database `sd_<hex>` on the cluster (a restarted server, or a second server on the same `db_name`,
+reuses it), dropped at teardown. `server.sql(query)` reads rows from either engine.
+"""
+import contextlib
+import glob
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -18,6 +31,56 @@ BINARY = Path(os.environ.get("SWIPEDECK_BINARY") or ROOT / ".build" / "debug" / 
 ADMIN_TOKEN = "test-admin-token"
 from signed_ids import PARTICIPANT_SECRET
 
+# The cluster for the PostgreSQL runs (its `postgres` database; test databases are created beside it).
+POSTGRES_URL = os.environ.get("SWIPEDECK_TEST_POSTGRES_URL", "")
+ENGINES = ["sqlite"] + (["postgres"] if POSTGRES_URL else [])
+# Tests under this directory run once per engine; all others on SQLite only.
+PER_ENGINE_DIR = ROOT / "Tests" / "System"
+_PSQL_SEP, _PSQL_REC, _PSQL_NULL = "\x1f", "\x1e", "\x1a"
+
+
+def psql_binary() -> str:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"), key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    path = os.environ.get("PSQL") or (found[-1] if found else shutil.which("psql"))
+    assert path, "psql not found (Debian: apt-get install postgresql-client-15)"
+    return path
+
+
+def psql(url, query, timeout=60):
+    """Rows of `query` on `url` as tuples of strings (None for NULL), through psql."""
+    out = subprocess.run(
+        [psql_binary(), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-F", _PSQL_SEP, "-R", _PSQL_REC,
+         "-P", "null=" + _PSQL_NULL, "-P", "pager=off", "-d", url, "-c", query],
+        capture_output=True, text=True, timeout=timeout, env=dict(os.environ, PGCONNECT_TIMEOUT="10"))
+    if out.returncode != 0:
+        raise RuntimeError(f"psql failed ({out.returncode}) on {query!r}: {out.stderr.strip()}")
+    text = out.stdout.rstrip("\n")
+    if not text:
+        return []
+    return [tuple(None if v == _PSQL_NULL else v for v in rec.split(_PSQL_SEP))
+            for rec in text.split(_PSQL_REC) if rec != ""]
+
+
+def with_database(url, name):
+    """`url` with its database (path) replaced by `name`."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+def _sqlite_text(v):
+    """SQLite values as psql prints them, so both engines compare the same."""
+    if v is None:
+        return None
+    if isinstance(v, bytes):
+        return "\\x" + v.hex()
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return str(v)
+
+
+def _pg_text(v):
+    return {"t": "1", "f": "0"}.get(v, v)
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -26,19 +89,36 @@ def free_port() -> int:
 
 
 class Server:
-    """A swipedeck process; restartable on the same port and database."""
+    """A swipedeck process; restartable on the same port and database.
 
-    def __init__(self, db: Path, port: int, extra_args=(), env=None):
+    `db` is the SQLite file (on PostgreSQL only the stem of the log file `db.with_suffix(".log")`);
+    `database_url` (postgres://…) selects PostgreSQL. `engine` is "sqlite" or "postgres".
+    """
+
+    def __init__(self, db: Path, port: int, extra_args=(), env=None, database_url=None):
         self.db, self.port, self.extra_args = db, port, list(extra_args)
+        self.engine = "postgres" if database_url else "sqlite"
+        self.database_url = database_url or str(db)
         self.env = dict(os.environ, **(env or {}))
         self.proc = None
         self.base = f"http://127.0.0.1:{port}"
+
+    def database_args(self):
+        return ["--database", self.database_url] if self.engine == "postgres" else ["--db", str(self.db)]
+
+    def sql(self, query):
+        """Rows of a read-only `query` as tuples of strings (None for NULL), the same on both engines:
+        booleans as '1'/'0', integral floats without '.0', blobs as '\\x<hex>'. No parameters: inline literals."""
+        if self.engine == "postgres":
+            return [tuple(_pg_text(v) for v in row) for row in psql(self.database_url, query)]
+        with contextlib.closing(sqlite3.connect(self.db, timeout=30)) as c:
+            return [tuple(_sqlite_text(v) for v in row) for row in c.execute(query).fetchall()]
 
     def start(self, timeout=20.0):
         assert BINARY.exists(), f"build first: {BINARY} missing (make test builds it)"
         self.log = open(self.db.with_suffix(".log"), "ab")
         self.proc = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(self.port), "--db", str(self.db), "--admin-token", ADMIN_TOKEN,
+            [str(BINARY), "serve", "--port", str(self.port), *self.database_args(), "--admin-token", ADMIN_TOKEN,
              "--participant-secret", PARTICIPANT_SECRET, *self.extra_args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.time() + timeout
@@ -90,19 +170,45 @@ def tmpdir_path():
     shutil.rmtree(d, ignore_errors=True)
 
 
+def pytest_generate_tests(metafunc):
+    """Tests under Tests/System that use a server run once per engine; the rest get SQLite (the
+    `db_engine` fixture's default). Not named `engine`: Tests/Browser has a browser fixture by that name."""
+    if "db_engine" in metafunc.fixturenames and PER_ENGINE_DIR in Path(metafunc.definition.path).resolve().parents:
+        metafunc.parametrize("db_engine", ENGINES, ids=ENGINES, indirect=True)
+
+
 @pytest.fixture()
-def make_server(tmpdir_path):
-    """Factory: make_server(extra_args=[...], env={...}) -> started Server (stopped at teardown)."""
+def db_engine(request):
+    """The storage engine of `make_server`: "sqlite" or "postgres" (see pytest_generate_tests)."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture()
+def make_server(tmpdir_path, db_engine):
+    """Factory: make_server(extra_args=[...], env={...}, db_name=...) -> started Server (stopped at teardown).
+    On PostgreSQL each db_name maps to one fresh database on the cluster, dropped at teardown."""
     servers = []
+    databases = {}  # db_name -> postgres URL
 
     def factory(extra_args=(), env=None, db_name="deck.sqlite"):
-        s = Server(tmpdir_path / db_name, free_port(), extra_args, env).start()
+        url = None
+        if db_engine == "postgres":
+            assert POSTGRES_URL, "the postgres engine needs SWIPEDECK_TEST_POSTGRES_URL"
+            if db_name not in databases:
+                name = "sd_" + secrets.token_hex(8)
+                psql(POSTGRES_URL, f"CREATE DATABASE {name}")
+                databases[db_name] = with_database(POSTGRES_URL, name)
+            url = databases[db_name]
+        s = Server(tmpdir_path / db_name, free_port(), extra_args, env, database_url=url)
         servers.append(s)
-        return s
+        return s.start()
 
     yield factory
     for s in servers:
         s.stop()
+    for url in databases.values():
+        name = urllib.parse.urlsplit(url).path.lstrip("/")
+        psql(POSTGRES_URL, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture()

@@ -7,8 +7,9 @@ public struct AppConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port. Default 8080.
     public var port: Int = 8080
-    /// SQLite file. Default `./swipedeck.sqlite`.
-    public var databasePath: String = "swipedeck.sqlite"
+    /// Where the data lives (`StoreLocation`): an SQLite file path (default `./swipedeck.sqlite`),
+    /// `sqlite:PATH`, or a `postgres://USER@HOST:PORT/DB` URL.
+    public var database: String = "swipedeck.sqlite"
     /// Admin token; nil = generate on first run, store in the database, print once.
     public var adminToken: String?
     /// Directory holding `Templates/` and `Public/`. Default: the current directory if it has
@@ -36,14 +37,16 @@ public struct AppConfiguration: Sendable {
     /// How often the live results stream looks for changes (at most one update per deck per
     /// interval). Default 1 s; tests shorten it.
     public var liveInterval: Duration = .seconds(1)
-    /// `PRAGMA synchronous`: normal (crash-safe) or full (power-loss-safe).
+    /// SQLite's `PRAGMA synchronous`: normal (crash-safe) or full (power-loss-safe). PostgreSQL
+    /// follows the server's `synchronous_commit`.
     public var synchronous: AppDatabase.SynchronousMode = .normal
     /// Seed the bundled sample deck when the database has no decks. Default true.
     public var seedSampleDeck: Bool = true
     /// Most swipes in one group-commit transaction.
     public var maxBatch: Int = 256
-    /// Folder for uploaded files; nil = `<databasePath>-data` beside the database. Images go in
-    /// its `images` subfolder (created at start).
+    /// Folder for uploaded files; nil = `<database>-data` beside an SQLite file, `./swipedeck-data`
+    /// for PostgreSQL (servers sharing one database need one shared folder). Images go in its
+    /// `images` subfolder (created at start).
     public var dataDirectory: String?
     /// Largest accepted image upload, bytes. Default 8 MiB.
     public var maxImageBytes: Int = 8 * 1024 * 1024
@@ -52,7 +55,9 @@ public struct AppConfiguration: Sendable {
 
     /// Where uploaded images are stored: `<dataDirectory>/images`.
     public var imagesDirectory: String {
-        (dataDirectory ?? databasePath + "-data") + "/images"
+        if let dataDirectory { return dataDirectory + "/images" }
+        if case .sqlite(let path)? = try? StoreLocation(database) { return path + "-data/images" }
+        return "swipedeck-data/images"
     }
 
     public init() {}

@@ -14,8 +14,10 @@ public func buildApplication(
     clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    let database = try AppDatabase(path: config.databasePath, synchronous: config.synchronous)
-    logger.info("database opened", metadata: ["path": "\(config.databasePath)", "synchronous": "\(database.synchronousName)", "journal": "wal"])
+    let database = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
+    logger.info("database opened", metadata: [
+        "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)", "engine": "\(database.engineDescription)",
+    ])
 
     if config.seedSampleDeck, try await database.decks().isEmpty {
         let input = try SampleDeck.load(resourceRoot: config.resourceRoot)
@@ -43,12 +45,12 @@ public func buildApplication(
         secret = try await database.setting("participantSecret", orCreate: { Secret.token() }).value
     }
     let signer = ParticipantSigner(secret: secret)
-    let verifier = ParticipantVerifier(signer: signer, pool: database.pool)
+    let verifier = ParticipantVerifier(signer: signer, store: database)
     // Browser cookies and API mints share one budget per IP: `rate` a second, a minute's worth at once.
     let mintLimiter = RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60)
 
     let catalog = Catalog(database: database)
-    let writer = SwipeWriter(pool: database.pool, maxBatch: config.maxBatch, changes: database.changes)
+    let writer = SwipeWriter(store: database, maxBatch: config.maxBatch, changes: database.changes)
     let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
     let assets = try StaticAssets.shared(
@@ -100,6 +102,7 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
+        services: [StoreService(store: database)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
         logger: logger)
 }

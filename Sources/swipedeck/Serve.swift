@@ -28,7 +28,7 @@ struct Serve: AsyncParsableCommand {
         var config = AppConfiguration()
         config.host = host
         config.port = port
-        config.databasePath = db ?? env["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
+        config.database = db ?? env["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
         config.adminToken = adminToken ?? env["SWIPEDECK_ADMIN_TOKEN"]
         if let s = synchronous ?? env["SWIPEDECK_SYNCHRONOUS"] {
             guard let mode = AppDatabase.SynchronousMode(rawValue: s.lowercased()) else { throw ValidationError("--synchronous must be normal or full") }

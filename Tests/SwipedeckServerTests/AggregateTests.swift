@@ -58,7 +58,7 @@ struct AggregateTests {
     func randomHistory() async throws {
         try await StorageTests.withDatabase { db, _ in
             let (deck, cards) = try await StorageTests.importDeck(db, cards: 6)
-            let writer = SwipeWriter(pool: db.pool, changes: db.changes)
+            let writer = SwipeWriter(store: db, changes: db.changes)
             var rng = SplitMix64(seed: 11)
             func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
             let people = (0..<12).map { "p\($0)" }
@@ -96,7 +96,7 @@ struct AggregateTests {
     func dashboardCounts() async throws {
         try await StorageTests.withDatabase { db, _ in
             let (deck, cards) = try await StorageTests.importDeck(db, cards: 3)
-            let writer = SwipeWriter(pool: db.pool)
+            let writer = SwipeWriter(store: db)
             for (i, p) in ["a", "b", "c", "d"].enumerated() {
                 for c in cards.prefix(i + 1) { try await writer.submit(.swipe(StorageTests.swipe(deck, card: c, participant: p))) }
             }
@@ -111,9 +111,9 @@ struct AggregateTests {
                            (SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS liveParticipants
                     """, arguments: [deck.id, deck.id, deck.id, deck.id])!
             }
-            #expect(counts["swipes"] as Int == 8)  // 1 + 2 + 3 + 3, one undone
-            #expect(counts["swipes"] as Int == counts["liveRows"] as Int)
-            #expect(counts["participants"] as Int == counts["liveParticipants"] as Int)
+            #expect(counts["swipes"] as Int? == 8)  // 1 + 2 + 3 + 3, one undone
+            #expect(counts["swipes"] as Int? == counts["liveRows"] as Int)
+            #expect(counts["participants"] as Int? == counts["liveParticipants"] as Int)
         }
     }
 

@@ -29,7 +29,7 @@ struct CardApiTests {
             #expect(try edited.status == .ok && edited.json()["revision"].int == 2 && edited.json()["subtitle"].string == "third")
             let same = try await Self.send(client, .patch, "/api/v1/decks/api/cards/\(c)", #"{"title":"c, edited"}"#)
             #expect(try same.json()["revision"].int == 2)  // nothing changed, no new revision
-            #expect(try env.count("SELECT COUNT(*) FROM cardRevisions WHERE cardId = ?", [Int64(c)!]) == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM cardRevisions WHERE cardId = ?", [Int64(c)!]) == 2)
 
             let archived = try await Self.send(client, .post, "/api/v1/decks/api/cards/\(ids[0])/archive", "")
             #expect(try archived.status == .ok && archived.json()["archived"].bool == true)
@@ -49,7 +49,7 @@ struct CardApiTests {
             #expect(cleared["quota"] == .null)
             expectAPIError(try await Self.send(client, .patch, "/api/v1/decks/api", #"{"order":"random"}"#), .badRequest, "invalid_order")
             expectAPIError(try await Self.send(client, .patch, "/api/v1/decks/api", #"{"quota":0}"#), .badRequest, "invalid_quota")
-            #expect(try env.count("SELECT COUNT(*) FROM deckEvents WHERE kind = 'settings'") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM deckEvents WHERE kind = 'settings'") == 2)
         }
     }
 

@@ -25,9 +25,9 @@ struct CardImagesTests {
             let id = try #require(json["id"].int)
             #expect(json["image"].string == "/img/sample/01-mirror-lake.svg")
             #expect(json["images"].array.compactMap(\.string) == ["/img/sample/01-mirror-lake.svg", "https://example.com/b.jpg", "/images/c.png"])
-            let stored = try #require(try env.row("SELECT image, moreImages FROM cards WHERE id = ?", [id]))
-            #expect(stored["image"] as String == "/img/sample/01-mirror-lake.svg")
-            #expect(stored["moreImages"] as String == #"["https://example.com/b.jpg","/images/c.png"]"#)
+            let stored = try #require(try await env.row("SELECT image, moreImages FROM cards WHERE id = ?", [id]))
+            #expect(stored["image"] as String? == "/img/sample/01-mirror-lake.svg")
+            #expect(stored["moreImages"] as String? == #"["https://example.com/b.jpg","/images/c.png"]"#)
 
             let page = try await client.get("/d/pics/cards/\(id)")
             #expect(page.text.components(separatedBy: "class=\"gallery-page\"").count - 1 == 3)
@@ -70,7 +70,7 @@ struct CardImagesTests {
             let answer = try await client.postJSON("/api/v1/decks/pics/cards", body, headers: admin)
             expectAPIError(answer, .badRequest, code)
             #expect(try answer.json()["error"]["message"].string?.contains(words) == true)
-            #expect(try env.count("SELECT COUNT(*) FROM cards WHERE title = 'x'") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM cards WHERE title = 'x'") == 0)
         }
     }
 

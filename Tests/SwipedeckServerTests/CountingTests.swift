@@ -25,7 +25,7 @@ struct CountingTests {
             let minted = try #require(try await client.execute(uri: "/api/v1/decks/pace/participants", method: .post).json()["participant"].string)
             clock.advance(by: 0.1)
             #expect(try await client.swipe("pace", card: ids[0], direction: "right", input: "button", trace: nil, participant: minted).status == .created)
-            #expect(try env.row("SELECT suspectReason FROM swipes WHERE participantId = ?", [minted])?["suspectReason"] as String? == "button_before_read")
+            #expect(try await env.row("SELECT suspectReason FROM swipes WHERE participantId = ?", [minted])?["suspectReason"] as String? == "button_before_read")
             // Three decisions within 0.6 s: the third is a burst; a fourth 2 s later is human again.
             let fast = pid("fast")
             for (i, dt) in [0.0, 0.2, 0.2].enumerated() {
@@ -40,7 +40,7 @@ struct CountingTests {
             #expect(reasons == [nil, nil, "button_burst", nil])
             // Drags are judged by their trace, never by pace.
             #expect(try await client.swipe("pace", card: ids[4], direction: "right", participant: fast).status == .created)
-            #expect(try env.row("SELECT suspect FROM swipes WHERE participantId = ? AND cardId = ?", [fast, ids[4]])?["suspect"] as Bool? == false)
+            #expect(try await env.row("SELECT suspect FROM swipes WHERE participantId = ? AND cardId = ?", [fast, ids[4]])?["suspect"] as Bool? == false)
 
             let j = try await client.get("/api/v1/decks/pace/results", headers: admin).json()
             #expect(j["swipesByKind"]["suspectButton"].int == 2)
@@ -108,13 +108,13 @@ struct CountingTests {
             #expect(try r.json()["excluded"].bool == true)
             var j = try await client.get("/api/v1/decks/ex/results", headers: admin).json()
             #expect(j["swipes"].int == 2 && j["excludedParticipants"].int == 1 && j["excludedSwipes"].int == 1)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 3)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 3)
             expectAPIError(try await client.postJSON(excludeURI, "{}"), .unauthorized, "unauthorized")
             let include = try await client.execute(uri: "/api/v1/decks/ex/participants/\(pid("u3"))/include", method: .post, headers: admin)
             #expect(include.status == .ok)
             j = try await client.get("/api/v1/decks/ex/results", headers: admin).json()
             #expect(j["swipes"].int == 3 && j["excludedParticipants"].int == 0)
-            #expect(try env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NOT NULL") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NOT NULL") == 1)
             #expect(try include.json()["history"].array.count == 1)
         }
     }
@@ -160,10 +160,10 @@ struct CountingTests {
                 """)
         }
         try old.close()
-        try await withApp({ $0.databasePath = path; $0.seedSampleDeck = false }) { client, env in
-            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = 'oldtimer' AND legacy = 1") == 1)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE id = 'k1' AND cardRevision = 1") == 1)
-            #expect(try env.count("SELECT COUNT(*) FROM cardRevisions") == 2)
+        try await withApp({ $0.database = path; $0.seedSampleDeck = false }) { client, env in
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = 'oldtimer' AND legacy = TRUE") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE id = 'k1' AND cardRevision = 1") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM cardRevisions") == 2)
             let r = try await client.postJSON("/api/v1/decks/old/swipes", #"{"card":2,"direction":"left","input":"button","participant":"oldtimer"}"#)
             #expect(r.status == .created)
             let history = try await client.get("/api/v1/decks/old/history", headers: [.cookie: "sd_pid=oldtimer"]).json()

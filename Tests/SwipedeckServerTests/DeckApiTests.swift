@@ -72,7 +72,7 @@ struct DeckApiTests {
             expectAPIError(try await client.createDeck(body, token: ""), .unauthorized, "unauthorized")
             expectAPIError(
                 try await client.postJSON("/api/v1/decks", body, headers: [.authorization: "Basic dDBrZW4="]), .unauthorized, "unauthorized")
-            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'x'") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'x'") == 0)
         }
     }
 
@@ -102,13 +102,13 @@ struct DeckApiTests {
             let got = try await client.get("/api/v1/decks/lunch")
             #expect(got.status == .ok)
             #expect(try got.json()["cardCount"].int == 2)
-            #expect(try env.count("SELECT COUNT(*) FROM cards WHERE deckId = (SELECT id FROM decks WHERE slug = 'lunch')") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM cards WHERE deckId = (SELECT id FROM decks WHERE slug = 'lunch')") == 2)
 
             let list = try await client.get("/api/v1/decks").json()
             #expect(list["decks"].array.contains { $0["slug"].string == "lunch" && $0["cardCount"].int == 2 })
 
             expectAPIError(try await client.createDeck(body), .conflict, "slug_taken")
-            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'lunch'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'lunch'") == 1)
         }
     }
 
@@ -132,7 +132,7 @@ struct DeckApiTests {
     func createDeckInvalid(body: String, code: String) async throws {
         try await withApp { client, env in
             expectAPIError(try await client.createDeck(body), .badRequest, code)
-            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'ok'") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'ok'") == 0)
         }
     }
 

@@ -28,7 +28,7 @@ import Testing
             #expect(j.object?.count == 5)
             #expect(FileManager.default.contents(atPath: folder + "/" + name.fileName) == Data(fixture.bytes))
 
-            let row = try env.row("SELECT * FROM images WHERE hash = ?", [name.hash])
+            let row = try await env.row("SELECT * FROM images WHERE hash = ?", [name.hash])
             #expect(row?["contentType"] == fixture.format.contentType)
             #expect(row?["bytes"] == fixture.bytes.count)
             #expect(row?["width"] == fixture.width && row?["height"] == fixture.height)
@@ -72,7 +72,7 @@ import Testing
             expectAPIError(try await client.upload(bytes, type: "image/png"), .unauthorized, "unauthorized")
             expectAPIError(try await client.upload(bytes, type: "image/png", headers: [.authorization: "Bearer nope"]), .unauthorized, "unauthorized")
             expectAPIError(try await client.upload(bytes, type: "image/png", headers: [.cookie: "sd_owner=" + Secret.token()]), .unauthorized, "unauthorized")
-            #expect(try env.count("SELECT COUNT(*) FROM images") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM images") == 0)
 
             let database = try AppDatabase(path: env.dbPath)
             let (owner, _) = try await database.createOwner(name: "robot-maker", passwordHash: "unused", now: fixedTime)
@@ -82,8 +82,8 @@ import Testing
             #expect(byToken.status == .created, "\(byToken.text)")
             let byAdmin = try await client.upload(bytes, type: "image/png", headers: [.authorization: "Bearer \(adminToken)"])
             #expect(byAdmin.status == .created, "\(byAdmin.text)")
-            #expect(try env.count("SELECT COUNT(*) FROM images WHERE ownerId = ?", [owner.id]) == 1)
-            #expect(try env.count("SELECT COUNT(*) FROM images WHERE ownerId IS NULL") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId = ?", [owner.id!]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId IS NULL") == 1)
 
             // A browser page of another site cannot post with the owner's cookie.
             let crossSite = try await client.upload(bytes, type: "image/png", headers: merged(try await ownerSession(env, name: "olive"), [.origin: "https://evil.example"]))
@@ -100,9 +100,9 @@ import Testing
             #expect(second.text == first.text)
             #expect(second.headers[.location] == first.headers[.location])
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [String(first.headers[.location]?.dropFirst(8) ?? "")])
-            #expect(try env.count("SELECT COUNT(*) FROM images") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM images") == 1)
             // The first uploader's row is kept.
-            #expect(try env.count("SELECT COUNT(*) FROM images WHERE ownerId = 1") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId = 1") == 1)
         }
     }
 
@@ -137,7 +137,7 @@ import Testing
 
             expectAPIError(try await client.upload([], type: "image/png", headers: owner), .badRequest, "empty_image")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
-            #expect(try env.count("SELECT COUNT(*) FROM images") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM images") == 0)
         }
     }
 
@@ -164,7 +164,7 @@ import Testing
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }
         var config = AppConfiguration()
-        config.databasePath = path
+        config.database = path
         config.adminToken = adminToken
         config.dataDirectory = folder
         config.maxImageBytes = 1_000_000
@@ -236,7 +236,7 @@ import Testing
             let deck = try jsonString(["slug": "pics", "title": "Pics", "cards": [["title": "One", "image": url]]])
             let created = try await client.createDeck(deck)
             #expect(created.status == .created, "\(created.text)")
-            #expect(try env.row("SELECT image FROM cards WHERE title = 'One'")?["image"] == url)
+            #expect(try await env.row("SELECT image FROM cards WHERE title = 'One'")?["image"] == url)
         }
     }
 }

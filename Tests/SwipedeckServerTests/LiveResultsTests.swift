@@ -47,7 +47,7 @@ struct LiveResultsTests {
         let ids = try await database.cardIds(deckId: deck.id!).sorted()
         let catalog = Catalog(database: database)
         let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
-        let writer = SwipeWriter(pool: database.pool, changes: database.changes)
+        let writer = SwipeWriter(store: database, changes: database.changes)
 
         let first = Collector()
         let firstTask = first.start(live.events(deckId: deck.id!, slug: "live"))
@@ -96,7 +96,7 @@ struct LiveResultsTests {
             decks.append(try await database.importDeck(d, cards: cards))
         }
         let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(100), heartbeatTicks: 1000)
-        let writer = SwipeWriter(pool: database.pool, changes: database.changes)
+        let writer = SwipeWriter(store: database, changes: database.changes)
         let one = Collector()
         let oneTask = one.start(live.events(deckId: decks[0].id!, slug: "one"))
         let two = Collector()
@@ -208,10 +208,10 @@ struct LiveResultsTests {
             #expect(page.contains(exclude))
             // Without the form's csrf token nothing changes.
             #expect(try await client.postForm(exclude, "csrf=wrong", headers: ann).status == .forbidden)
-            #expect(try env.count("SELECT COUNT(*) FROM exclusions") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM exclusions") == 0)
             let excluded = try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ann)
             #expect(excluded.status == .seeOther)
-            #expect(try env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [pid("quick")]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [pid("quick")]) == 1)
             let after = try await client.get(location, headers: ann).text
             #expect(after.contains("Include again") && after.contains("excluded: excluded on the results page"))
             #expect(try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ben).status == .forbidden)

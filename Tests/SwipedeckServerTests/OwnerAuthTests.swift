@@ -51,10 +51,10 @@ struct OwnerAuthTests {
             #expect(ok.status == .seeOther && ok.headers[.location] == "/owner")
             let set = ok.headers[.setCookie] ?? ""
             #expect(set.hasPrefix("sd_owner=") && set.contains("HttpOnly") && set.lowercased().contains("samesite=strict"))
-            #expect(try env.count("SELECT COUNT(*) FROM ownerSessions WHERE endedAt IS NULL") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM ownerSessions WHERE endedAt IS NULL") == 1)
             // The database keeps the token's hash, never the token.
             let token = String(set.dropFirst("sd_owner=".count).prefix { $0 != ";" })
-            #expect(try env.count("SELECT COUNT(*) FROM ownerSessions WHERE tokenHash = ?", [token]) == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM ownerSessions WHERE tokenHash = ?", [token]) == 0)
             let session: HTTPFields = [.cookie: "sd_owner=\(token)"]
             let dashboard = try await client.get("/owner", headers: session)
             #expect(dashboard.status == .ok && dashboard.text.contains("getaways"))  // the first owner adopted the sample deck
@@ -63,7 +63,7 @@ struct OwnerAuthTests {
             #expect(try await client.postForm("/owner/sign-out", "csrf=wrong", headers: session).status == .forbidden)
             #expect(try await client.postForm("/owner/sign-out", "csrf=\(csrf)", headers: session).status == .seeOther)
             #expect(try await client.get("/owner", headers: session).status == .seeOther)
-            #expect(try env.count("SELECT COUNT(*) FROM ownerSessions WHERE endedAt IS NOT NULL") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM ownerSessions WHERE endedAt IS NOT NULL") == 1)
             // Open redirects are refused: next must be a local path.
             #expect(OwnerSessionController.safeNext("//evil.example/x") == "/owner")
             #expect(OwnerSessionController.safeNext("https://evil.example") == "/owner")
@@ -105,7 +105,7 @@ struct OwnerAuthTests {
             // Ben's own deck, made through the API with his session, is his.
             let made = try await client.postJSON("/api/v1/decks", #"{"slug":"bens","title":"Ben's","cards":[{"title":"a"}]}"#, headers: ben)
             #expect(made.status == .created)
-            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'bens' AND ownerId = (SELECT id FROM owners WHERE name = 'ben')") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'bens' AND ownerId = (SELECT id FROM owners WHERE name = 'ben')") == 1)
             expectAPIError(try await client.get("/api/v1/decks/bens/results", headers: ann), .forbidden, "not_your_deck")
             // Without anybody signed in, creating a deck is 401.
             expectAPIError(try await client.postJSON("/api/v1/decks", #"{"slug":"anon","title":"A","cards":[{"title":"a"}]}"#), .unauthorized, "unauthorized")
@@ -127,16 +127,16 @@ struct OwnerAuthTests {
             guard let r = html.range(of: #"id="new-token">"#) else { Issue.record("no token shown"); return }
             let token = String(html[r.upperBound...].prefix { $0 != "<" })
             #expect(token.hasPrefix("sdt_") && token.count == 68)
-            #expect(try env.count("SELECT COUNT(*) FROM apiTokens WHERE tokenHash = ?", [Secret.sha256(token)]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM apiTokens WHERE tokenHash = ?", [Secret.sha256(token)]) == 1)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
             #expect(try await client.get("/api/v1/decks/getaways/results", headers: bearer).status == .ok)
             // The list shows its name and prefix, never the token again.
             let list = try await client.get("/owner/tokens", headers: cat).text
             #expect(list.contains("nightly export") && !list.contains(token))
-            let id = try #require(try env.row("SELECT id FROM apiTokens")?["id"] as Int64?)
+            let id = try #require(try await env.row("SELECT id FROM apiTokens")?["id"] as Int64?)
             #expect(try await client.postForm("/owner/tokens/\(id)/revoke", "csrf=\(csrf)", headers: cat).status == .seeOther)
             expectAPIError(try await client.get("/api/v1/decks/getaways/results", headers: bearer), .unauthorized, "unauthorized")
-            #expect(try env.count("SELECT COUNT(*) FROM apiTokens WHERE revokedAt IS NOT NULL") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM apiTokens WHERE revokedAt IS NOT NULL") == 1)
         }
     }
 
@@ -160,8 +160,8 @@ extension OwnerAuthTests {
         defer { removeDatabase(at: path) }
         let database = try AppDatabase(path: path)
         _ = try await database.createOwner(name: "early", passwordHash: try await PasswordHasher(cost: 4).hash("correct horse battery"), now: fixedTime)
-        try await withApp({ $0.databasePath = path }) { client, env in
-            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'getaways' AND ownerId = 1") == 1)
+        try await withApp({ $0.database = path }) { client, env in
+            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'getaways' AND ownerId = 1") == 1)
             let early = try await Self.signIn(client, "early")
             #expect(try await client.get("/owner", headers: early).text.contains("/owner/decks/getaways"))
         }

@@ -41,7 +41,7 @@ struct OwnerEditorTests {
             #expect(bad.text.contains("lower-case letters") && bad.text.contains(#"value="Lunch spots""#))
             let made = try await client.postForm("/owner/decks", Self.form([("csrf", csrf)] + Self.deckFields), headers: me)
             #expect(made.status == .seeOther && made.headers[.location] == "/owner/decks/lunch")
-            #expect(try env.count("SELECT COUNT(*) FROM decks WHERE slug = 'lunch' AND ownerId = (SELECT id FROM owners WHERE name = 'fay') AND rightLabel = 'YUM'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'lunch' AND ownerId = (SELECT id FROM owners WHERE name = 'fay') AND rightLabel = 'YUM'") == 1)
             let again = try await client.postForm("/owner/decks", Self.form([("csrf", csrf)] + Self.deckFields), headers: me)
             #expect(again.status == .conflict && again.text.contains("exists"))
             #expect(try await client.postForm("/owner/decks", Self.form(Self.deckFields), headers: me).status == .forbidden)
@@ -66,11 +66,11 @@ struct OwnerEditorTests {
                 "/owner/decks/lunch/cards/\(ids[0])", Self.form([("csrf", csrf), ("title", "Ramen (spicy)"), ("subtitle", "New"), ("accent", "#112233")]),
                 headers: me)
             #expect(edit.status == .seeOther)
-            #expect(try env.count("SELECT COUNT(*) FROM cardRevisions WHERE cardId = ?", [ids[0]]) == 2)
-            #expect(try env.count("SELECT COUNT(*) FROM cards WHERE id = ? AND revision = 2 AND title = 'Ramen (spicy)'", [ids[0]]) == 1)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE cardId = ? AND cardRevision = 1", [ids[0]]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM cardRevisions WHERE cardId = ?", [ids[0]]) == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM cards WHERE id = ? AND revision = 2 AND title = 'Ramen (spicy)'", [ids[0]]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE cardId = ? AND cardRevision = 1", [ids[0]]) == 1)
             #expect(try await client.swipe("lunch", card: ids[0], direction: "right", participant: "late").status == .created)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE cardId = ? AND cardRevision = 2", [ids[0]]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE cardId = ? AND cardRevision = 2", [ids[0]]) == 1)
             let bad = try await client.postForm("/owner/decks/lunch/cards/\(ids[1])", Self.form([("csrf", csrf), ("title", "")]), headers: me)
             #expect(bad.status == .badRequest && bad.text.contains("title must be"))
 
@@ -85,7 +85,7 @@ struct OwnerEditorTests {
             let closing = Self.deckFields.filter { $0.0 != "open" }.map { $0.0 == "quota" ? ("quota", "2") : $0 }
             #expect(try await client.postForm("/owner/decks/lunch/settings", Self.form([("csrf", csrf)] + closing), headers: me).status == .seeOther)
             expectAPIError(try await client.swipe("lunch", card: ids[2], direction: "right", participant: "after"), .conflict, "deck_closed")
-            #expect(try env.count("SELECT COUNT(*) FROM deckEvents WHERE kind IN ('card_added', 'card_edited', 'card_archived', 'card_moved', 'card_restored', 'settings')") == 8)
+            #expect(try await env.count("SELECT COUNT(*) FROM deckEvents WHERE kind IN ('card_added', 'card_edited', 'card_archived', 'card_moved', 'card_restored', 'settings')") == 8)
             let badQuota = Self.deckFields.map { $0.0 == "quota" ? ("quota", "lots") : $0 }
             let refused = try await client.postForm("/owner/decks/lunch/settings", Self.form([("csrf", csrf)] + badQuota), headers: me)
             #expect(refused.status == .badRequest && refused.text.contains("whole number"))
@@ -119,14 +119,14 @@ struct OwnerEditorTests {
             #expect(!preview.text.contains("Add 3 cards"))
             let refused = try await client.postForm("/owner/decks/lunch/import/confirm", Self.form([("csrf", csrf), ("text", broken)]), headers: me)
             #expect(refused.status == .unprocessableContent)
-            #expect(try env.count("SELECT COUNT(*) FROM cards") == 24)  // the sample deck's only
+            #expect(try await env.count("SELECT COUNT(*) FROM cards") == 24)  // the sample deck's only
             let good = "title,subtitle\nRamen,hot\nTacos,crunchy\n\"Soup, clear\",warm\n"
             let ok = try await client.postForm("/owner/decks/lunch/import", Self.form([("csrf", csrf), ("text", good)]), headers: me)
             #expect(ok.text.contains("Add 3 cards"))
             let done = try await client.postForm("/owner/decks/lunch/import/confirm", Self.form([("csrf", csrf), ("text", good)]), headers: me)
             #expect(done.status == .seeOther)
             #expect(try await client.cardIds("lunch").count == 3)
-            #expect(try env.count("SELECT COUNT(*) FROM cards WHERE title = 'Soup, clear'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM cards WHERE title = 'Soup, clear'") == 1)
             let json = #"[{"title":"Pho"},{"title":"Curry","subtitle":"mild"}]"#
             #expect(try await client.postForm("/owner/decks/lunch/import/confirm", Self.form([("csrf", csrf), ("text", json)]), headers: me).status == .seeOther)
             #expect(try await client.cardIds("lunch").count == 5)
@@ -149,7 +149,7 @@ struct OwnerEditorTests {
             #expect(takeover.status == .forbidden)
             let edit = try await client.postForm("/owner/decks/lunch/cards/\(card)", Self.form([("csrf", otherCsrf), ("title", "theirs")]), headers: other)
             #expect(edit.status == .forbidden)
-            #expect(try env.count("SELECT COUNT(*) FROM cards WHERE title = 'mine'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM cards WHERE title = 'mine'") == 1)
             #expect(try await client.get("/owner/decks/lunch").status == .seeOther)
         }
     }

@@ -77,10 +77,10 @@ struct PageTests {
             let r = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
             #expect(r.status == .seeOther)
             #expect(r.headers[.location] == "/d/f")
-            let row = try #require(try env.row("SELECT * FROM swipes WHERE participantId = '\(pid("formuser"))'"))
-            #expect(row["input"] as String == "button")
-            #expect(row["direction"] as String == "right")
-            #expect(row["cardId"] as Int64 == ids[0])
+            let row = try #require(try await env.row("SELECT * FROM swipes WHERE participantId = '\(pid("formuser"))'"))
+            #expect(row["input"] as String? == "button")
+            #expect(row["direction"] as String? == "right")
+            #expect(row["cardId"] as Int64? == ids[0])
 
             #expect(try await client.get("/d/f", headers: cookie("fresh")).text.contains(#"data-undo="false""#))
             let next = try await client.get("/d/f", headers: me).text
@@ -92,13 +92,13 @@ struct PageTests {
             // A double submit of the same form is not an error.
             let twice = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
             #expect(twice.status == .seeOther)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
 
             let undo = try await client.postForm("/d/f/undo", "card=\(ids[1])", headers: me)
             #expect(undo.status == .seeOther)
             #expect(undo.headers[.location] == "/d/f")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
-            #expect(try env.row("SELECT undoneAt FROM swipes WHERE participantId = '\(pid("formuser"))'")?["undoneAt"] as Double? == fixedTime)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
+            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE participantId = '\(pid("formuser"))'")?["undoneAt"] as Double? == fixedTime)
             let back = try await client.get("/d/f", headers: me).text
             #expect(back.contains(#"data-card="\#(ids[0])" data-depth="0""#))
             #expect(back.contains(#"data-undo="false""#), "the only swipe is undone")
@@ -130,7 +130,7 @@ struct PageTests {
             let huge = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right&pad=" + String(repeating: "x", count: 17 * 1024), headers: me)
             #expect(huge.status == .contentTooLarge)
             #expect(huge.contentType.hasPrefix("text/html"))
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
         }
     }
 
@@ -264,7 +264,7 @@ struct PageTests {
 
             #expect(try await client.postForm("/d/h/swipe", "card=\(ids[0])&direction=right", headers: me).status == .seeOther)
             #expect(try await client.postForm("/d/h/swipe", "card=\(ids[1])&direction=left", headers: me).status == .seeOther)
-            let first = try #require(try env.row("SELECT id FROM swipes WHERE cardId = ?", [ids[0]])?["id"] as String?)
+            let first = try #require(try await env.row("SELECT id FROM swipes WHERE cardId = ?", [ids[0]])?["id"] as String?)
 
             let html = try await client.get("/d/h/history", headers: me).text
             #expect(html.contains(#"<b dir="auto">First card</b>"#))
@@ -281,8 +281,8 @@ struct PageTests {
             let flip = try await client.postForm("/d/h/swipes/\(first)/flip", "", headers: me)
             #expect(flip.status == .seeOther)
             #expect(flip.headers[.location] == "/d/h/history")
-            #expect(try env.row("SELECT direction FROM swipes WHERE id = ?", [first])?["direction"] as String? == "left")
-            #expect(try env.count("SELECT COUNT(*) FROM flips WHERE swipeId = ?", [first]) == 1)
+            #expect(try await env.row("SELECT direction FROM swipes WHERE id = ?", [first])?["direction"] as String? == "left")
+            #expect(try await env.count("SELECT COUNT(*) FROM flips WHERE swipeId = ?", [first]) == 1)
 
             // Another participant may neither flip nor undo it.
             #expect(try await client.postForm("/d/h/swipes/\(first)/flip", "", headers: cookie("stranger")).status == .forbidden)
@@ -292,12 +292,12 @@ struct PageTests {
             // The deck in the URL must be the swipe's deck.
             #expect(try await client.postForm("/d/getaways/swipes/\(first)/flip", "", headers: me).status == .notFound)
             #expect(try await client.postForm("/d/nope/swipes/\(first)/undo", "", headers: me).status == .notFound)
-            #expect(try env.count("SELECT COUNT(*) FROM flips WHERE swipeId = ?", [first]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM flips WHERE swipeId = ?", [first]) == 1)
 
             let undo = try await client.postForm("/d/h/swipes/\(first)/undo", "", headers: me)
             #expect(undo.status == .seeOther)
             #expect(undo.headers[.location] == "/d/h/history")
-            #expect(try env.row("SELECT undoneAt FROM swipes WHERE id = ?", [first])?["undoneAt"] as Double? == fixedTime)
+            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE id = ?", [first])?["undoneAt"] as Double? == fixedTime)
             let after = try await client.get("/d/h/history", headers: me).text
             #expect(!after.contains(#"<b dir="auto">First card</b>"#))
             #expect(after.contains(#"<b dir="auto">Second card</b>"#))

@@ -70,7 +70,7 @@ struct SecurityTests {
             let form = try await client.postForm("/d/o/swipe", "card=\(ids[0])&direction=right", headers: merged(evil, cookie("victim")))
             #expect(form.status == .forbidden)
             #expect(form.contentType.hasPrefix("text/html"))
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
             // Reads from anywhere are fine.
             #expect(try await client.get("/api/v1/decks/o", headers: evil).status == .ok)
 
@@ -100,7 +100,7 @@ struct SecurityTests {
             #expect(form.contentType.hasPrefix("text/html"))
             #expect(form.headers[.retryAfter] != nil)
             #expect(try await client.execute(uri: "/api/v1/swipes/x", method: .delete, headers: me).status == .tooManyRequests)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("speedy"))'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("speedy"))'") == 1)
             // Reads are not limited.
             for _ in 0..<10 { #expect(try await client.get("/d/rl", headers: me).status == .ok) }
             // Another participant has its own budget.

@@ -123,7 +123,7 @@ struct StorageTests {
     func groupCommit() async throws {
         try await Self.withDatabase { db, _ in
             let (deck, ids) = try await Self.importDeck(db, cards: 50)
-            let writer = SwipeWriter(pool: db.pool, maxBatch: 64)
+            let writer = SwipeWriter(store: db, maxBatch: 64)
             let pool = db.pool
             let outcomes = try await withThrowingTaskGroup(of: (Bool, Bool).self) { group in
                 for i in 0..<500 {
@@ -156,11 +156,11 @@ struct StorageTests {
             // Inside one transaction, exactly as a group commit applies its items.
             let a = Self.swipe(deck, card: ids[0], participant: "dup", id: "a")
             let b = Self.swipe(deck, card: ids[0], participant: "dup", id: "b", direction: "left")
-            let outcomes = try Self.write(db) { d in try [a, b].map { try SwipeWriter.apply(.swipe($0), d) } }
+            let outcomes = try Self.write(db) { d in try [a, b].map { try AppDatabase.applySwipe(.swipe($0), d) } }
             #expect(outcomes == [.created(a), .refused(.alreadySwiped)])
 
             // Through the writer, concurrently: whichever wins, the other is refused.
-            let writer = SwipeWriter(pool: db.pool)
+            let writer = SwipeWriter(store: db)
             let c = Self.swipe(deck, card: ids[1], participant: "dup", id: "c")
             let e = Self.swipe(deck, card: ids[1], participant: "dup", id: "e", direction: "left")
             async let oc = writer.submit(.swipe(c))
@@ -189,7 +189,7 @@ struct StorageTests {
     func undoKeepsRows() async throws {
         try await Self.withDatabase { db, _ in
             let (deck, ids) = try await Self.importDeck(db, cards: 2)
-            let writer = SwipeWriter(pool: db.pool)
+            let writer = SwipeWriter(store: db)
             let s = Self.swipe(deck, card: ids[0], participant: "u", id: "undo-me")
             _ = try await writer.submit(.swipe(s))
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "u", id: "newer")))
@@ -220,7 +220,7 @@ struct StorageTests {
     func flipLogs() async throws {
         try await Self.withDatabase { db, _ in
             let (deck, ids) = try await Self.importDeck(db, cards: 1)
-            let writer = SwipeWriter(pool: db.pool)
+            let writer = SwipeWriter(store: db)
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "f", id: "flip-me")))
             let flipped = try await db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 1)
             #expect(flipped.direction == "left")
@@ -248,7 +248,7 @@ struct StorageTests {
             var counting = imported
             counting.countedInputs = "drag,button,api"  // these swipes are programs' (input api, no trace)
             let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)
-            let writer = SwipeWriter(pool: db.pool)
+            let writer = SwipeWriter(store: db)
             for i in 0..<4 {
                 _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "r\(i)", direction: "right")))
             }

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import PostgresNIO
 import SwipePhysics
 import Synchronization
 import Testing
@@ -42,23 +43,66 @@ func removeDatabase(at path: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
-/// What a test gets besides the client: where its database lives.
+/// What a test gets besides the client: where its database lives, and a way to read it back.
 struct TestEnv: Sendable {
-    let dbPath: String
+    /// The database location (`StoreLocation`): an SQLite path, or a PostgreSQL URL.
+    let location: String
 
-    /// A separate GRDB connection to the app's database, to check what was really stored.
+    /// The SQLite file; only for tests that check SQLite itself (`TestDatabase.onPostgres` off).
+    var dbPath: String {
+        guard case .sqlite(let path)? = try? StoreLocation(location) else {
+            preconditionFailure("this test reads the SQLite file; it must not run on PostgreSQL")
+        }
+        return path
+    }
+
+    /// A separate GRDB connection to the app's SQLite database, to check what was really stored.
     func queue() throws -> DatabaseQueue {
         var config = Configuration()
         config.busyMode = .timeout(5)
         return try DatabaseQueue(path: dbPath, configuration: config)
     }
 
-    func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
-        try queue().read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? -1 }
+    /// A second store on the app's database (a second server, as far as storage goes).
+    func openStore() async throws -> any SwipeStore {
+        try await SwipedeckServer.openStore(location)
     }
 
-    func row(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
-        try queue().read { db in try Row.fetchOne(db, sql: sql, arguments: arguments) }
+    /// The rows of `sql` (SQLite `?` placeholders; written as `$1`, `$2` … for PostgreSQL).
+    func rows(_ sql: String, _ arguments: [any TestValue] = []) async throws -> [TestRow] {
+        switch try StoreLocation(location) {
+        case .sqlite:
+            let args = StatementArguments(arguments.map { ($0 as any DatabaseValueConvertible).databaseValue })
+            return try await queue().read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(TestRow.init(sqlite:)) }
+        case .postgres(let place):
+            var text = ""
+            var n = 0
+            for ch in sql {
+                if ch == "?" {
+                    n += 1
+                    text += "$\(n)"
+                } else {
+                    text.append(ch)
+                }
+            }
+            var bindings = PostgresBindings()
+            for value in arguments { bindings.append(value) }
+            let query = PostgresQuery(unsafeSQL: text, binds: bindings)
+            return try await TestDatabase.connect(place) { connection in
+                try await connection.query(query, logger: TestDatabase.logger).collect().map(TestRow.init(postgres:))
+            }
+        }
+    }
+
+    /// The first column of the first row as a count (-1 without a row).
+    func count(_ sql: String, _ arguments: [any TestValue] = []) async throws -> Int {
+        let first = try await rows(sql, arguments).first
+        guard let first else { return -1 }
+        return first.value(at: 0) ?? -1
+    }
+
+    func row(_ sql: String, _ arguments: [any TestValue] = []) async throws -> TestRow? {
+        try await rows(sql, arguments).first
     }
 }
 
@@ -71,10 +115,9 @@ func withApp(
     testing: TestingSetup = .router,
     _ body: @Sendable (_ client: any TestClientProtocol, _ env: TestEnv) async throws -> Void
 ) async throws {
-    let path = temporaryDatabasePath()
-    defer { removeDatabase(at: path) }
+    let location = try await TestDatabase.fresh()
     var config = AppConfiguration()
-    config.databasePath = path
+    config.database = location
     config.adminToken = adminToken
     config.participantSecret = participantSecret
     config.passwordCost = 4
@@ -82,9 +125,15 @@ func withApp(
     configure(&config)
     var logger = Logger(label: "swipedeck-test")
     logger.logLevel = .warning
-    let app = try await buildApplication(config, logger: logger, clock: clock)
-    let env = TestEnv(dbPath: config.databasePath)
-    try await app.test(testing) { client in try await body(client, env) }
+    let env = TestEnv(location: config.database)
+    do {
+        let app = try await buildApplication(config, logger: logger, clock: clock)
+        try await app.test(testing) { client in try await body(client, env) }
+    } catch {
+        await TestDatabase.drop(location)
+        throw error
+    }
+    await TestDatabase.drop(location)
 }
 
 /// A clock tests move by hand (seconds since 1970), starting at `fixedTime`.

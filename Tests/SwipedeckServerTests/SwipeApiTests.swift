@@ -35,13 +35,13 @@ struct SwipeApiTests {
             #expect(j["durationMs"].double == sent.t.last)
             #expect(j["decisionMs"].double == 1234)
 
-            let row = try #require(try env.row("SELECT * FROM swipes WHERE id = 'key-1'"))
-            #expect(row["direction"] as String == "right")
-            #expect(row["input"] as String == "drag")
-            #expect(row["participantId"] as String == pid("alice"))
-            #expect(row["suspect"] as Bool == false)
-            #expect(row["cardId"] as Int64 == ids[0])
-            #expect(row["createdAt"] as Double == fixedTime)
+            let row = try #require(try await env.row("SELECT * FROM swipes WHERE id = 'key-1'"))
+            #expect(row["direction"] as String? == "right")
+            #expect(row["input"] as String? == "drag")
+            #expect(row["participantId"] as String? == pid("alice"))
+            #expect(row["suspect"] as Bool? == false)
+            #expect(row["cardId"] as Int64? == ids[0])
+            #expect(row["createdAt"] as Double? == fixedTime)
             #expect((row["undoneAt"] as Double?) == nil)
             #expect((row["decisionMs"] as Double?) == 1234)
             #expect((row["durationMs"] as Double?) == sent.t.last)
@@ -52,7 +52,7 @@ struct SwipeApiTests {
             #expect((row["trace"] as String?) == nil)
             let stored = try #require(row["traceData"] as Data?)
             #expect(TraceCodec.decode(Array(stored)) == sent)
-            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
         }
     }
 
@@ -63,13 +63,13 @@ struct SwipeApiTests {
             let first = try await client.swipe("d", card: ids[0], direction: "right", key: "same-key")
             #expect(first.status == .created)
             #expect(first.headers[Self.replayedHeader] == nil)
-            let before = try env.count("SELECT COUNT(*) FROM swipes")
+            let before = try await env.count("SELECT COUNT(*) FROM swipes")
 
             let again = try await client.swipe("d", card: ids[0], direction: "right", key: "same-key")
             #expect(again.status == .created)
             #expect(again.headers[Self.replayedHeader] == "true")
             #expect(try again.json()["swipe"]["id"].string == "same-key")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == before)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == before)
 
             // A browser replays with its cookie instead of a participant field.
             let c1 = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), participant: nil, key: "cookie-key", headers: cookie("bob"))
@@ -82,14 +82,14 @@ struct SwipeApiTests {
             let ids2 = try await client.makeDeck("e", titles: ["c"])
             let n1 = try await client.swipe("e", card: ids2[0], direction: "right", participant: nil, key: "anon-key")
             expectAPIError(n1, .badRequest, "participant_required")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes WHERE id = 'anon-key'") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE id = 'anon-key'") == 0)
 
             let other = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(other, .unprocessableContent, "idempotency_mismatch")
             let otherDirection = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(otherDirection, .unprocessableContent, "idempotency_mismatch")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == before + 1)
-            #expect(try env.row("SELECT direction FROM swipes WHERE id = 'same-key'")?["direction"] as String? == "right")
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == before + 1)
+            #expect(try await env.row("SELECT direction FROM swipes WHERE id = 'same-key'")?["direction"] as String? == "right")
         }
     }
 
@@ -99,8 +99,8 @@ struct SwipeApiTests {
             let ids = try await client.makeDeck("d", titles: ["a"])
             expectAPIError(try await client.swipe("d", card: ids[0], direction: "left", trace: rightDrag()), .unprocessableContent, "decision_mismatch")
             expectAPIError(try await client.swipe("d", card: ids[0], direction: "right", trace: springBack()), .unprocessableContent, "not_a_throw")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
-            #expect(try env.count("SELECT COUNT(*) FROM rejections WHERE code IN ('decision_mismatch', 'not_a_throw')") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM rejections WHERE code IN ('decision_mismatch', 'not_a_throw')") == 2)
         }
     }
 
@@ -135,7 +135,7 @@ struct SwipeApiTests {
                 let r = try await client.postJSON("/api/v1/decks/d/swipes", body)
                 expectAPIError(r, .unprocessableContent, code)
             }
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
 
             var expected: [String: Int] = [:]
             for (_, code) in Self.badTraces { expected[code, default: 0] += 1 }
@@ -161,7 +161,7 @@ struct SwipeApiTests {
             let r = try await client.swipe("d", card: ids[0], direction: "right", trace: machineDrag(), participant: "bot", key: "bot-1")
             #expect(r.status == .created)
             #expect(try r.json()["swipe"]["suspect"].bool == true)
-            #expect(try env.row("SELECT suspect FROM swipes WHERE id = 'bot-1'")?["suspect"] as Bool? == true)
+            #expect(try await env.row("SELECT suspect FROM swipes WHERE id = 'bot-1'")?["suspect"] as Bool? == true)
             #expect(try await client.swipe("d", card: ids[1], direction: "right", participant: "human").status == .created)
 
             let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
@@ -185,7 +185,7 @@ struct SwipeApiTests {
             expectAPIError(try await client.swipe("nope", card: a[0], direction: "right"), .notFound, "not_found")
             expectAPIError(try await client.swipe("deck-a", card: 999_999, direction: "right"), .notFound, "not_found")
             expectAPIError(try await client.swipe("deck-a", card: b[0], direction: "right"), .notFound, "not_found")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
         }
     }
 
@@ -197,7 +197,7 @@ struct SwipeApiTests {
             expectAPIError(try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "k2"), .conflict, "already_swiped")
             // Another participant may.
             #expect(try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "zoe", key: "k3").status == .created)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
         }
     }
 
@@ -207,17 +207,17 @@ struct SwipeApiTests {
             let open = try await client.makeDeck("open", titles: ["a", "b", "c"])
             let r = try await client.swipe("open", card: open[0], direction: "left", input: "button", trace: nil, key: "btn")
             #expect(r.status == .created)
-            let row = try #require(try env.row("SELECT * FROM swipes WHERE id = 'btn'"))
-            #expect(row["input"] as String == "button")
+            let row = try #require(try await env.row("SELECT * FROM swipes WHERE id = 'btn'"))
+            #expect(row["input"] as String? == "button")
             #expect((row["trace"] as String?) == nil)
             #expect((row["velocityX"] as Double?) == nil)
             // A key swipe; a trace sent with it is ignored.
             #expect(try await client.swipe("open", card: open[1], direction: "right", input: "key", trace: springBack(), key: "kbd").status == .created)
-            #expect(try env.row("SELECT trace FROM swipes WHERE id = 'kbd'")?["trace"] as String? == nil)
+            #expect(try await env.row("SELECT trace FROM swipes WHERE id = 'kbd'")?["trace"] as String? == nil)
             // An API decision without a trace.
             #expect(try await client.swipe("open", card: open[2], direction: "right", input: nil, trace: nil, key: "prog").status == .created)
-            #expect(try env.row("SELECT input FROM swipes WHERE id = 'prog'")?["input"] as String? == "api")
-            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
+            #expect(try await env.row("SELECT input FROM swipes WHERE id = 'prog'")?["input"] as String? == "api")
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
             // The standard profile enables left and right only.
             expectAPIError(
                 try await client.swipe("open", card: open[2], direction: "up", input: "button", trace: nil, participant: "other"),
@@ -261,7 +261,7 @@ struct SwipeApiTests {
             expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", badTraceShape), .badRequest, "malformed_json")
             let badTraceString = #"{"card":\#(card),"direction":"right","trace":{"t":[16,"soon"],"x":[0,1],"y":[0,0],"w":400,"h":600,"vw":400,"vh":800,"gx":1,"gy":1}}"#
             expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", badTraceString), .badRequest, "malformed_json")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
         }
     }
 
@@ -284,7 +284,7 @@ struct SwipeApiTests {
             expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", big), .contentTooLarge, "body_too_large")
             expectAPIError(
                 try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[\#(big)]}"#), .contentTooLarge, "body_too_large")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
 
             // Under the limit the same route works.
             #expect(try await client.postJSON("/api/v1/decks/d/swipes", small).status == .created)
@@ -326,14 +326,14 @@ struct SwipeApiTests {
             #expect(results[2]["error"]["code"].string == "not_found")
             #expect(results[3]["error"]["code"].string == "decision_mismatch")
             #expect(results[4]["swipe"]["input"].string == "button")
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
 
             // Replaying the batch replays the stored items and repeats the refusals.
             let again = try await client.postJSON("/api/v1/decks/d/swipes/batch", body).json()["results"].array
             #expect(again.map { $0["status"].int } == [201, 400, 404, 422, 201])
             #expect(again[0]["replayed"].bool == true)
             #expect(again[4]["replayed"].bool == true)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
 
             expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[]}"#), .badRequest, "invalid_batch_size")
             let one = try swipeBody(card: ids[0], direction: "left", input: "button", trace: nil, participant: "many")
@@ -361,20 +361,20 @@ struct SwipeApiTests {
             expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ben")), .forbidden, "not_your_swipe")
             expectAPIError(try await client.execute(uri: "/api/v1/swipes/nope?participant=\(pid("ann"))", method: .delete), .notFound, "not_found")
             expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1?participant=bad%20id", method: .delete), .badRequest, "invalid_participant")
-            #expect(try env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == nil)
+            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == nil)
 
             let r = try await client.execute(uri: "/api/v1/swipes/u-1?participant=\(pid("ann"))", method: .delete)
             #expect(r.status == .ok)
             #expect(try r.json()["swipe"]["undone"].bool == true)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 1)
-            #expect(try env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == fixedTime)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 1)
+            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == fixedTime)
             // Undo is idempotent.
             #expect(try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ann")).status == .ok)
 
             // The card can be swiped again, under a new key.
             let again = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "ann", key: "u-2")
             #expect(again.status == .created)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
             let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
             #expect(results["swipes"].int == 1)
             #expect(results["directionTotals"]["left"].int == 1)
@@ -391,14 +391,14 @@ struct SwipeApiTests {
             let r = try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#)
             #expect(r.status == .ok)
             #expect(try r.json()["swipe"]["direction"].string == "left")
-            #expect(try env.row("SELECT direction FROM swipes WHERE id = 'f-1'")?["direction"] as String? == "left")
-            let log = try #require(try env.row("SELECT * FROM flips WHERE swipeId = 'f-1'"))
-            #expect(log["fromDirection"] as String == "right")
-            #expect(log["toDirection"] as String == "left")
-            #expect(log["createdAt"] as Double == fixedTime)
+            #expect(try await env.row("SELECT direction FROM swipes WHERE id = 'f-1'")?["direction"] as String? == "left")
+            let log = try #require(try await env.row("SELECT * FROM flips WHERE swipeId = 'f-1'"))
+            #expect(log["fromDirection"] as String? == "right")
+            #expect(log["toDirection"] as String? == "left")
+            #expect(log["createdAt"] as Double? == fixedTime)
             // The participant may come from the cookie too.
             #expect(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"right"}"#, headers: cookie("fay")).status == .ok)
-            #expect(try env.count("SELECT COUNT(*) FROM flips WHERE swipeId = 'f-1'") == 2)
+            #expect(try await env.count("SELECT COUNT(*) FROM flips WHERE swipeId = 'f-1'") == 2)
 
             expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("gus"))"}"#), .forbidden, "not_your_swipe")
             expectAPIError(try await client.postJSON("/api/v1/swipes/nope/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .notFound, "not_found")

@@ -29,8 +29,8 @@ struct TrustTests {
                 expectAPIError(try await client.postJSON("/api/v1/decks/vote/swipes", body), .forbidden, "unknown_participant")
             }
             #expect(try await Self.ranking(client, "vote") == before)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
-            #expect(try env.count("SELECT COUNT(*) FROM participants") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM participants") == 0)
         }
     }
 
@@ -51,7 +51,7 @@ struct TrustTests {
                 expectAPIError(viaCookie, .forbidden, "unknown_participant")
                 expectAPIError(try await client.get("/api/v1/decks/f/history?participant=\(id)"), .forbidden, "unknown_participant")
             }
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
             // A page view with a forged cookie gets a fresh, signed one.
             let page = try await client.get("/d/f", headers: [.cookie: "sd_pid=\(altered)"])
             let set = page.headers[.setCookie] ?? ""
@@ -72,7 +72,7 @@ struct TrustTests {
             #expect(ParticipantSigner(secret: participantSecret).verify(id))
             #expect(ParticipantSigner.mintTime(of: id) == fixedTime)
             #expect(try await client.swipe("m", card: ids[0], direction: "right", participant: id).status == .created)
-            #expect(try env.count("SELECT COUNT(*) FROM participants WHERE id = '\(id)' AND legacy = 0") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(id)' AND legacy = 0") == 1)
             expectAPIError(try await client.execute(uri: "/api/v1/decks/nope/participants", method: .post), .notFound, "not_found")
             _ = try await client.execute(
                 uri: "/api/v1/decks/m", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: #"{"open":false}"#))
@@ -122,7 +122,7 @@ struct TrustTests {
             }
             let form = try await client.postForm("/d/drag/swipe", "card=\(ids[0])&direction=right", headers: cookie("form"))
             #expect(form.status == .unprocessableContent)
-            #expect(try env.count("SELECT COUNT(*) FROM swipes") == 0)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
         }
     }
 }

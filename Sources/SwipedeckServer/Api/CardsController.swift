@@ -4,7 +4,7 @@ import Hummingbird
 /// `/api/v1/decks/{deck}/cards`: the cards a participant has still to decide (paged), and the
 /// owner's card operations: add, edit (a new revision), archive or restore, move.
 struct CardsController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let catalog: Catalog
     let access: DeckAccess
     let swipes: SwipeService
@@ -33,7 +33,7 @@ struct CardsController: Sendable {
         }
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
         let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
-        let next = remaining > cards.count ? cards.last.map { String(AppDatabase.sortKey($0, order: order, participant: participant)) } : nil
+        let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
         return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))
     }
 

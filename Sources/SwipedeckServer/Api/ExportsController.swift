@@ -5,7 +5,7 @@ import Hummingbird
 /// in pages of `pageSize` rows, so a deck of millions exports in constant memory. Same access
 /// rule as the results: the owner, or anybody when the results are public.
 struct ExportsController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let access: DeckAccess
     /// Rows per database read and per written chunk.
     static let pageSize = 5000
@@ -44,7 +44,7 @@ struct ExportsController: Sendable {
                     let rows = try await database.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
                     guard let last = rows.last else { break }
                     try await writer.write(ByteBuffer(string: render(rows)))
-                    after = last.rowid
+                    after = last.cursor
                 }
                 try await writer.finish(nil)
             })

@@ -11,7 +11,7 @@ import Hummingbird
 /// type is always the one the bytes prove, and it is served with `nosniff`, so the declared type
 /// can change nothing but the wording of an error.
 struct ImagesController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let store: ImageStore
     /// Largest accepted upload, bytes.
     let maxImageBytes: Int

@@ -6,7 +6,7 @@ import SwipePhysics
 /// `/api/v1/decks/{deck}/swipes` and `/api/v1/swipes/{id}`: submit one swipe or a batch
 /// (with `Idempotency-Key`), undo, flip, and a participant's own history.
 struct SwipesController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let catalog: Catalog
     let swipes: SwipeService
     let decoding: RequestDecoding

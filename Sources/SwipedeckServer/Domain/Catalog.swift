@@ -9,10 +9,10 @@ public final class Catalog: Sendable {
         var cardIds: Set<Int64>
     }
 
-    private let database: AppDatabase
+    private let database: any SwipeStore
     private let entries = Mutex<[String: Entry]>([:])
 
-    public init(database: AppDatabase) {
+    public init(database: any SwipeStore) {
         self.database = database
     }
 

@@ -1,14 +1,12 @@
-import GRDB
-
 /// Decides whether a participant id is one this server issued: signed by its `ParticipantSigner`,
 /// or stored before signing existed (`participants.legacy`, set by migration v3 and never again).
 public struct ParticipantVerifier: Sendable {
     public let signer: ParticipantSigner
-    let pool: DatabasePool
+    let store: any SwipeStore
 
-    public init(signer: ParticipantSigner, pool: DatabasePool) {
+    public init(signer: ParticipantSigner, store: any SwipeStore) {
         self.signer = signer
-        self.pool = pool
+        self.store = store
     }
 
     /// Whether `id` may act as a participant. Signed ids need no database read; an unsigned
@@ -16,9 +14,7 @@ public struct ParticipantVerifier: Sendable {
     public func isKnown(_ id: String) async throws -> Bool {
         guard Participant.isValidId(id) else { return false }
         if signer.verify(id) { return true }
-        return try await pool.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT legacy FROM participants WHERE id = ?"), arguments: [id]) ?? false
-        }
+        return try await store.isLegacyParticipant(id)
     }
 
     /// `id` if it is known.

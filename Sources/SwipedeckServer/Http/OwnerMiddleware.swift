@@ -7,7 +7,7 @@ import Hummingbird
 struct OwnerMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_owner"
-    let database: AppDatabase
+    let database: any SwipeStore
     let adminToken: String
     let clock: @Sendable () -> Double
 

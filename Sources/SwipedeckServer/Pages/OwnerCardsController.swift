@@ -5,7 +5,7 @@ import Hummingbird
 /// (the keyboard and no-JavaScript alternative to dragging), and import from CSV or JSON with a
 /// preview of every row before one all-or-nothing transaction.
 struct OwnerCardsController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let catalog: Catalog
     let access: DeckAccess
     let renderer: PageRenderer

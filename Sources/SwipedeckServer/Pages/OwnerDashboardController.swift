@@ -4,7 +4,7 @@ import Hummingbird
 /// `/owner`: the signed-in owner's decks with their activity, and their API tokens.
 /// Every page here needs a session; without one it sends the browser to the sign-in page.
 struct OwnerDashboardController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
 

@@ -5,7 +5,7 @@ import Hummingbird
 /// JSON import). Card forms are `OwnerCardsController`'s. Every page needs a session; another
 /// owner's deck is refused (403), never shown.
 struct OwnerDecksController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let catalog: Catalog
     let access: DeckAccess
     let renderer: PageRenderer

@@ -4,7 +4,7 @@ import Hummingbird
 /// The owner's side of a deck's results: `/owner/decks/{deck}/results` (the live results page,
 /// which is `/d/{deck}/results` seen by its owner) and the Exclude / Include forms on it.
 struct OwnerResultsController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let access: DeckAccess
     let clock: @Sendable () -> Double
 

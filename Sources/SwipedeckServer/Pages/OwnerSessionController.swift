@@ -5,7 +5,7 @@ import Hummingbird
 /// random token (the database keeps its SHA-256); failed sign-ins are rate-limited per IP and per
 /// name; every owner form carries a token derived from the session (`OwnerForms.csrfToken`).
 struct OwnerSessionController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let renderer: PageRenderer
     let passwords: PasswordHasher
     /// Failed sign-ins per IP and per owner name.

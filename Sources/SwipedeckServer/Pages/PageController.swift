@@ -4,7 +4,7 @@ import SwipePhysics
 
 /// HTML pages and their no-JavaScript form posts.
 struct PageController: Sendable {
-    let database: AppDatabase
+    let database: any SwipeStore
     let catalog: Catalog
     let swipes: SwipeService
     let access: DeckAccess
@@ -56,7 +56,7 @@ struct PageController: Sendable {
             ctx["remaining"] = remaining
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
-            ctx["cursor"] = cards.last.map { AppDatabase.sortKey($0, order: order, participant: context.participant) } ?? -1
+            ctx["cursor"] = cards.last.map { order.sortKey($0, participant: context.participant) } ?? -1
             ctx["showResults"] = showResults
             ctx["closed"] = !deck.isOpen
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)

@@ -8,22 +8,39 @@ import Synchronization
 /// (the group-commit writer marks once per deck per batch). Marks of decks nobody watches stay
 /// in the set (at most one entry per deck) until somebody watches them.
 public final class DeckChanges: Sendable {
-    private let changed = Mutex<Set<Int64>>([])
+    private struct State {
+        var changed: Set<Int64> = []
+        /// Bumped by `markAll`; `seen` holds, per deck taken, the generation it was last taken in.
+        var generation = 0
+        var seen: [Int64: Int] = [:]
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// Records that the deck's results may have changed. Call it after the commit.
     public func mark(_ deckId: Int64) {
-        _ = changed.withLock { $0.insert(deckId) }
+        _ = state.withLock { $0.changed.insert(deckId) }
     }
 
     /// Records changes to several decks at once (one lock for a whole group commit).
     public func mark<Decks: Sequence>(_ deckIds: Decks) where Decks.Element == Int64 {
-        changed.withLock { $0.formUnion(deckIds) }
+        state.withLock { $0.changed.formUnion(deckIds) }
+    }
+
+    /// Records that any deck may have changed (a PostgreSQL listener that reconnected may have
+    /// missed notifications): the next `take` of every deck answers true.
+    public func markAll() {
+        state.withLock { $0.generation += 1 }
     }
 
     /// Whether the deck changed since the last call for it; clears its mark.
     public func take(_ deckId: Int64) -> Bool {
-        changed.withLock { $0.remove(deckId) != nil }
+        state.withLock { s in
+            let missed = s.seen[deckId, default: 0] != s.generation
+            s.seen[deckId] = s.generation
+            return s.changed.remove(deckId) != nil || missed
+        }
     }
 }

@@ -1,21 +1,20 @@
 import Foundation
-import GRDB
 import SwipePhysics
 
 /// The documented fast path for benchmarks (`swipedeck seed`): stores many valid drag swipes
 /// into a deck without HTTP, exactly as the API would store them. Each swipe gets a signed
 /// participant id, a fresh idempotency key, a realistic 30–60 sample trace that the deck's
 /// profile validates (velocity, duration and suspect flag come from `validate`, as in
-/// `SwipeService`), and goes through `SwipeWriter.apply`: the same checks, trace encoding and
-/// aggregate updates as a live swipe, in transactions of `batch` swipes.
+/// `SwipeService`), and goes through `SwipeStore.writeSwipes`: the same checks, trace encoding
+/// and aggregate updates as a live swipe, in transactions of `batch` swipes, on either engine.
 ///
 /// Participants swipe the deck's cards in order, one swipe per card each, so the
 /// one-live-swipe rule holds. Deterministic for a given `seed`, `run` and `now`.
 public struct SwipeSeeder: Sendable {
-    public let database: AppDatabase
+    public let database: any SwipeStore
     public let signer: ParticipantSigner
 
-    public init(database: AppDatabase, signer: ParticipantSigner) {
+    public init(database: any SwipeStore, signer: ParticipantSigner) {
         self.database = database
         self.signer = signer
     }
@@ -27,11 +26,8 @@ public struct SwipeSeeder: Sendable {
         slug: String, count: Int, run: String = "seed", seed: UInt64 = 7, batch: Int = 5_000, now: Double,
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> Int {
-        guard let deck = try await database.pool.read({ db in try Deck.filter(Column("slug") == slug).fetchOne(db) }),
-              let deckId = deck.id else { throw ApiError.notFound("deck") }
-        let cards = try await database.pool.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? AND archivedAt IS NULL ORDER BY position, id", arguments: [deckId])
-        }
+        guard let deck = try await database.deck(slug: slug), let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let cards = try await database.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
         guard !cards.isEmpty else { throw ApiError.notFound("card") }
         var rng = SplitMix64(seed: seed)
         let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
@@ -64,14 +60,9 @@ public struct SwipeSeeder: Sendable {
                 swipe.traceData = Data(TraceCodec.encode(trace))
                 items.append(.swipe(swipe, quota: deck.quota, paced: false))
             }
-            let batchItems = items
-            let made = try await database.pool.write { db in
-                try batchItems.reduce(0) { n, item in
-                    if case .created = try SwipeWriter.apply(item, db) { return n + 1 }
-                    return n
-                }
+            for outcome in try await database.writeSwipes(items) {
+                if case .created = outcome { created += 1 }
             }
-            created += made
             done += size
             progress?(done)
         }

@@ -96,20 +96,4 @@ extension AppDatabase {
             return (cards, remaining)
         }
     }
-
-    /// The sort key of a card in a shuffled deck for one participant: FNV-1a of both, 0…2³¹-1.
-    /// Registered as the SQL function `sd_shuffle_key` on every connection.
-    public static func shuffleKey(participant: String, cardId: Int64) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array(participant.utf8) + withUnsafeBytes(of: cardId.littleEndian, Array.init) {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return Int((hash ^ (hash >> 31)) & 0x7FFF_FFFF)
-    }
-
-    /// The sort key of `card` in `deck` for the participant (the cursor after it).
-    public static func sortKey(_ card: Card, order: CardOrder, participant: String?) -> Int {
-        order == .listed ? card.position : shuffleKey(participant: participant ?? "", cardId: card.id ?? 0)
-    }
 }

@@ -63,11 +63,11 @@ public struct AppDatabase: Sendable {
     /// Page cache of each reader connection, KiB.
     static let readerCacheKiB = 8 * 1024
 
-    /// `sd_shuffle_key(participant, cardId)` for SQL (see `shuffleKey`).
+    /// `sd_shuffle_key(participant, cardId)` for SQL (see `CardOrder.shuffleKey`).
     static let shuffleKeyFunction = DatabaseFunction("sd_shuffle_key", argumentCount: 2, pure: true) { values in
         let participant = String.fromDatabaseValue(values[0]) ?? ""
         let card = Int64.fromDatabaseValue(values[1]) ?? 0
-        return shuffleKey(participant: participant, cardId: card)
+        return CardOrder.shuffleKey(participant: participant, cardId: card)
     }
 
     /// `PRAGMA synchronous` levels offered in configuration.

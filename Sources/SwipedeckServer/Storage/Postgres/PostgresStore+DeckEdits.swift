@@ -1,0 +1,139 @@
+import Foundation
+import PostgresNIO
+
+/// Owners' changes to decks, as `AppDatabase+DeckEdits`: one transaction each, logged in
+/// `deckEvents`, the deck's revision bumped, nothing erased. Rows changed are locked first
+/// (`FOR NO KEY UPDATE`, which still lets swipes reference them), so two servers editing one card apply one edit after the other.
+extension PostgresStore {
+    public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
+        guard let id = deck.id else { throw ApiError.notFound("deck") }
+        return try await changing(id) { connection in
+            guard let revision = try await value(
+                "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self) else {
+                throw ApiError.notFound("deck")
+            }
+            var d = deck
+            d.revision = revision + 1
+            try await execute("""
+                UPDATE decks SET slug = \(d.slug), title = \(d.title), description = \(d.description), profile = \(d.profile),
+                    allowButtons = \(d.allowButtons), leftLabel = \(d.leftLabel), rightLabel = \(d.rightLabel), upLabel = \(d.upLabel),
+                    downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
+                    quota = \(d.quota), cardOrder = \(d.cardOrder), countedInputs = \(d.countedInputs), revision = \(d.revision)
+                WHERE id = \(id)
+                """, on: connection)
+            try await recordEvent(deckId: id, ownerId: ownerId, kind: "settings", detail: detail, at: now, on: connection)
+            return d
+        }
+    }
+
+    public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
+        try await changing(deckId) { connection in
+            var c = card
+            c.deckId = deckId
+            c.position = try await nextPosition(deckId: deckId, on: connection)
+            c.revision = 1
+            c.id = try await insertCard(c, createdAt: now, on: connection)
+            try await touchDeck(deckId, ownerId: ownerId, kind: "card_added", detail: "{\"card\":\(c.id ?? 0)}", now: now, on: connection)
+            return c
+        }
+    }
+
+    public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
+        try await changing(deckId) { connection in
+            var position = try await nextPosition(deckId: deckId, on: connection)
+            for card in cards {
+                var c = card
+                c.deckId = deckId
+                c.position = position
+                c.revision = 1
+                _ = try await insertCard(c, createdAt: now, on: connection)
+                position += 1
+            }
+            try await touchDeck(deckId, ownerId: ownerId, kind: "cards_imported", detail: "{\"cards\":\(cards.count)}", now: now, on: connection)
+            return cards.count
+        }
+    }
+
+    public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
+        guard let id = card.id else { throw ApiError.notFound("card") }
+        return try await changing(card.deckId) { connection in
+            guard let current = try await self.card(id: id, on: connection) else { throw ApiError.notFound("card") }
+            let same = current.title == card.title && current.subtitle == card.subtitle && current.body == card.body
+                && current.images == card.images && current.link == card.link && current.accent == card.accent
+            if same { return current }
+            var c = card
+            c.revision = current.revision + 1
+            c.position = current.position
+            c.archivedAt = current.archivedAt
+            try await execute("""
+                UPDATE cards SET title = \(c.title), subtitle = \(c.subtitle), body = \(c.body), image = \(c.image),
+                    moreImages = \(Card.encodeImageList(c.moreImages)), link = \(c.link), accent = \(c.accent), revision = \(c.revision)
+                WHERE id = \(id)
+                """, on: connection)
+            try await storeRevision(c, now: now, on: connection)
+            try await touchDeck(
+                c.deckId, ownerId: ownerId, kind: "card_edited", detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now,
+                on: connection)
+            return c
+        }
+    }
+
+    public func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card {
+        let card = try await transaction { connection -> Card in
+            guard var c = try await self.card(id: cardId, on: connection) else { throw ApiError.notFound("card") }
+            if (c.archivedAt != nil) == archived { return c }
+            c.archivedAt = archived ? now : nil
+            try await execute("UPDATE cards SET archivedAt = \(c.archivedAt) WHERE id = \(cardId)", on: connection)
+            try await touchDeck(
+                c.deckId, ownerId: ownerId, kind: archived ? "card_archived" : "card_restored", detail: "{\"card\":\(cardId)}",
+                now: now, on: connection)
+            try await notify(c.deckId, on: connection)
+            return c
+        }
+        changes.mark(card.deckId)
+        return card
+    }
+
+    public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
+        let deckId = try await transaction { connection -> Int64? in
+            guard let c = try await self.card(id: cardId, on: connection) else { throw ApiError.notFound("card") }
+            // The deck row is the lock that orders concurrent moves in one deck.
+            try await execute("SELECT 1 FROM decks WHERE id = \(c.deckId) FOR NO KEY UPDATE", on: connection)
+            var ids = try await fetch(
+                "SELECT id FROM cards WHERE deckId = \(c.deckId) ORDER BY position, id", on: connection) { try $0.next(Int64.self) }
+            guard let from = ids.firstIndex(of: cardId) else { return nil }
+            ids.remove(at: from)
+            let to = max(0, min(index, ids.count))
+            ids.insert(cardId, at: to)
+            if from == to { return nil }
+            try await execute("""
+                UPDATE cards SET position = p.position - 1
+                FROM unnest(\(ids)::bigint[]) WITH ORDINALITY AS p(id, position) WHERE cards.id = p.id
+                """, on: connection)
+            try await touchDeck(
+                c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}",
+                now: now, on: connection)
+            try await notify(c.deckId, on: connection)
+            return c.deckId
+        }
+        if let deckId { changes.mark(deckId) }
+    }
+
+    /// The position after the deck's last card, with the deck row locked so two servers adding
+    /// cards to one deck do not take the same position.
+    func nextPosition(deckId: Int64, on connection: PostgresConnection) async throws -> Int {
+        try await execute("SELECT 1 FROM decks WHERE id = \(deckId) FOR NO KEY UPDATE", on: connection)
+        return (try await value("SELECT MAX(position) FROM cards WHERE deckId = \(deckId)", on: connection, as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
+    }
+
+    func touchDeck(_ deckId: Int64, ownerId: Int64?, kind: String, detail: String, now: Double, on connection: PostgresConnection) async throws {
+        try await execute("UPDATE decks SET revision = revision + 1 WHERE id = \(deckId)", on: connection)
+        try await recordEvent(deckId: deckId, ownerId: ownerId, kind: kind, detail: detail, at: now, on: connection)
+    }
+
+    func recordEvent(deckId: Int64, ownerId: Int64?, kind: String, detail: String, at now: Double, on connection: PostgresConnection) async throws {
+        try await execute("""
+            INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (\(deckId), \(ownerId), \(kind), \(detail), \(now))
+            """, on: connection)
+    }
+}

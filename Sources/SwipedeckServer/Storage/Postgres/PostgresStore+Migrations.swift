@@ -1,0 +1,117 @@
+import PostgresNIO
+
+extension PostgresStore {
+    /// Append-only, like the SQLite migrator: never edit a registered migration, add a new one.
+    /// Identifiers are unquoted camelCase, which PostgreSQL folds to lower case; queries read
+    /// columns by position. Integers are `bigint`, times `double precision` seconds since 1970.
+    ///
+    /// v1 is the SQLite schema after its v5: the same tables, keys and indexes, with `swipes.seq`
+    /// standing in for SQLite's rowid (storage order, the export's cursor).
+    static let migrations: [(name: String, sql: String)] = [
+        ("v1", """
+            CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
+            CREATE TABLE owners (
+                id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, passwordHash text NOT NULL,
+                createdAt double precision NOT NULL);
+            CREATE TABLE decks (
+                id bigserial PRIMARY KEY, slug text NOT NULL UNIQUE, title text NOT NULL,
+                description text NOT NULL DEFAULT '', profile text NOT NULL,
+                allowButtons boolean NOT NULL DEFAULT true, leftLabel text NOT NULL DEFAULT 'NOPE',
+                rightLabel text NOT NULL DEFAULT 'LIKE', upLabel text NOT NULL DEFAULT 'SUPER',
+                downLabel text NOT NULL DEFAULT 'LATER', createdAt double precision NOT NULL,
+                ownerId bigint REFERENCES owners(id), isOpen boolean NOT NULL DEFAULT true,
+                resultsPublic boolean NOT NULL DEFAULT false, quota bigint,
+                cardOrder text NOT NULL DEFAULT 'listed', countedInputs text NOT NULL DEFAULT 'drag,button',
+                revision bigint NOT NULL DEFAULT 1);
+            CREATE INDEX decks_by_owner ON decks(ownerId);
+            CREATE TABLE cards (
+                id bigserial PRIMARY KEY, deckId bigint NOT NULL REFERENCES decks(id), position bigint NOT NULL,
+                title text NOT NULL, subtitle text NOT NULL DEFAULT '', body text NOT NULL DEFAULT '',
+                image text NOT NULL DEFAULT '', link text NOT NULL DEFAULT '', accent text NOT NULL DEFAULT '#6C5CE7',
+                revision bigint NOT NULL DEFAULT 1, archivedAt double precision, moreImages text NOT NULL DEFAULT '[]');
+            CREATE INDEX cards_by_deck_position ON cards(deckId, position);
+            CREATE TABLE cardRevisions (
+                cardId bigint NOT NULL REFERENCES cards(id), revision bigint NOT NULL, title text NOT NULL,
+                subtitle text NOT NULL, body text NOT NULL, image text NOT NULL, link text NOT NULL,
+                accent text NOT NULL, createdAt double precision NOT NULL, moreImages text NOT NULL DEFAULT '[]',
+                PRIMARY KEY (cardId, revision));
+            CREATE TABLE participants (
+                id text PRIMARY KEY, kind text NOT NULL, createdAt double precision NOT NULL,
+                legacy boolean NOT NULL DEFAULT false);
+            CREATE TABLE swipes (
+                id text PRIMARY KEY, seq bigserial NOT NULL UNIQUE, deckId bigint NOT NULL REFERENCES decks(id),
+                cardId bigint NOT NULL REFERENCES cards(id), participantId text NOT NULL REFERENCES participants(id),
+                direction text NOT NULL, input text NOT NULL, trace text, velocityX double precision,
+                velocityY double precision, durationMs double precision, decisionMs double precision,
+                suspect boolean NOT NULL DEFAULT false, requestHash text NOT NULL, createdAt double precision NOT NULL,
+                undoneAt double precision, cardRevision bigint, suspectReason text, traceData bytea);
+            CREATE UNIQUE INDEX swipes_live_once ON swipes(participantId, cardId) WHERE undoneAt IS NULL;
+            CREATE INDEX swipes_by_participant ON swipes(participantId, deckId, createdAt);
+            CREATE INDEX swipes_by_deck_seq ON swipes(deckId, seq);
+            CREATE INDEX swipes_by_deck_time ON swipes(deckId, createdAt);
+            CREATE TABLE rejections (
+                id bigserial PRIMARY KEY, deckId bigint NOT NULL REFERENCES decks(id), cardId bigint,
+                participantId text, code text NOT NULL, createdAt double precision NOT NULL);
+            CREATE INDEX rejections_by_deck ON rejections(deckId, code);
+            CREATE TABLE flips (
+                id bigserial PRIMARY KEY, swipeId text NOT NULL REFERENCES swipes(id), fromDirection text NOT NULL,
+                toDirection text NOT NULL, createdAt double precision NOT NULL);
+            CREATE TABLE ownerSessions (
+                tokenHash text PRIMARY KEY, ownerId bigint NOT NULL REFERENCES owners(id),
+                createdAt double precision NOT NULL, expiresAt double precision NOT NULL, endedAt double precision);
+            CREATE TABLE apiTokens (
+                id bigserial PRIMARY KEY, ownerId bigint NOT NULL REFERENCES owners(id), name text NOT NULL,
+                tokenHash text NOT NULL UNIQUE, prefix text NOT NULL, createdAt double precision NOT NULL,
+                revokedAt double precision);
+            CREATE TABLE exclusions (
+                id bigserial PRIMARY KEY, deckId bigint NOT NULL REFERENCES decks(id), participantId text NOT NULL,
+                reason text NOT NULL DEFAULT '', createdAt double precision NOT NULL, liftedAt double precision);
+            CREATE INDEX exclusions_by_deck ON exclusions(deckId, liftedAt);
+            CREATE TABLE deckEvents (
+                id bigserial PRIMARY KEY, deckId bigint NOT NULL REFERENCES decks(id), ownerId bigint,
+                kind text NOT NULL, detail text NOT NULL, createdAt double precision NOT NULL);
+            CREATE TABLE images (
+                hash text PRIMARY KEY, contentType text NOT NULL, bytes bigint NOT NULL, width bigint NOT NULL,
+                height bigint NOT NULL, ownerId bigint, createdAt double precision NOT NULL);
+            CREATE TABLE swipeTallies (
+                deckId bigint NOT NULL, outOfResults boolean NOT NULL, cardId bigint NOT NULL, kind bigint NOT NULL,
+                direction text NOT NULL, n bigint NOT NULL, PRIMARY KEY (deckId, outOfResults, cardId, kind, direction));
+            CREATE TABLE deckParticipants (
+                deckId bigint NOT NULL, participantId text NOT NULL, excluded boolean NOT NULL DEFAULT false,
+                k0 bigint NOT NULL DEFAULT 0, k1 bigint NOT NULL DEFAULT 0, k2 bigint NOT NULL DEFAULT 0,
+                k3 bigint NOT NULL DEFAULT 0, k4 bigint NOT NULL DEFAULT 0, PRIMARY KEY (deckId, participantId));
+            CREATE INDEX deckParticipants_flagged ON deckParticipants(deckId) WHERE excluded OR k1 > 0 OR k3 > 0;
+            CREATE TABLE participantMasks (
+                deckId bigint NOT NULL, outOfResults boolean NOT NULL, mask bigint NOT NULL, n bigint NOT NULL,
+                PRIMARY KEY (deckId, outOfResults, mask));
+            CREATE TABLE decisionBuckets (
+                deckId bigint NOT NULL, kind bigint NOT NULL, bucket bigint NOT NULL, n bigint NOT NULL,
+                PRIMARY KEY (deckId, kind, bucket));
+            CREATE TABLE decisionTimes (
+                deckId bigint NOT NULL, kind bigint NOT NULL, bucket bigint NOT NULL, decisionMs double precision NOT NULL,
+                n bigint NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs));
+            """),
+    ]
+
+    /// Applies the migrations not applied yet, each in its own transaction. Servers starting at
+    /// the same moment serialise on an advisory lock, so each migration runs once.
+    func migrate() async throws {
+        try await transaction { connection in
+            try await execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", on: connection)
+            try await execute(
+                "CREATE TABLE IF NOT EXISTS schemaMigrations (name text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())",
+                on: connection)
+            let applied = Set(try await fetch("SELECT name FROM schemaMigrations", on: connection) { try $0.next(String.self) })
+            for migration in Self.migrations where !applied.contains(migration.name) {
+                // One statement per query (the extended protocol takes one); no literal holds a ';'.
+                for statement in migration.sql.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+                    try await execute(PostgresQuery(unsafeSQL: String(statement)), on: connection)
+                }
+                try await execute("INSERT INTO schemaMigrations (name) VALUES (\(migration.name))", on: connection)
+            }
+        }
+    }
+
+    /// The advisory lock key migrations hold ("swipedeck" in ASCII, truncated to 63 bits).
+    static let migrationLock: Int64 = 0x7377_6970_6564_6563
+}

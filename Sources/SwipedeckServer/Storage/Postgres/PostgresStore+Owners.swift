@@ -1,0 +1,127 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func createOwner(name: String, passwordHash: String, now: Double) async throws -> (Owner, [String]) {
+        do {
+            return try await transaction { connection in
+                // The owners table lock makes "the first owner adopts" exact between servers.
+                try await execute("LOCK TABLE owners IN SHARE ROW EXCLUSIVE MODE", on: connection)
+                if try await value("SELECT 1 FROM owners WHERE name = \(name)", on: connection, as: Int.self) != nil {
+                    throw ApiError.ownerNameTaken
+                }
+                let first = try await value("SELECT COUNT(*) FROM owners", on: connection, as: Int.self) == 0
+                var owner = Owner(id: nil, name: name, passwordHash: passwordHash, createdAt: now)
+                owner.id = try await value(
+                    "INSERT INTO owners (name, passwordHash, createdAt) VALUES (\(name), \(passwordHash), \(now)) RETURNING id",
+                    on: connection, as: Int64.self)
+                guard first, let id = owner.id else { return (owner, []) }
+                let adopted = try await fetch("""
+                    UPDATE decks SET ownerId = \(id), revision = revision + 1 WHERE ownerId IS NULL RETURNING id, slug
+                    """, on: connection) { (id: try $0.next(Int64.self), slug: try $0.next(String.self)) }
+                    .sorted { $0.id < $1.id }
+                for deck in adopted {
+                    try await recordEvent(deckId: deck.id, ownerId: id, kind: "adopted", detail: "{\"owner\":\(id)}", at: now, on: connection)
+                }
+                return (owner, adopted.map(\.slug))
+            }
+        } catch where Self.isUniqueViolation(error) {
+            throw ApiError.ownerNameTaken
+        }
+    }
+
+    public func owners() async throws -> [Owner] {
+        try await fetch("SELECT \(unescaped: Self.ownerColumns) FROM owners ORDER BY name", Self.owner)
+    }
+
+    public func owner(named name: String) async throws -> Owner? {
+        try await fetchOne("SELECT \(unescaped: Self.ownerColumns) FROM owners WHERE name = \(name)", Self.owner)
+    }
+
+    public func startSession(ownerId: Int64, tokenHash: String, now: Double, lifetime: Double) async throws {
+        try await transaction { connection in
+            try await execute("""
+                INSERT INTO ownerSessions (tokenHash, ownerId, createdAt, expiresAt) VALUES (\(tokenHash), \(ownerId), \(now), \(now + lifetime))
+                """, on: connection)
+        }
+    }
+
+    public func sessionOwner(tokenHash: String, now: Double) async throws -> Owner? {
+        try await fetchOne("""
+            SELECT o.id, o.name, o.passwordHash, o.createdAt FROM ownerSessions s JOIN owners o ON o.id = s.ownerId
+            WHERE s.tokenHash = \(tokenHash) AND s.endedAt IS NULL AND s.expiresAt > \(now)
+            """, Self.owner)
+    }
+
+    public func endSession(tokenHash: String, now: Double) async throws {
+        try await transaction { connection in
+            try await execute(
+                "UPDATE ownerSessions SET endedAt = \(now) WHERE tokenHash = \(tokenHash) AND endedAt IS NULL", on: connection)
+        }
+    }
+
+    public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
+        try await transaction { connection in
+            try await execute("""
+                INSERT INTO apiTokens (ownerId, name, tokenHash, prefix, createdAt) VALUES (\(ownerId), \(name), \(tokenHash), \(prefix), \(now))
+                """, on: connection)
+        }
+    }
+
+    public func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary] {
+        try await fetch("""
+            SELECT id, name, prefix, createdAt, revokedAt FROM apiTokens WHERE ownerId = \(ownerId) ORDER BY id DESC
+            """) { c in
+            ApiTokenSummary(id: try c.next(), name: try c.next(), prefix: try c.next(), createdAt: try c.next(), revokedAt: try c.next())
+        }
+    }
+
+    public func revokeApiToken(id: Int64, ownerId: Int64, now: Double) async throws {
+        try await transaction { connection in
+            guard try await value(
+                "SELECT 1 FROM apiTokens WHERE id = \(id) AND ownerId = \(ownerId)", on: connection, as: Int.self) != nil else {
+                throw ApiError.notFound("token")
+            }
+            try await execute("""
+                UPDATE apiTokens SET revokedAt = \(now) WHERE id = \(id) AND ownerId = \(ownerId) AND revokedAt IS NULL
+                """, on: connection)
+        }
+    }
+
+    public func tokenOwner(tokenHash: String) async throws -> Owner? {
+        try await fetchOne("""
+            SELECT o.id, o.name, o.passwordHash, o.createdAt FROM apiTokens t JOIN owners o ON o.id = t.ownerId
+            WHERE t.tokenHash = \(tokenHash) AND t.revokedAt IS NULL
+            """, Self.owner)
+    }
+
+    /// `ON CONFLICT DO NOTHING` and a read: two servers starting together store one value and
+    /// both return it.
+    public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool) {
+        try await transaction { connection in
+            let candidate = fresh()
+            let inserted = try await value(
+                "INSERT INTO settings (key, value) VALUES (\(key), \(candidate)) ON CONFLICT (key) DO NOTHING RETURNING value",
+                on: connection, as: String.self)
+            if let inserted { return (inserted, true) }
+            guard let stored = try await value("SELECT value FROM settings WHERE key = \(key)", on: connection, as: String.self) else {
+                throw ApiError.notFound("setting")
+            }
+            return (stored, false)
+        }
+    }
+
+    public func recordImage(_ image: StoredImage) async throws -> Bool {
+        try await transaction { connection in
+            try await value("""
+                INSERT INTO images (hash, contentType, bytes, width, height, ownerId, createdAt)
+                VALUES (\(image.hash), \(image.contentType), \(image.bytes), \(image.width), \(image.height), \(image.ownerId), \(image.createdAt))
+                ON CONFLICT (hash) DO NOTHING RETURNING 1
+                """, on: connection, as: Int.self) != nil
+        }
+    }
+
+    public func image(hash: String) async throws -> StoredImage? {
+        try await fetchOne("SELECT \(unescaped: Self.imageColumns) FROM images WHERE hash = \(hash)", Self.image)
+    }
+}

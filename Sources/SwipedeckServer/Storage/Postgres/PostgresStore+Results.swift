@@ -1,0 +1,187 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// As `AppDatabase.results`, from the same aggregate tables, in one repeatable-read
+    /// transaction (one snapshot, like SQLite's read transaction).
+    public func results(for deck: Deck) async throws -> ResultsReport {
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let counted = deck.counted
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            defer { Task { [logger] in _ = try? await connection.query("COMMIT", logger: logger) } }
+            return try await results(deck: deck, deckId: deckId, counted: counted, on: connection)
+        }
+    }
+
+    private func results(deck: Deck, deckId: Int64, counted: Set<CountedInput>, on connection: PostgresConnection) async throws -> ResultsReport {
+        let cards = try await fetch(
+            "SELECT \(unescaped: Self.cardColumns) FROM cards WHERE deckId = \(deckId) ORDER BY position, id", on: connection, Self.card)
+        var tally = ResultsTally()
+        let rows = try await fetch("""
+            SELECT cardId, kind, direction, n FROM swipeTallies WHERE deckId = \(deckId) AND NOT outOfResults AND n > 0
+            """, on: connection) { c in (card: try c.next(Int64.self), kind: try c.next(Int.self), direction: try c.next(String.self), n: try c.next(Int.self)) }
+        for r in rows {
+            guard let kind = SwipeKind.code(r.kind) else { continue }
+            tally.add(card: r.card, direction: r.direction, kind: kind, count: r.n, counted: counted)
+        }
+        let countedMask = SwipeKind.countedMask(counted)
+        let participants = try await value("""
+            SELECT COALESCE(SUM(n), 0)::bigint FROM participantMasks WHERE deckId = \(deckId) AND NOT outOfResults AND mask & \(countedMask) != 0
+            """, on: connection, as: Int.self) ?? 0
+        let kinds = SwipeKind.allCases.filter { countedMask & 1 << $0.code != 0 }
+        let median = try await medianDecisionMs(deckId: deckId, kinds: kinds, on: connection)
+        var rejections: [String: Int] = [:]
+        for (code, n) in try await fetch(
+            "SELECT code, COUNT(*) FROM rejections WHERE deckId = \(deckId) GROUP BY code", on: connection, { (try $0.next(String.self), try $0.next(Int.self)) }) {
+            rejections[code] = n
+        }
+        let excluded = try await value(
+            "SELECT COUNT(DISTINCT participantId) FROM exclusions WHERE deckId = \(deckId) AND liftedAt IS NULL", on: connection, as: Int.self) ?? 0
+        let excludedSwipes = try await value(
+            "SELECT COALESCE(SUM(n), 0)::bigint FROM swipeTallies WHERE deckId = \(deckId) AND outOfResults", on: connection, as: Int.self) ?? 0
+        return ResultsReport(
+            deck: deck, cards: cards, tally: tally, participants: participants, medianDecisionMs: median,
+            rejections: rejections, excludedParticipants: excluded, excludedSwipes: excludedSwipes)
+    }
+
+    /// As `AppDatabase.medianDecisionMs`: the buckets locate the middle rank, one bucket's values give it.
+    private func medianDecisionMs(deckId: Int64, kinds: [SwipeKind], on connection: PostgresConnection) async throws -> Double? {
+        if kinds.isEmpty { return nil }
+        let codes = kinds.map(\.code)
+        let buckets = try await fetch("""
+            SELECT bucket, SUM(n)::bigint FROM decisionBuckets WHERE deckId = \(deckId) AND kind = ANY(\(codes)::bigint[])
+            GROUP BY bucket HAVING SUM(n) > 0 ORDER BY bucket
+            """, on: connection) { (bucket: try $0.next(Int64.self), n: try $0.next(Int.self)) }
+        let timed = buckets.reduce(0) { $0 + $1.n }
+        if timed == 0 { return nil }
+        let middle = timed % 2 == 0 ? [timed / 2 - 1, timed / 2] : [(timed - 1) / 2]
+        var values: [Double] = []
+        for rank in middle {
+            var before = 0
+            for b in buckets {
+                if rank < before + b.n {
+                    var seen = before
+                    let times = try await fetch("""
+                        SELECT decisionMs, SUM(n)::bigint FROM decisionTimes
+                        WHERE deckId = \(deckId) AND kind = ANY(\(codes)::bigint[]) AND bucket = \(b.bucket)
+                        GROUP BY decisionMs HAVING SUM(n) > 0 ORDER BY decisionMs
+                        """, on: connection) { (ms: try $0.next(Double.self), n: try $0.next(Int.self)) }
+                    if let hit = times.first(where: { seen += $0.n; return rank < seen }) { values.append(hit.ms) }
+                    break
+                }
+                before += b.n
+            }
+        }
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        guard Participant.isValidId(participant) else { throw ApiError.notFound("participant") }
+        try await changing(deckId) { connection in
+            // The participant's aggregate row orders concurrent exclusions and swipes.
+            let old = try await lockParticipant(deckId: deckId, participant: participant, on: connection)
+            let active = try await value("""
+                SELECT id FROM exclusions WHERE deckId = \(deckId) AND participantId = \(participant) AND liftedAt IS NULL
+                """, on: connection, as: Int64.self)
+            if excluded, active == nil {
+                try await execute("""
+                    INSERT INTO exclusions (deckId, participantId, reason, createdAt) VALUES (\(deckId), \(participant), \(reason), \(now))
+                    """, on: connection)
+            } else if !excluded, let active {
+                try await execute("UPDATE exclusions SET liftedAt = \(now) WHERE id = \(active)", on: connection)
+            } else {
+                return
+            }
+            try await moveParticipant(deckId: deckId, participant: participant, old: old, excluded: excluded, on: connection)
+            try await touchDeck(
+                deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
+                detail: "{\"participant\":\"\(participant)\"}", now: now, on: connection)
+        }
+    }
+
+    /// As `SwipeAggregates.setExcluded`: moves the participant's live swipes in or out of the results.
+    private func moveParticipant(
+        deckId: Int64, participant: String, old: SwipeAggregates.ParticipantState, excluded: Bool, on connection: PostgresConnection
+    ) async throws {
+        if old.excluded == excluded { return }
+        var aggregates = PostgresAggregates()
+        for (card, code, direction, n) in try await fetch("""
+            SELECT cardId, \(unescaped: SwipeAggregates.kindSQL) AS kind, direction, COUNT(*) FROM swipes
+            WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY cardId, kind, direction
+            """, on: connection, { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(String.self), try $0.next(Int.self)) }) {
+            guard let kind = SwipeKind.code(code) else { continue }
+            aggregates.tally(deckId: deckId, out: old.excluded, cardId: card, kind: kind, direction: direction, n: -n)
+            aggregates.tally(deckId: deckId, out: excluded, cardId: card, kind: kind, direction: direction, n: n)
+        }
+        for (code, ms, n) in try await fetch("""
+            SELECT \(unescaped: SwipeAggregates.kindSQL) AS kind, decisionMs, COUNT(*) FROM swipes
+            WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL AND decisionMs IS NOT NULL
+            GROUP BY kind, decisionMs
+            """, on: connection, { (try $0.next(Int.self), try $0.next(Double.self), try $0.next(Int.self)) }) {
+            guard let kind = SwipeKind.code(code), kind.countedAs != nil else { continue }
+            aggregates.time(deckId: deckId, kind: kind, ms: ms, n: excluded ? -n : n)
+        }
+        try await execute(
+            "UPDATE deckParticipants SET excluded = \(excluded) WHERE deckId = \(deckId) AND participantId = \(participant)", on: connection)
+        aggregates.moveMask(deckId: deckId, from: (old.excluded, old.mask), to: (excluded, old.mask))
+        try await aggregates.write(on: connection, logger: logger)
+    }
+
+    public func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport {
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
+        var reasons: [String: Int] = [:]
+        for (input, traced, suspect, reason, n) in try await fetch("""
+            SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) FROM swipes
+            WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
+            """, { (try $0.next(String.self), try $0.next(Bool.self), try $0.next(Bool.self), try $0.next(String?.self), try $0.next(Int.self)) }) {
+            let kind = SwipeKind.of(input: input, hasTrace: traced, suspect: suspect)
+            kinds[kind.rawValue, default: 0] += n
+            if let reason { reasons[reason, default: 0] += n }
+        }
+        var rejections: [String: Int] = [:]
+        for (code, n) in try await fetch("""
+            SELECT code, COUNT(*) FROM rejections WHERE deckId = \(deckId) AND participantId = \(participant) GROUP BY code
+            """, { (try $0.next(String.self), try $0.next(Int.self)) }) {
+            rejections[code] = n
+        }
+        let events = try await fetch("""
+            SELECT createdAt, liftedAt, reason FROM exclusions WHERE deckId = \(deckId) AND participantId = \(participant) ORDER BY id
+            """) { c in ParticipantReport.Event(excludedAt: try c.next(), liftedAt: try c.next(), reason: try c.next()) }
+        let active = events.last { $0.liftedAt == nil }
+        return ParticipantReport(
+            participant: participant, kinds: kinds, suspectReasons: reasons, rejections: rejections,
+            excluded: active != nil, exclusionReason: active?.reason, history: events)
+    }
+
+    public func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant] {
+        let rows = try await fetch("""
+            SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
+            WHERE deckId = \(deckId) AND (excluded OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT \(limit)
+            """) { (id: try $0.next(String.self), excluded: try $0.next(Bool.self), suspect: try $0.next(Int.self), live: try $0.next(Int.self)) }
+        var flagged: [FlaggedParticipant] = []
+        for r in rows {
+            let reason = try await value("""
+                SELECT suspectReason FROM swipes WHERE participantId = \(r.id) AND deckId = \(deckId) AND suspect
+                GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1
+                """, as: String?.self) ?? nil
+            flagged.append(FlaggedParticipant(id: r.id, suspect: r.suspect, live: r.live, reason: reason, excluded: r.excluded))
+        }
+        return flagged
+    }
+
+    public func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity] {
+        try await fetch("""
+            SELECT \(unescaped: Self.deckColumns),
+                   (SELECT COUNT(*) FROM cards WHERE deckId = d.id),
+                   (SELECT COALESCE(SUM(n), 0)::bigint FROM swipeTallies WHERE deckId = d.id),
+                   (SELECT COALESCE(SUM(n), 0)::bigint FROM participantMasks WHERE deckId = d.id AND mask != 0),
+                   (SELECT COUNT(*) FROM swipes WHERE deckId = d.id AND createdAt >= \(since))
+            FROM decks d WHERE ownerId = \(ownerId) ORDER BY createdAt DESC, id DESC
+            """) { c in
+            DeckActivity(deck: try Self.deck(&c), cards: try c.next(), swipes: try c.next(), participants: try c.next(), lastHour: try c.next())
+        }
+    }
+}

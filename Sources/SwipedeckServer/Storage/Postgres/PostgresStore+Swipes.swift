@@ -1,0 +1,222 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// See `SwipeStore.writeSwipes` and the type's notes on locking: items are applied in
+    /// (deck, participant) order, the aggregates are written at the end.
+    public func writeSwipes(_ items: [SwipeWriter.Item]) async throws -> [SwipeOutcome?] {
+        let order = items.indices.sorted { (items[$0].deckId, items[$0].lockName) < (items[$1].deckId, items[$1].lockName) }
+        return try await transaction { connection in
+            var aggregates = PostgresAggregates()
+            var outcomes = [SwipeOutcome?](repeating: nil, count: items.count)
+            for i in order { outcomes[i] = try await apply(items[i], &aggregates, on: connection) }
+            try await aggregates.write(on: connection, logger: logger)
+            for deckId in Set(items.map(\.deckId)).sorted() { try await notify(deckId, on: connection) }
+            return outcomes
+        }
+    }
+
+    /// One item inside the batch's transaction, with the rules of `AppDatabase.applySwipe`. The
+    /// checks before the insert answer the common cases; `ON CONFLICT DO NOTHING` answers the race
+    /// in which another server commits the same key, or a swipe on the same card, meanwhile.
+    private func apply(_ item: SwipeWriter.Item, _ aggregates: inout PostgresAggregates, on connection: PostgresConnection) async throws -> SwipeOutcome? {
+        switch item {
+        case .rejection(let deckId, let cardId, let participantId, let code, let at):
+            try await execute("""
+                INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (\(deckId), \(cardId), \(participantId), \(code), \(at))
+                """, on: connection)
+            return nil
+        case .swipe(var swipe, let quota, let paced):
+            if let stored = try await storedOutcome(of: swipe, on: connection) { return stored }
+            if try await value("""
+                SELECT 1 FROM swipes WHERE participantId = \(swipe.participantId) AND cardId = \(swipe.cardId) AND undoneAt IS NULL
+                """, on: connection, as: Int.self) != nil {
+                return .refused(.alreadySwiped)
+            }
+            try await execute("""
+                INSERT INTO participants (id, kind, createdAt) VALUES (\(swipe.participantId), \(swipe.input == "api" ? "api" : "browser"),
+                    \(swipe.createdAt)) ON CONFLICT (id) DO NOTHING
+                """, on: connection)
+            let state = try await lockParticipant(deckId: swipe.deckId, participant: swipe.participantId, on: connection)
+            if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
+            if paced {
+                let previous = try await fetch("""
+                    SELECT createdAt FROM swipes WHERE participantId = \(swipe.participantId) AND deckId = \(swipe.deckId)
+                    ORDER BY createdAt DESC LIMIT 2
+                    """, on: connection) { try $0.next(Double.self) }
+                let mintedAt = ParticipantSigner.mintTime(of: swipe.participantId)
+                if let reason = HumanPace.suspectReason(now: swipe.createdAt, mintedAt: mintedAt, previous: previous) {
+                    swipe.suspect = true
+                    swipe.suspectReason = reason
+                }
+            }
+            swipe.cardRevision = try await value("SELECT revision FROM cards WHERE id = \(swipe.cardId)", on: connection, as: Int.self)
+            guard try await insert(swipe, on: connection) else {
+                return try await storedOutcome(of: swipe, on: connection) ?? .refused(.alreadySwiped)
+            }
+            try await count(swipe, sign: 1, state: state, aggregates: &aggregates, on: connection)
+            return .created(swipe)
+        }
+    }
+
+    /// The answer for a key already stored: a replay of the same request, or a mismatch.
+    private func storedOutcome(of swipe: Swipe, on connection: PostgresConnection) async throws -> SwipeOutcome? {
+        guard let existing = try await fetchOne(
+            "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(swipe.id)", on: connection, Self.swipe) else { return nil }
+        return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
+    }
+
+    /// Inserts the row unless its key or a live swipe on its card exists; true when inserted.
+    private func insert(_ s: Swipe, on connection: PostgresConnection) async throws -> Bool {
+        try await value("""
+            INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, traceData, velocityX, velocityY,
+                                durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
+            VALUES (\(s.id), \(s.deckId), \(s.cardId), \(s.participantId), \(s.direction), \(s.input), \(s.trace), \(s.traceData),
+                    \(s.velocityX), \(s.velocityY), \(s.durationMs), \(s.decisionMs), \(s.suspect), \(s.requestHash), \(s.createdAt),
+                    \(s.undoneAt), \(s.cardRevision), \(s.suspectReason))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, on: connection, as: Int.self) != nil
+    }
+
+    /// The participant's aggregate row in the deck, created if missing and locked until the
+    /// transaction ends (the no-op update is what takes the lock).
+    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> SwipeAggregates.ParticipantState {
+        try await fetchOne("""
+            INSERT INTO deckParticipants (deckId, participantId) VALUES (\(deckId), \(participant))
+            ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
+            RETURNING excluded, k0, k1, k2, k3, k4
+            """, on: connection) { c in
+            SwipeAggregates.ParticipantState(
+                excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
+        } ?? SwipeAggregates.ParticipantState()
+    }
+
+    /// Adds (`sign` 1) or removes (-1) one live swipe: the participant's locked row now, the
+    /// shared aggregates at the end of the transaction.
+    func count(
+        _ swipe: Swipe, sign: Int, state: SwipeAggregates.ParticipantState, aggregates: inout PostgresAggregates,
+        on connection: PostgresConnection
+    ) async throws {
+        let kind = swipe.kind
+        let column = "k\(kind.code)"
+        try await execute("""
+            UPDATE deckParticipants SET \(unescaped: column) = \(unescaped: column) + \(sign)
+            WHERE deckId = \(swipe.deckId) AND participantId = \(swipe.participantId)
+            """, on: connection)
+        var new = state
+        new.counts[kind.code] += sign
+        aggregates.add(
+            deckId: swipe.deckId, cardId: swipe.cardId, direction: swipe.direction, kind: kind, decisionMs: swipe.decisionMs, sign: sign,
+            old: state, new: new)
+    }
+
+    public func isLegacyParticipant(_ id: String) async throws -> Bool {
+        try await value("SELECT legacy FROM participants WHERE id = \(id)", as: Bool.self) ?? false
+    }
+
+    public func swipe(id: String) async throws -> Swipe? {
+        try await fetchOne("SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id)", Self.swipe)
+    }
+
+    public func undoSwipe(id: String, participant: String, at now: Double) async throws -> Swipe {
+        let swipe = try await transaction { connection in
+            try await undo(id: id, participant: participant, at: now, on: connection)
+        }
+        changes.mark(swipe.deckId)
+        return swipe
+    }
+
+    /// Undoes a swipe with its row locked (two servers undoing it count it out once).
+    private func undo(id: String, participant: String, at now: Double, on connection: PostgresConnection) async throws -> Swipe {
+        guard var s = try await fetchOne(
+            "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
+            throw ApiError.notFound("swipe")
+        }
+        if s.participantId != participant { throw ApiError.notYourSwipe }
+        if s.undoneAt != nil { return s }
+        let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
+        s.undoneAt = now
+        try await execute("UPDATE swipes SET undoneAt = \(now) WHERE id = \(id)", on: connection)
+        var aggregates = PostgresAggregates()
+        try await count(s, sign: -1, state: state, aggregates: &aggregates, on: connection)
+        try await aggregates.write(on: connection, logger: logger)
+        try await notify(s.deckId, on: connection)
+        return s
+    }
+
+    public func undoLatestSwipe(deckId: Int64, participant: String, at now: Double) async throws -> Swipe? {
+        let swipe = try await transaction { connection -> Swipe? in
+            guard let id = try await value("""
+                SELECT id FROM swipes WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL
+                ORDER BY createdAt DESC, seq DESC LIMIT 1
+                """, on: connection, as: String.self) else { return nil }
+            return try await undo(id: id, participant: participant, at: now, on: connection)
+        }
+        if let swipe { changes.mark(swipe.deckId) }
+        return swipe
+    }
+
+    public func flipSwipe(id: String, participant: String, to direction: String, at now: Double) async throws -> Swipe {
+        let swipe = try await transaction { connection -> Swipe in
+            guard var s = try await fetchOne(
+                "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
+                throw ApiError.notFound("swipe")
+            }
+            if s.participantId != participant { throw ApiError.notYourSwipe }
+            if s.undoneAt != nil { throw ApiError.alreadyUndone }
+            if s.direction == direction { return s }
+            let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
+            try await execute("""
+                INSERT INTO flips (swipeId, fromDirection, toDirection, createdAt) VALUES (\(id), \(s.direction), \(direction), \(now))
+                """, on: connection)
+            try await execute("UPDATE swipes SET direction = \(direction) WHERE id = \(id)", on: connection)
+            var aggregates = PostgresAggregates()
+            aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: s.direction, n: -1)
+            aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: direction, n: 1)
+            try await aggregates.write(on: connection, logger: logger)
+            try await notify(s.deckId, on: connection)
+            s.direction = direction
+            return s
+        }
+        changes.mark(swipe.deckId)
+        return swipe
+    }
+
+    public func history(deckId: Int64, participant: String, limit: Int) async throws -> [HistoryEntry] {
+        try await fetch("""
+            SELECT s.id, s.deckId, s.cardId, s.participantId, s.direction, s.input, s.trace, s.velocityX, s.velocityY,
+                   s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
+                   s.suspectReason, s.traceData,
+                   c.id, c.deckId, c.position, c.title, c.subtitle, c.body, c.image, c.moreImages, c.link, c.accent, c.revision,
+                   c.archivedAt
+            FROM swipes s JOIN cards c ON c.id = s.cardId
+            WHERE s.participantId = \(participant) AND s.deckId = \(deckId) AND s.undoneAt IS NULL
+            ORDER BY s.createdAt DESC, s.seq DESC LIMIT \(limit)
+            """) { c in
+            let swipe = try Self.swipe(&c)
+            var card = try Self.card(&c)
+            // The history shows the cover only, as the SQLite engine reads it.
+            card.moreImages = []
+            return HistoryEntry(swipe: swipe, card: card)
+        }
+    }
+
+    public func swipePage(deckId: Int64, after cursor: Int64, limit: Int) async throws -> [SwipeExportRow] {
+        try await fetch("""
+            SELECT seq, \(unescaped: Self.swipeColumns) FROM swipes WHERE deckId = \(deckId) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
+            """) { c in
+            let cursor = try c.next(Int64.self)
+            return SwipeExportRow(cursor: cursor, swipe: try Self.swipe(&c))
+        }
+    }
+}
+
+extension SwipeWriter.Item {
+    /// The participant whose aggregate row the item locks ("" for a rejection).
+    var lockName: String {
+        switch self {
+        case .swipe(let swipe, _, _): return swipe.participantId
+        case .rejection: return ""
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL engine: any number of `swipedeck serve` processes on one database.
+///
+/// Every server keeps its own connection pool (`PostgresLocation.poolSize`) and its own group
+/// commit (`SwipeWriter`); the storage rules live in the database: the primary key of `swipes`
+/// is the idempotency key, the partial unique index `swipes_live_once` allows one live swipe
+/// per participant and card, and the aggregates are updated with row locks taken in a fixed
+/// order (participant rows in the batch's sorted order, aggregate rows sorted at the end), so
+/// transactions of two servers wait for each other instead of counting twice. A deadlock or
+/// serialization failure all the same is retried (`retrying`).
+///
+/// Commits notify `swipedeck_changes` with the deck id; every server listens on one dedicated
+/// connection and marks `changes`, so each server's live results stream follows every swipe.
+public final class PostgresStore: SwipeStore {
+    let client: PostgresClient
+    let logger: Logger
+    let location: PostgresLocation
+    public let changes = DeckChanges()
+    private let runner: Task<Void, Never>
+    private let listener = Mutex<Task<Void, Never>?>(nil)
+
+    /// The channel commits notify with the id of each deck they changed.
+    static let changesChannel = "swipedeck_changes"
+    /// How often a transaction that lost a deadlock or a serialization check is retried.
+    static let maxAttempts = 8
+
+    init(_ location: PostgresLocation, logger: Logger) {
+        var config: PostgresClient.Configuration
+        if let directory = location.socketDirectory {
+            config = .init(
+                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user, password: location.password,
+                database: location.database)
+        } else {
+            config = .init(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: .disable)
+            switch location.sslMode {
+            case "require": config.tls = .require(.makeClientConfiguration())
+            case "prefer": config.tls = .prefer(.makeClientConfiguration())
+            default: config.tls = .disable
+            }
+        }
+        config.options.maximumConnections = location.poolSize
+        config.options.minimumConnections = 1
+        let client = PostgresClient(configuration: config, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.location = location
+        self.runner = Task { await client.run() }
+    }
+
+    /// Connects, applies the migrations and starts listening for other servers' changes.
+    public static func open(_ location: PostgresLocation, logger: Logger) async throws -> PostgresStore {
+        let store = PostgresStore(location, logger: logger)
+        do {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        store.startListening()
+        return store
+    }
+
+    public var engineDescription: String { "PostgreSQL (\(location.redacted), pool \(location.poolSize))" }
+
+    public func close() async {
+        let task = listener.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        task?.cancel()
+        await task?.value
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Marks `changes` for every deck another server (or this one) notifies, until closed. A
+    /// lost connection is re-established after a second; meanwhile every watched deck is marked
+    /// on reconnection, since notifications sent in between are lost.
+    private func startListening() {
+        let task = Task { [client, changes, logger] in
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        let stream = try await connection.listen(Self.changesChannel)
+                        changes.markAll()
+                        for try await note in stream {
+                            if let deckId = Int64(note.payload) { changes.mark(deckId) }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.warning("change listener lost its connection; retrying", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        listener.withLock { $0 = task }
+    }
+
+    // MARK: - Queries
+
+    /// Rows of `query` (on `connection`, or a pooled one), each decoded by `decode`.
+    func fetch<T>(
+        _ query: PostgresQuery, on connection: PostgresConnection? = nil, _ decode: (inout PostgresColumns) throws -> T
+    ) async throws -> [T] {
+        let rows: [PostgresRow]
+        if let connection {
+            rows = try await connection.query(query, logger: logger).collect()
+        } else {
+            rows = try await client.query(query, logger: logger).collect()
+        }
+        return try rows.map { row in
+            var columns = PostgresColumns(row)
+            return try decode(&columns)
+        }
+    }
+
+    /// The first row of `query`, decoded; nil when there is none.
+    func fetchOne<T>(
+        _ query: PostgresQuery, on connection: PostgresConnection? = nil, _ decode: (inout PostgresColumns) throws -> T
+    ) async throws -> T? {
+        try await fetch(query, on: connection, decode).first
+    }
+
+    /// The single value of the first row (nil without a row).
+    func value<T: PostgresDecodable>(_ query: PostgresQuery, on connection: PostgresConnection? = nil, as type: T.Type = T.self) async throws -> T? {
+        try await fetchOne(query, on: connection) { try $0.next(T.self) }
+    }
+
+    /// Runs a statement whose rows, if any, are not needed.
+    func execute(_ query: PostgresQuery, on connection: PostgresConnection) async throws {
+        _ = try await connection.query(query, logger: logger).collect()
+    }
+
+    /// Runs `body` in one transaction on one connection: committed when it returns, rolled
+    /// back when it throws. Retried from the start after a deadlock or serialization failure
+    /// (SQLSTATE 40P01, 40001), so `body` must not have effects outside the database.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withConnection { connection in
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        let value = try await body(connection)
+                        try await connection.query("COMMIT", logger: logger)
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where Self.isRetryable(error) && attempt < Self.maxAttempts {
+                attempt += 1
+                // Both losers of a deadlock would otherwise meet again at once.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            }
+        }
+    }
+
+    /// A transaction that also marks `deckId` changed here after the commit and, through the
+    /// commit's notification, on every other server.
+    func changing<T: Sendable>(_ deckId: Int64?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let value = try await transaction { connection in
+            let value = try await body(connection)
+            if let deckId { try await notify(deckId, on: connection) }
+            return value
+        }
+        if let deckId { changes.mark(deckId) }
+        return value
+    }
+
+    /// Queues a change notification for `deckId`, delivered at commit (not at all on rollback).
+    func notify(_ deckId: Int64, on connection: PostgresConnection) async throws {
+        try await execute("SELECT pg_notify(\(Self.changesChannel), \(String(deckId)))", on: connection)
+    }
+
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        let state = error.serverInfo?[.sqlState]
+        return state == "40P01" || state == "40001"
+    }
+
+    /// Whether `error` is a unique-constraint violation (SQLSTATE 23505).
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+}

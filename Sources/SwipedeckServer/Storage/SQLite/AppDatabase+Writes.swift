@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// See `SwipeStore.writeSwipes`: one write transaction for the whole batch.
+    public func writeSwipes(_ items: [SwipeWriter.Item]) async throws -> [SwipeOutcome?] {
+        try await pool.write { db in try items.map { try Self.applySwipe($0, db) } }
+    }
+
+    /// See `SwipeStore.isLegacyParticipant`: one primary-key lookup.
+    public func isLegacyParticipant(_ id: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT legacy FROM participants WHERE id = ?"), arguments: [id]) ?? false
+        }
+    }
+
+    /// One item inside the group transaction. Storage rules are checked by queries, not by
+    /// catching constraint errors, so one refused item never aborts its neighbours.
+    ///
+    /// This runs on the single writer for every swipe, so it uses cached prepared statements
+    /// (no SQL parsing per swipe) and binds the row's columns directly.
+    static func applySwipe(_ item: SwipeWriter.Item, _ db: Database) throws -> SwipeOutcome? {
+        switch item {
+        case .rejection(let deckId, let cardId, let participantId, let code, let at):
+            try db.cachedStatement(sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [deckId, cardId, participantId, code, at])
+            return nil
+        case .swipe(var swipe, let quota, let paced):
+            if let existing = try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]) {
+                return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
+            }
+            let live = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL"),
+                arguments: [swipe.participantId, swipe.cardId]) ?? false
+            if live { return .refused(.alreadySwiped) }
+            // The participant's aggregate row: live swipes in this deck (the quota) and exclusion.
+            let state = try SwipeAggregates.participant(db, deckId: swipe.deckId, participant: swipe.participantId)
+            if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
+            if paced {
+                let previous = try Double.fetchAll(
+                    db.cachedStatement(sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
+                    arguments: [swipe.participantId, swipe.deckId])
+                let mintedAt = ParticipantSigner.mintTime(of: swipe.participantId)
+                if let reason = HumanPace.suspectReason(now: swipe.createdAt, mintedAt: mintedAt, previous: previous) {
+                    swipe.suspect = true
+                    swipe.suspectReason = reason
+                }
+            }
+            swipe.cardRevision = try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
+                .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
+            try insertSwipe(swipe, db)
+            try SwipeAggregates.add(
+                db, deckId: swipe.deckId, cardId: swipe.cardId, participant: swipe.participantId, direction: swipe.direction,
+                kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, state: state)
+            return .created(swipe)
+        }
+    }
+
+    static func insertSwipe(_ swipe: Swipe, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, traceData, velocityX, velocityY,
+                                durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                swipe.id, swipe.deckId, swipe.cardId, swipe.participantId, swipe.direction, swipe.input, swipe.trace, swipe.traceData,
+                swipe.velocityX, swipe.velocityY, swipe.durationMs, swipe.decisionMs, swipe.suspect, swipe.requestHash,
+                swipe.createdAt, swipe.undoneAt, swipe.cardRevision, swipe.suspectReason,
+            ])
+    }
+}

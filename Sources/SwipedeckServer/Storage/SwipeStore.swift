@@ -1,0 +1,141 @@
+/// Everything the app stores, behind one interface with two engines: `AppDatabase` (SQLite in
+/// one file, the embedded default) and `PostgresStore` (PostgreSQL, for several servers on one
+/// database). `openStore(url:)` picks one from a URL.
+///
+/// Promises every engine keeps (the storage tests run on both):
+/// - A method returns only after its transaction committed; a write that fails changes nothing.
+/// - Writes are named for their intent and never erase: undo, flips, edits, archives and
+///   exclusions are recorded (a time set, a row appended).
+/// - `writeSwipes` applies each item's storage rules inside the transaction (idempotency key,
+///   one live swipe per participant and card, quota, pace) so they hold under concurrency, also
+///   between servers on one PostgreSQL database.
+/// - `changes` is marked with a deck after every committed write that can change its results;
+///   PostgreSQL also marks it on the other servers (LISTEN/NOTIFY), so the live stream follows
+///   swipes any server took.
+public protocol SwipeStore: Sendable {
+    /// Decks whose results may have changed (see the type's promises).
+    var changes: DeckChanges { get }
+    /// A short description for logs and `/healthz` (engine and what it is on).
+    var engineDescription: String { get }
+    /// Closes connections (PostgreSQL); nothing for SQLite. The store is unusable afterwards.
+    func close() async
+
+    // MARK: Decks and cards
+
+    /// Inserts a validated deck and its cards in one transaction.
+    /// - Throws: `ApiError.slugTaken` when the slug exists.
+    func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)?) async throws -> Deck
+    /// Every deck, oldest first, with its card count and cover.
+    func decks() async throws -> [DeckSummary]
+    func deck(slug: String) async throws -> Deck?
+    /// - Throws: `ApiError.notFound("deck")`.
+    func deckSlug(id: Int64) async throws -> String
+    func card(id: Int64) async throws -> Card?
+    /// Ids of the deck's cards (for the in-memory catalog).
+    func cardIds(deckId: Int64) async throws -> Set<Int64>
+    /// Up to `limit` active cards after `cursor` (a sort key, exclusive; -1 to start) that the
+    /// participant has no live swipe on, in the deck's order (`sortKey`), and how many such
+    /// cards are left in all.
+    func unswipedCards(
+        deckId: Int64, participant: String?, order: CardOrder, after cursor: Int, limit: Int
+    ) async throws -> (cards: [Card], remaining: Int)
+    /// Every card of the deck in order, archived ones included (the owner's editor).
+    func allCards(deckId: Int64) async throws -> [Card]
+    /// Stores `deck` (patched and checked) in place of the row with its id; bumps its revision.
+    func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck
+    /// Adds a card at the end of the deck (revision 1).
+    func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card
+    /// Adds `cards` at the end of the deck in one transaction: all of them or none.
+    func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int
+    /// Stores `card` as its next revision (an unchanged card is returned as it is).
+    /// - Throws: `ApiError.notFound("card")`.
+    func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card
+    /// Archives (or restores) a card: dealt to nobody, its swipes stay counted.
+    func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card
+    /// Moves a card to `index` in deck order (0 = first; clamped), renumbering positions 0…n-1.
+    func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws
+
+    // MARK: Owners
+
+    /// Adds an owner; the first one adopts every deck that has none.
+    /// - Returns: the owner and the slugs of the decks adopted.
+    /// - Throws: `ApiError.ownerNameTaken`.
+    func createOwner(name: String, passwordHash: String, now: Double) async throws -> (Owner, [String])
+    /// Every owner, by name.
+    func owners() async throws -> [Owner]
+    func owner(named name: String) async throws -> Owner?
+    /// Stores a new session (the cookie carries the token, the row its SHA-256).
+    func startSession(ownerId: Int64, tokenHash: String, now: Double, lifetime: Double) async throws
+    /// The owner of a live (not ended, not expired) session.
+    func sessionOwner(tokenHash: String, now: Double) async throws -> Owner?
+    /// Signs a session out (the row stays, with its end time).
+    func endSession(tokenHash: String, now: Double) async throws
+    func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws
+    /// The owner's tokens, newest first.
+    func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary]
+    /// Revokes one of the owner's tokens. - Throws: `ApiError.notFound("token")`.
+    func revokeApiToken(id: Int64, ownerId: Int64, now: Double) async throws
+    /// The owner of a live API token.
+    func tokenOwner(tokenHash: String) async throws -> Owner?
+    /// A stored setting, creating it with `fresh()` on first use; concurrent first uses (two
+    /// servers starting together) agree on one value.
+    func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool)
+
+    // MARK: Swipes
+
+    /// Writes the items in one transaction, in which each swipe's rules are checked; returns
+    /// each item's outcome (nil for a logged rejection) after the commit.
+    func writeSwipes(_ items: [SwipeWriter.Item]) async throws -> [SwipeOutcome?]
+    /// Whether `id` was stored as a participant before ids were signed (accepted unsigned).
+    func isLegacyParticipant(_ id: String) async throws -> Bool
+    func swipe(id: String) async throws -> Swipe?
+    /// Marks a swipe undone (the row stays). - Throws: `notFound`, `notYourSwipe`.
+    func undoSwipe(id: String, participant: String, at now: Double) async throws -> Swipe
+    /// Undoes the participant's most recent live swipe in the deck.
+    func undoLatestSwipe(deckId: Int64, participant: String, at now: Double) async throws -> Swipe?
+    /// Changes a live swipe's direction, logging the old one. - Throws: `notFound`, `notYourSwipe`, `alreadyUndone`.
+    func flipSwipe(id: String, participant: String, to direction: String, at now: Double) async throws -> Swipe
+    /// The participant's live swipes in a deck, newest first, at most `limit`, with their cards.
+    func history(deckId: Int64, participant: String, limit: Int) async throws -> [HistoryEntry]
+    /// Up to `limit` swipes of the deck after `cursor` (exclusive; 0 to start) in storage order,
+    /// each with its cursor: exports read a deck in such pages.
+    func swipePage(deckId: Int64, after cursor: Int64, limit: Int) async throws -> [SwipeExportRow]
+
+    // MARK: Results and trust
+
+    /// A deck's results from the aggregates (excluded participants left out).
+    func results(for deck: Deck) async throws -> ResultsReport
+    /// Excludes a participant's swipes from the results, or lifts the exclusion (both events).
+    func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws
+    /// A participant's swipes in the deck by kind and reason, rejections and exclusions.
+    func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport
+    /// Participants with suspect swipes or an exclusion in force, most suspect first.
+    func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant]
+    /// The owner's decks, newest first, with their activity since `since`.
+    func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity]
+
+    // MARK: Images
+
+    /// Records an uploaded image unless its hash is recorded; true when this call added it.
+    func recordImage(_ image: StoredImage) async throws -> Bool
+    func image(hash: String) async throws -> StoredImage?
+}
+
+extension SwipeStore {
+    @discardableResult
+    public func importDeck(_ deck: Deck, cards: [Card]) async throws -> Deck {
+        try await importDeck(deck, cards: cards, progress: nil)
+    }
+
+    public func unswipedCards(deckId: Int64, participant: String?, after cursor: Int, limit: Int) async throws -> (cards: [Card], remaining: Int) {
+        try await unswipedCards(deckId: deckId, participant: participant, order: .listed, after: cursor, limit: limit)
+    }
+
+    public func history(deckId: Int64, participant: String) async throws -> [HistoryEntry] {
+        try await history(deckId: deckId, participant: participant, limit: 500)
+    }
+
+    public func flaggedParticipants(deckId: Int64) async throws -> [FlaggedParticipant] {
+        try await flaggedParticipants(deckId: deckId, limit: 50)
+    }
+}

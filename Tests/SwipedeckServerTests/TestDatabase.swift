@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+
+@testable import SwipedeckServer
+
+/// The engine the server tests run on: SQLite in a temporary file by default; PostgreSQL when
+/// `SWIPEDECK_TEST_DATABASE_URL` names a cluster (`make test` runs the suite once per engine),
+/// with a database of its own for every test.
+enum TestDatabase {
+    /// The cluster's URL (any database on it: tests create their own beside it).
+    static let postgresURL = ProcessInfo.processInfo.environment["SWIPEDECK_TEST_DATABASE_URL"]
+        .flatMap { $0.isEmpty ? nil : $0 }
+
+    /// Whether this run targets PostgreSQL.
+    static var onPostgres: Bool { postgresURL != nil }
+
+    /// A new, empty database: a temporary SQLite path, or the URL of a new PostgreSQL database.
+    static func fresh() async throws -> String {
+        guard let postgresURL else { return temporaryDatabasePath() }
+        return try await freshPostgres(cluster: postgresURL)
+    }
+
+    /// A new, empty PostgreSQL database on the cluster `cluster` names; its URL.
+    static func freshPostgres(cluster: String) async throws -> String {
+        var place = try PostgresLocation(url: cluster)
+        let name = "sd_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await admin(place) { connection in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        }
+        place.database = name
+        return "postgres://\(place.user)@\(place.host):\(place.port)/\(name)?sslmode=disable&pool=4"
+    }
+
+    /// Removes a database `fresh()` made (files, or the PostgreSQL database with its connections).
+    static func drop(_ location: String) async {
+        switch try? StoreLocation(location) {
+        case .sqlite(let path)?:
+            removeDatabase(at: path)
+        case .postgres(let place)?:
+            try? await admin(place) { connection in
+                _ = try await connection.query(
+                    PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(place.database) WITH (FORCE)"), logger: logger)
+            }
+        case nil:
+            break
+        }
+    }
+
+    static let logger = Logger(label: "swipedeck-test-db")
+
+    /// One connection to the cluster's `postgres` database (to create and drop test databases).
+    static func admin<T>(_ place: PostgresLocation, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await connect(place, database: "postgres", body)
+    }
+
+    /// One connection to `database` (default: the location's own), closed after `body`.
+    static func connect<T>(_ place: PostgresLocation, database: String? = nil, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let config = PostgresConnection.Configuration(
+            host: place.host, port: place.port, username: place.user, password: place.password,
+            database: database ?? place.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: config, id: 1, logger: logger)
+        do {
+            let value = try await body(connection)
+            try await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
+
+/// A value a test binds into its checking SQL on either engine.
+typealias TestValue = DatabaseValueConvertible & PostgresDynamicTypeEncodable & Sendable
+
+/// One row read back by a test, from either engine; columns by name (case-insensitive, as
+/// PostgreSQL folds unquoted names to lower case).
+struct TestRow: Sendable {
+    private let sqlite: [(name: String, value: DatabaseValue)]?
+    private let postgres: [PostgresCell]
+
+    init(sqlite row: Row) {
+        sqlite = row.columnNames.enumerated().map { (name: $0.element, value: row[$0.offset] as DatabaseValue) }
+        postgres = []
+    }
+
+    init(postgres row: PostgresRow) {
+        sqlite = nil
+        postgres = Array(row)
+    }
+
+    subscript<T: DatabaseValueConvertible & PostgresDecodable>(_ column: String) -> T? {
+        if let sqlite { return sqlite.first { $0.name.lowercased() == column.lowercased() }.flatMap { T.fromDatabaseValue($0.value) } }
+        return Self.decode(postgres.first { $0.columnName.lowercased() == column.lowercased() })
+    }
+
+    /// The value of the column at `index` (0 = first).
+    func value<T: DatabaseValueConvertible & PostgresDecodable>(at index: Int) -> T? {
+        if let sqlite { return index < sqlite.count ? T.fromDatabaseValue(sqlite[index].value) : nil }
+        return Self.decode(index < postgres.count ? postgres[index] : nil)
+    }
+
+    private static func decode<T: PostgresDecodable>(_ cell: PostgresCell?) -> T? {
+        guard let cell, cell.bytes != nil else { return nil }
+        return try? cell.decode(T.self)
+    }
+}
