@@ -8,7 +8,7 @@ import Testing
 /// The aggregates `SwipeAggregates` keeps must give exactly the results a recount of the rows
 /// gives, after any mix of swipes, undos, flips, exclusions and their lifting, for every
 /// `countedInputs` setting.
-@Suite("Aggregates")
+@Suite("Aggregates", .sqliteOnly)
 struct AggregateTests {
     /// The results recomputed from the `swipes` and `exclusions` rows alone (the pre-v4 method).
     static func recount(_ db: Database, deck: Deck, counted: Set<CountedInput>) throws -> ResultsReport {

@@ -45,9 +45,8 @@ struct CardImagesTests {
             let none = try await CardApiTests.send(client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"images":[]}"#)
             #expect(try none.json()["image"].string == "" && none.json()["images"].array.isEmpty)
             // Every revision keeps the list it had.
-            let lists = try await env.queue().read { db in
-                try String.fetchAll(db, sql: "SELECT image || ' ' || moreImages FROM cardRevisions WHERE cardId = ? ORDER BY revision", arguments: [id])
-            }
+            let lists: [String] = try await env.rows(
+                "SELECT image || ' ' || moreImages FROM cardRevisions WHERE cardId = ? ORDER BY revision", [id]).compactMap { $0.value(at: 0) }
             #expect(lists == [
                 #"/img/sample/01-mirror-lake.svg ["https://example.com/b.jpg","/images/c.png"]"#,
                 #"/images/c.png ["/img/sample/01-mirror-lake.svg"]"#, "/images/d.png []", "/images/d.png []", " []",
@@ -99,7 +98,7 @@ struct CardImagesTests {
 }
 
 extension CardImagesTests {
-    @Test("a database from before v5 keeps its cards: each card's image becomes its one-image list")
+    @Test("a database from before v5 keeps its cards: each card's image becomes its one-image list", .sqliteOnly)
     func migratesCardsBeforeGalleries() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("v4-\(UUID().uuidString).sqlite").path
         defer { removeDatabase(at: path) }

@@ -34,9 +34,8 @@ struct CountingTests {
             }
             clock.advance(by: 2)
             #expect(try await client.swipe("pace", card: ids[3], direction: "left", input: "button", trace: nil, participant: fast).status == .created)
-            let reasons = try await env.queue().read { db in
-                try String?.fetchAll(db, sql: "SELECT suspectReason FROM swipes WHERE participantId = ? ORDER BY createdAt", arguments: [fast])
-            }
+            let reasons: [String?] = try await env.rows(
+                "SELECT suspectReason FROM swipes WHERE participantId = ? ORDER BY createdAt", [fast]).map { $0.value(at: 0) }
             #expect(reasons == [nil, nil, "button_burst", nil])
             // Drags are judged by their trace, never by pace.
             #expect(try await client.swipe("pace", card: ids[4], direction: "right", participant: fast).status == .created)
@@ -142,7 +141,7 @@ struct CountingTests {
         }
     }
 
-    @Test("participants stored before signing keep working after the migration; nothing is erased")
+    @Test("participants stored before signing keep working after the migration; nothing is erased", .sqliteOnly)
     func legacyParticipants() async throws {
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }

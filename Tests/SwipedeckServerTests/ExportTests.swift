@@ -54,7 +54,7 @@ struct ExportTests {
         }
     }
 
-    @Test("every swipe once with its columns: kind, revision, suspect reason, velocity, undo; owner only")
+    @Test("every swipe once with its columns: kind, revision, suspect reason, velocity, undo; owner only", .sqliteOnly)
     func columnsAndAccess() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("x", titles: ["a", "b", "c"])
@@ -155,7 +155,7 @@ struct ExportTests {
         #expect(fields[10] == "-0.5", "numbers stay numbers")
     }
 
-    @Test("many pages: 12,345 swipes seeded in the deck (and others around it) come out once each, in order")
+    @Test("many pages: 12,345 swipes seeded in the deck (and others around it) come out once each, in order", .sqliteOnly)
     func paging() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("big", titles: ["a", "b", "c"])

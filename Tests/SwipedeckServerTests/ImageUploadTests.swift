@@ -74,7 +74,7 @@ import Testing
             expectAPIError(try await client.upload(bytes, type: "image/png", headers: [.cookie: "sd_owner=" + Secret.token()]), .unauthorized, "unauthorized")
             #expect(try await env.count("SELECT COUNT(*) FROM images") == 0)
 
-            let database = try AppDatabase(path: env.dbPath)
+            let database = try await env.openStore()
             let (owner, _) = try await database.createOwner(name: "robot-maker", passwordHash: "unused", now: fixedTime)
             let token = Secret.token(prefix: ApiTokenFormat.prefix)
             try await database.createApiToken(ownerId: owner.id ?? 0, name: "ci", tokenHash: Secret.sha256(token), prefix: String(token.prefix(8)), now: fixedTime)
@@ -220,7 +220,7 @@ import Testing
         }
     }
 
-    @Test func defaultFolderIsBesideTheDatabase() async throws {
+    @Test(.sqliteOnly) func defaultFolderIsBesideTheDatabase() async throws {
         try await withApp { _, env in
             let folder = env.dbPath + "-data/images"
             defer { try? FileManager.default.removeItem(atPath: env.dbPath + "-data") }
@@ -263,7 +263,7 @@ func withImageApp(
 
 /// A signed-in owner's session cookie (the owner is created, named `name`, on first use).
 func ownerSession(_ env: TestEnv, name: String = "olive") async throws -> HTTPFields {
-    let database = try AppDatabase(path: env.dbPath)
+    let database = try await env.openStore()
     var owner = try await database.owner(named: name)
     if owner == nil { owner = try await database.createOwner(name: name, passwordHash: "unused", now: fixedTime).0 }
     let id = try #require(owner?.id)

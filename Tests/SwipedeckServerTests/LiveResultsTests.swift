@@ -38,9 +38,9 @@ struct LiveResultsTests {
 
     @Test("results at once, an update after a swipe, a burst of 500 coalesced, one computation shared by two watchers")
     func stream() async throws {
-        let path = temporaryDatabasePath()
-        defer { removeDatabase(at: path) }
-        let database = try AppDatabase(path: path)
+        let location = try await TestDatabase.fresh()
+        let database = try await openStore(location)
+        defer { TestDatabase.dropLater(location, closing: database) }
         let input = DeckInput(slug: "live", title: "Live", cards: (0..<10).map { DeckInput.CardInput(title: "c\($0)") })
         let (d, cards) = try input.validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
@@ -87,9 +87,9 @@ struct LiveResultsTests {
 
     @Test("a change to one deck recomputes that deck only; an undo, a flip and an exclusion each update it")
     func perDeck() async throws {
-        let path = temporaryDatabasePath()
-        defer { removeDatabase(at: path) }
-        let database = try AppDatabase(path: path)
+        let location = try await TestDatabase.fresh()
+        let database = try await openStore(location)
+        defer { TestDatabase.dropLater(location, closing: database) }
         var decks: [Deck] = []
         for slug in ["one", "two"] {
             let (d, cards) = try DeckInput(slug: slug, title: slug, cards: [.init(title: "a"), .init(title: "b")]).validated(now: fixedTime)
@@ -123,9 +123,9 @@ struct LiveResultsTests {
 
     @Test("heartbeats while nothing changes")
     func heartbeat() async throws {
-        let path = temporaryDatabasePath()
-        defer { removeDatabase(at: path) }
-        let database = try AppDatabase(path: path)
+        let location = try await TestDatabase.fresh()
+        let database = try await openStore(location)
+        defer { TestDatabase.dropLater(location, closing: database) }
         let (d, cards) = try DeckInput(slug: "hb", title: "hb", cards: [.init(title: "a")]).validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
         let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 5)

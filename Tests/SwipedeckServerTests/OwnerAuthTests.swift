@@ -13,8 +13,9 @@ import Testing
 struct OwnerAuthTests {
     /// Creates an owner directly in the app's database.
     static func addOwner(_ env: TestEnv, _ name: String, password: String = "correct horse battery") async throws {
-        let database = try AppDatabase(path: env.dbPath)
+        let database = try await env.openStore()
         _ = try await database.createOwner(name: name, passwordHash: try await PasswordHasher(cost: 4).hash(password), now: fixedTime)
+        await database.close()
     }
 
     /// Signs in and returns the session cookie header.
@@ -156,11 +157,12 @@ struct OwnerAuthTests {
 extension OwnerAuthTests {
     @Test("an owner created before the first start owns the sample deck seeded then")
     func ownerBeforeSampleDeck() async throws {
-        let path = temporaryDatabasePath()
-        defer { removeDatabase(at: path) }
-        let database = try AppDatabase(path: path)
+        let location = try await TestDatabase.fresh()
+        let database = try await openStore(location)
+        defer { TestDatabase.dropLater(location, closing: database) }
         _ = try await database.createOwner(name: "early", passwordHash: try await PasswordHasher(cost: 4).hash("correct horse battery"), now: fixedTime)
-        try await withApp({ $0.database = path }) { client, env in
+        await database.close()
+        try await withApp({ $0.database = location }) { client, env in
             #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'getaways' AND ownerId = 1") == 1)
             let early = try await Self.signIn(client, "early")
             #expect(try await client.get("/owner", headers: early).text.contains("/owner/decks/getaways"))

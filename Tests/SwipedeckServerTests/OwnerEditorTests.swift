@@ -77,7 +77,8 @@ struct OwnerEditorTests {
             #expect(try await client.postForm("/owner/decks/lunch/cards/\(ids[1])/archive", "csrf=\(csrf)", headers: me).status == .seeOther)
             #expect(try await client.cardIds("lunch") == [ids[0], ids[2]])
             #expect(try await client.postForm("/owner/decks/lunch/cards/\(ids[2])/up", "csrf=\(csrf)", headers: me).status == .seeOther)
-            let order = try await env.queue().read { db in try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = (SELECT id FROM decks WHERE slug = 'lunch') ORDER BY position") }
+            let order: [Int64] = try await env.rows(
+                "SELECT id FROM cards WHERE deckId = (SELECT id FROM decks WHERE slug = 'lunch') ORDER BY position").compactMap { $0.value(at: 0) }
             #expect(order == [ids[0], ids[2], ids[1]])
             #expect(try await client.postForm("/owner/decks/lunch/cards/\(ids[1])/restore", "csrf=\(csrf)", headers: me).status == .seeOther)
             #expect(try await client.cardIds("lunch").count == 3)

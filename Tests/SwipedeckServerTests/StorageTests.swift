@@ -6,7 +6,7 @@ import Testing
 @testable import SwipedeckServer
 
 /// `AppDatabase` and `SwipeWriter` on temporary files.
-@Suite("Storage")
+@Suite("Storage", .sqliteOnly)
 struct StorageTests {
     /// Opens a fresh database, runs `body`, removes the files.
     static func withDatabase<T>(

@@ -47,6 +47,8 @@ func removeDatabase(at path: String) {
 struct TestEnv: Sendable {
     /// The database location (`StoreLocation`): an SQLite path, or a PostgreSQL URL.
     let location: String
+    /// Stores `openStore` opened; `withApp` closes them before dropping the database.
+    let opened = StoreBag()
 
     /// The SQLite file; only for tests that check SQLite itself (`TestDatabase.onPostgres` off).
     var dbPath: String {
@@ -65,7 +67,14 @@ struct TestEnv: Sendable {
 
     /// A second store on the app's database (a second server, as far as storage goes).
     func openStore() async throws -> any SwipeStore {
-        try await SwipedeckServer.openStore(location)
+        let store = try await SwipedeckServer.openStore(location)
+        opened.stores.withLock { $0.append(store) }
+        return store
+    }
+
+    /// Closes what `openStore` opened.
+    func closeStores() async {
+        for store in opened.stores.withLock({ $0 }) { await store.close() }
     }
 
     /// The rows of `sql` (SQLite `?` placeholders; written as `$1`, `$2` … for PostgreSQL).
@@ -130,10 +139,17 @@ func withApp(
         let app = try await buildApplication(config, logger: logger, clock: clock)
         try await app.test(testing) { client in try await body(client, env) }
     } catch {
+        await env.closeStores()
         await TestDatabase.drop(location)
         throw error
     }
+    await env.closeStores()
     await TestDatabase.drop(location)
+}
+
+/// Stores a test opened besides its app's, to close at its end.
+final class StoreBag: Sendable {
+    let stores = Mutex<[any SwipeStore]>([])
 }
 
 /// A clock tests move by hand (seconds since 1970), starting at `fixedTime`.

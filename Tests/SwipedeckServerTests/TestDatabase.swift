@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import PostgresNIO
+import Testing
 
 @testable import SwipedeckServer
 
@@ -48,6 +49,18 @@ enum TestDatabase {
         }
     }
 
+    /// `drop` from a `defer`: SQLite files at once, a PostgreSQL database in the background.
+    static func dropLater(_ location: String, closing store: (any SwipeStore)? = nil) {
+        if case .sqlite(let path)? = try? StoreLocation(location) {
+            removeDatabase(at: path)
+        } else {
+            Task {
+                await store?.close()
+                await drop(location)
+            }
+        }
+    }
+
     static let logger = Logger(label: "swipedeck-test-db")
 
     /// One connection to the cluster's `postgres` database (to create and drop test databases).
@@ -70,6 +83,12 @@ enum TestDatabase {
             throw error
         }
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For tests of SQLite itself: its files, migrations from its older schemas, query plans,
+    /// GRDB. The PostgreSQL run skips them (the SQLite run has them).
+    static var sqliteOnly: Self { .enabled(if: !TestDatabase.onPostgres, "checks SQLite itself") }
 }
 
 /// A value a test binds into its checking SQL on either engine.

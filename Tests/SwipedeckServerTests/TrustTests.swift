@@ -72,7 +72,7 @@ struct TrustTests {
             #expect(ParticipantSigner(secret: participantSecret).verify(id))
             #expect(ParticipantSigner.mintTime(of: id) == fixedTime)
             #expect(try await client.swipe("m", card: ids[0], direction: "right", participant: id).status == .created)
-            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(id)' AND legacy = 0") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(id)' AND legacy = FALSE") == 1)
             expectAPIError(try await client.execute(uri: "/api/v1/decks/nope/participants", method: .post), .notFound, "not_found")
             _ = try await client.execute(
                 uri: "/api/v1/decks/m", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: #"{"open":false}"#))

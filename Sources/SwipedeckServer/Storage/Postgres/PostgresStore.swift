@@ -45,7 +45,6 @@ public final class PostgresStore: SwipeStore {
             }
         }
         config.options.maximumConnections = location.poolSize
-        config.options.minimumConnections = 1
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         self.client = client
         self.logger = logger
