@@ -7,13 +7,13 @@ struct Export: AsyncParsableCommand {
 
     @Argument(help: "Deck slug.") var deck: String
     @Option(help: "csv or json.") var format = "csv"
-    @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
+    @OptionGroup var db: DatabaseOption
 
     func run() async throws {
-        let path = db ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
-        let database = try AppDatabase(path: path)
-        guard let d = try await database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(path).") }
-        let report = try await database.results(for: d)
+        let database = try await db.open()
+        defer { Task { await database.close() } }
+        guard let found = try await database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(db.shown).") }
+        let report = try await database.results(for: found)
         switch format {
         case "csv": print(ResultsCSV.render(report), terminator: "")
         case "json":

@@ -7,7 +7,7 @@ struct Import: AsyncParsableCommand {
         abstract: "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent).")
 
     @Argument(help: "A .json or .csv file.") var file: String
-    @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
+    @OptionGroup var db: DatabaseOption
     @Option(help: "CSV only: deck slug (default: the file name).") var slug: String?
     @Option(help: "CSV only: deck title (default: the slug).") var title: String?
     @Option(help: "CSV only: physics profile.") var profile = "standard"
@@ -35,7 +35,6 @@ struct Import: AsyncParsableCommand {
     }
 
     func importFile() async throws {
-        let path = db ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw ValidationError("Cannot read \(file): check the path (it is relative to \(FileManager.default.currentDirectoryPath)).")
         }
@@ -52,16 +51,17 @@ struct Import: AsyncParsableCommand {
                 throw ValidationError("\(file) is not a deck in JSON (\(detail)). It needs \"slug\", \"title\" and \"cards\": [{\"title\": …}].")
             }
         }
-        let database = try AppDatabase(path: path)
         let (deck, cards) = try input.validated(now: Date().timeIntervalSince1970)
         let total = cards.count
         let showProgress = total >= 5000
+        let database = try await db.open()
+        defer { Task { await database.close() } }
         let stored = try await database.importDeck(deck, cards: cards) { done in
             if showProgress {
                 FileHandle.standardError.write(Data("\rimported \(done)/\(total) cards (\(done * 100 / max(total, 1))%)".utf8))
             }
         }
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        print("Imported deck '\(stored.slug)' with \(total) cards into \(path). Open /d/\(stored.slug)")
+        print("Imported deck '\(stored.slug)' with \(total) cards into \(db.shown). Open /d/\(stored.slug)")
     }
 }

@@ -14,7 +14,7 @@ struct OwnerCommand: AsyncParsableCommand {
 
         @Argument(help: "Username: 1–64 characters of letters, digits, '.', '_', '-'.") var name: String
         @Flag(help: "Read the password (10–200 characters) from the first line of standard input.") var passwordStdin = false
-        @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
+        @OptionGroup var db: DatabaseOption
 
         func run() async throws {
             guard Owner.isValidName(name) else {
@@ -27,8 +27,9 @@ struct OwnerCommand: AsyncParsableCommand {
                 }
                 password = line
             }
-            let path = databasePath(db)
-            let database = try AppDatabase(path: path)
+            let database = try await db.open()
+            defer { Task { await database.close() } }
+            let path = db.shown
             let hash = try await PasswordHasher().hash(password)
             let owner: Owner
             let adopted: [String]
@@ -47,11 +48,13 @@ struct OwnerCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List owners.")
-        @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
+        @OptionGroup var db: DatabaseOption
 
         func run() async throws {
-            let path = databasePath(db)
-            let owners = try await AppDatabase(path: path).owners()
+            let database = try await db.open()
+            let owners = try await database.owners()
+            await database.close()
+            let path = db.shown
             if owners.isEmpty {
                 print("No owners in \(path). Create one with: swipedeck owner add NAME")
                 return
@@ -59,9 +62,4 @@ struct OwnerCommand: AsyncParsableCommand {
             for o in owners { print(o.name) }
         }
     }
-}
-
-/// The database path from the option, else `SWIPEDECK_DB`, else `swipedeck.sqlite`.
-func databasePath(_ option: String?) -> String {
-    option ?? ProcessInfo.processInfo.environment["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
 }

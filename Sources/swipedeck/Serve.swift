@@ -9,9 +9,10 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Interface to bind.") var host = "127.0.0.1"
     @Option(help: "TCP port (0 picks a free one).") var port = 8080
-    @Option(help: "SQLite file (env SWIPEDECK_DB).") var db: String?
+    @OptionGroup var db: DatabaseOption
     @Option(help: "Admin token (env SWIPEDECK_ADMIN_TOKEN); generated and printed once when unset.") var adminToken: String?
-    @Option(help: "PRAGMA synchronous: normal (crash-safe) or full (power-loss-safe) (env SWIPEDECK_SYNCHRONOUS).") var synchronous: String?
+    @Option(help: "SQLite's PRAGMA synchronous: normal (crash-safe) or full (power-loss-safe) (env SWIPEDECK_SYNCHRONOUS); PostgreSQL follows its synchronous_commit.")
+    var synchronous: String?
     @Option(help: "State-changing requests per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
     @Option(help: "State-changing requests per second per IP, 0 = unlimited (env SWIPEDECK_RATE_IP).") var rateIp: Double?
     @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
@@ -28,7 +29,12 @@ struct Serve: AsyncParsableCommand {
         var config = AppConfiguration()
         config.host = host
         config.port = port
-        config.database = db ?? env["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
+        config.database = db.location
+        do {
+            _ = try StoreLocation(config.database)
+        } catch let error as StoreLocationError {
+            throw ValidationError(error.description)
+        }
         config.adminToken = adminToken ?? env["SWIPEDECK_ADMIN_TOKEN"]
         if let s = synchronous ?? env["SWIPEDECK_SYNCHRONOUS"] {
             guard let mode = AppDatabase.SynchronousMode(rawValue: s.lowercased()) else { throw ValidationError("--synchronous must be normal or full") }
@@ -51,9 +57,11 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "swipedeck")
         logger.logLevel = env["SWIPEDECK_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = config.host
-        let app = try await buildApplication(config, logger: logger, onServerRunning: { port in
-            FileHandle.standardOutput.write(Data("Swipedeck is serving on http://\(host):\(port)\n".utf8))
-        })
+        let app = try await db.explainingFailures {
+            try await buildApplication(config, logger: logger, onServerRunning: { port in
+                FileHandle.standardOutput.write(Data("Swipedeck is serving on http://\(host):\(port)\n".utf8))
+            })
+        }
         try await app.runService()
     }
 }

@@ -93,22 +93,29 @@ extension PostgresStore {
             """),
     ]
 
-    /// Applies the migrations not applied yet, each in its own transaction. Servers starting at
-    /// the same moment serialise on an advisory lock, so each migration runs once.
-    func migrate() async throws {
-        try await transaction { connection in
-            try await execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", on: connection)
-            try await execute(
-                "CREATE TABLE IF NOT EXISTS schemaMigrations (name text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())",
-                on: connection)
-            let applied = Set(try await fetch("SELECT name FROM schemaMigrations", on: connection) { try $0.next(String.self) })
-            for migration in Self.migrations where !applied.contains(migration.name) {
+    /// Applies the migrations not applied yet, in one transaction on `connection`. Servers
+    /// starting at the same moment serialise on an advisory lock, so each migration runs once.
+    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
+        func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
+            try await connection.query(query, logger: logger).collect()
+        }
+        _ = try await run("BEGIN")
+        do {
+            _ = try await run("SELECT pg_advisory_xact_lock(\(migrationLock))")
+            _ = try await run(
+                "CREATE TABLE IF NOT EXISTS schemaMigrations (name text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())")
+            let applied = Set(try await run("SELECT name FROM schemaMigrations").map { try $0.decode(String.self) })
+            for migration in migrations where !applied.contains(migration.name) {
                 // One statement per query (the extended protocol takes one); no literal holds a ';'.
                 for statement in migration.sql.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
-                    try await execute(PostgresQuery(unsafeSQL: String(statement)), on: connection)
+                    _ = try await run(PostgresQuery(unsafeSQL: String(statement)))
                 }
-                try await execute("INSERT INTO schemaMigrations (name) VALUES (\(migration.name))", on: connection)
+                _ = try await run("INSERT INTO schemaMigrations (name) VALUES (\(migration.name))")
             }
+            _ = try await run("COMMIT")
+        } catch {
+            _ = try? await run("ROLLBACK")
+            throw error
         }
     }
 

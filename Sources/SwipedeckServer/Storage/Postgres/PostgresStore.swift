@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import Synchronization
 
@@ -52,17 +53,45 @@ public final class PostgresStore: SwipeStore {
         self.runner = Task { await client.run() }
     }
 
-    /// Connects, applies the migrations and starts listening for other servers' changes.
+    /// Applies the migrations on a first connection (which fails at once, with the server's
+    /// reason, when the database cannot be reached), then opens the pool and starts listening for
+    /// other servers' changes.
+    /// - Throws: `StorageError.unreachable` naming the location and the reason.
     public static func open(_ location: PostgresLocation, logger: Logger) async throws -> PostgresStore {
-        let store = PostgresStore(location, logger: logger)
+        let connection: PostgresConnection
         do {
-            try await store.migrate()
+            connection = try await PostgresConnection.connect(configuration: try firstConnection(location), id: 0, logger: logger)
         } catch {
-            await store.close()
+            throw StorageError.unreachable("\(location.redacted): \(String(reflecting: error))")
+        }
+        do {
+            try await migrate(on: connection, logger: logger)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
             throw error
         }
+        let store = PostgresStore(location, logger: logger)
         store.startListening()
         return store
+    }
+
+    /// The configuration of the connection `open` migrates on (the pool's own settings otherwise).
+    private static func firstConnection(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        if let directory = location.socketDirectory {
+            return .init(
+                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user, password: location.password,
+                database: location.database)
+        }
+        let tls: PostgresConnection.Configuration.TLS
+        switch location.sslMode {
+        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: tls = .disable
+        }
+        return .init(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: tls)
     }
 
     public var engineDescription: String { "PostgreSQL (\(location.redacted), pool \(location.poolSize))" }

@@ -87,14 +87,3 @@ public struct AppDatabase: Sendable {
         }
     }
 }
-
-/// Storage failures that are not the client's fault.
-public enum StorageError: Error, CustomStringConvertible {
-    case pragmaNotApplied(String)
-
-    public var description: String {
-        switch self {
-        case .pragmaNotApplied(let s): return "SQLite setting not applied: \(s)"
-        }
-    }
-}
