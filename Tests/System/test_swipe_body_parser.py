@@ -82,14 +82,16 @@ def render(parts, card, participant, extra, sep):
 
 
 def stored(server, key):
-    import sqlite3
-    with sqlite3.connect(server.db, timeout=30) as c:
-        row = c.execute("SELECT direction, input, velocityX, velocityY, durationMs, decisionMs, suspect, trace, traceData FROM swipes "
-                        "WHERE id = ?", (key,)).fetchone()
-    if row is None:
+    """The stored row of `key` on either engine (`Server.sql`: strings, blobs as \\x<hex>), trace decoded."""
+    assert key.replace("-", "").isalnum()
+    rows = server.sql("SELECT direction, input, velocityX, velocityY, durationMs, decisionMs, suspect, trace, traceData "
+                      f"FROM swipes WHERE id = '{key}'")
+    if not rows:
         return None
+    row = rows[0]
     from trace_codec import decode
-    return row[:7] + (json.loads(row[7]) if row[7] else decode(row[8]) if row[8] is not None else None,)
+    trace = json.loads(row[7]) if row[7] else decode(bytes.fromhex(row[8][2:])) if row[8] is not None else None
+    return row[:7] + (trace,)
 
 
 COUNTER = iter(range(10**9))

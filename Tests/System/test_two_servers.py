@@ -1,0 +1,117 @@
+"""Two `swipedeck serve` processes on one PostgreSQL database (issue 15).
+
+Each swipe goes to one of the two servers; a second set of keys is raced to both at the same
+moment. The rows must hold each key once, both servers must answer the same results, and the
+live results stream of one server must follow the swipes the other one took (LISTEN/NOTIFY).
+"""
+import http.client
+import json
+import random
+import threading
+import time
+
+import pytest
+
+from conftest import ADMIN_TOKEN
+from sd_helpers import card_ids, raw_request, swipe_body
+
+SWIPES = "/api/v1/decks/getaways/swipes"
+AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+def post(server, body, key):
+    status, headers, raw = raw_request(server.port, "POST", SWIPES, json.dumps(body).encode(),
+                                       {"Content-Type": "application/json", "Idempotency-Key": key})
+    return status, headers.get("idempotent-replayed") == "true", raw
+
+
+class LiveWatcher(threading.Thread):
+    """Reads the results stream of one server, keeping the last `allSwipes` it announced."""
+
+    def __init__(self, server):
+        super().__init__(daemon=True)
+        self.server, self.last, self.events = server, None, 0
+        self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+
+    def run(self):
+        self.conn.request("GET", "/api/v1/decks/getaways/results/live", headers=AUTH)
+        response = self.conn.getresponse()
+        self.status = response.status
+        try:
+            while True:
+                line = response.fp.readline()
+                if not line:
+                    return
+                if line.startswith(b"data: "):
+                    self.last = json.loads(line[6:])["allSwipes"]
+                    self.events += 1
+        except (OSError, ValueError, AttributeError):
+            return  # the test closed the connection
+
+
+def test_two_servers_share_one_database(make_server, db_engine):
+    if db_engine != "postgres":
+        pytest.skip("several servers share PostgreSQL; an SQLite file is served by one process")
+    first = make_server(db_name="shared")
+    second = make_server(db_name="shared")
+    cards = card_ids(first)
+    watcher = LiveWatcher(second)
+    watcher.start()
+    rng = random.Random(15)
+
+    # 240 swipes, each to one server chosen at random: 10 participants x 24 cards.
+    spread = []
+    for i in range(240):
+        body = swipe_body(cards[i % len(cards)], f"two-{i // len(cards)}", rng.choice(["left", "right"]), rng)
+        target = rng.choice([first, second])
+        status, replayed, raw = post(target, body, f"spread-{i}")
+        assert status == 201 and not replayed, raw[:300]
+        spread.append(f"spread-{i}")
+
+    # 48 keys raced: the same body and key to both servers, released together.
+    raced = {}
+    for i in range(48):
+        body = swipe_body(cards[i % len(cards)], f"race-{i // len(cards)}", "right", rng)
+        barrier = threading.Barrier(2)
+        answers = []
+
+        def send(server, key=f"race-{i}", body=body, barrier=barrier, answers=answers):
+            barrier.wait()
+            answers.append(post(server, body, key))
+
+        threads = [threading.Thread(target=send, args=(s,)) for s in (first, second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        raced[f"race-{i}"] = answers
+    for key, answers in raced.items():
+        assert sorted(status for status, _, _ in answers) == [201, 201], (key, answers)
+        assert sorted(replayed for _, replayed, _ in answers) == [False, True], (key, answers)
+        ids = {json.loads(raw)["swipe"]["id"] for _, _, raw in answers}
+        assert ids == {key}
+
+    # The rows: every key once, nothing else.
+    assert first.sql("SELECT COUNT(*), COUNT(DISTINCT id) FROM swipes") == [("288", "288")]
+    assert first.sql("SELECT COUNT(*) FROM swipes WHERE id LIKE 'race-%'") == [("48",)]
+    # One live swipe per participant and card, enforced by the database.
+    assert first.sql("SELECT COUNT(*) FROM (SELECT participantId, cardId FROM swipes WHERE undoneAt IS NULL "
+                     "GROUP BY participantId, cardId HAVING COUNT(*) > 1) AS twice") == [("0",)]
+
+    # Both servers answer the same results.
+    results = []
+    for server in (first, second):
+        status, _, body = server.request("GET", "/api/v1/decks/getaways/results", headers=AUTH)
+        assert status == 200, body
+        results.append(body)
+    assert results[0] == results[1]
+    assert results[0]["allSwipes"] == 288
+
+    # The second server's live stream saw the swipes the first server took.
+    deadline = time.time() + 10
+    while watcher.last != 288 and time.time() < deadline:
+        time.sleep(0.1)
+    assert watcher.status == 200
+    assert watcher.last == 288, f"live stream of the second server stopped at {watcher.last} after {watcher.events} events"
+    watcher.conn.close()
+
