@@ -204,4 +204,50 @@ struct StoreContractTests {
         case .refused(let e): return "refused \(e)"
         }
     }
+
+    @Test("copy: SQLite to this run's engine and back keeps every row, the results and the swipes' checksum; a non-empty target is refused")
+    func copyRoundTrip() async throws {
+        let firstPath = temporaryDatabasePath()
+        let lastPath = temporaryDatabasePath()
+        let middle = try await TestDatabase.fresh()
+        defer {
+            removeDatabase(at: firstPath)
+            removeDatabase(at: lastPath)
+            TestDatabase.dropLater(middle)
+        }
+        let first = try AppDatabase(path: firstPath)
+        let sample = try SampleDeck.load(resourceRoot: AppConfiguration.defaultResourceRoot())
+        let (d, cards) = try sample.validated(now: fixedTime)
+        let deck = try await first.importDeck(d, cards: cards)
+        let seeded = try await SwipeSeeder(database: first, signer: ParticipantSigner(secret: participantSecret))
+            .seed(slug: deck.slug, count: 700, batch: 100, now: fixedTime)
+        #expect(seeded == 700)
+        let someone = try #require(try await first.swipePage(deckId: deck.id!, after: 0, limit: 1).first?.swipe)
+        _ = try await first.undoSwipe(id: someone.id, participant: someone.participantId, at: fixedTime + 1)
+        try await first.setExcluded(deck: deck, participant: someone.participantId, true, reason: "test", by: nil, now: fixedTime + 2)
+        _ = try await first.setting("participantSecret", orCreate: { participantSecret })
+
+        let second = try await openStore(middle)
+        guard let secondTables = second as? any SwipeStore & RawTables else { throw StoreCopier.Refusal(description: "no raw tables") }
+        let there = try await StoreCopier(source: first, target: secondTables).run()
+        let third = try AppDatabase(path: lastPath)
+        let back = try await StoreCopier(source: secondTables, target: third).run()
+        #expect(there.swipeChecksum == back.swipeChecksum)
+        #expect(there.rows.map(\.count) == back.rows.map(\.count))
+        #expect(there.rows.first { $0.table == "swipes" }?.count == 700)
+        var answers: [String] = []
+        for store in [first, second, third] as [any SwipeStore] {
+            let copied = try #require(try await store.deck(slug: deck.slug))
+            answers.append(try AggregateTests.json(try await store.results(for: copied)))
+            answers.append("\(try await store.flaggedParticipants(deckId: deck.id!, limit: 50))")
+        }
+        #expect(answers[0] == answers[2] && answers[0] == answers[4])
+        #expect(answers[1] == answers[3] && answers[1] == answers[5])
+        // New rows after a copy get fresh ids (PostgreSQL's sequences were moved past the copied ones).
+        let added = try await second.addCard(Card(deckId: deck.id!, position: 0, title: "after the copy"), deckId: deck.id!, by: nil, now: fixedTime)
+        #expect(added.id == Int64(cards.count + 1))
+
+        await #expect(throws: StoreCopier.Refusal.self) { _ = try await StoreCopier(source: first, target: third).run() }
+        await second.close()
+    }
 }

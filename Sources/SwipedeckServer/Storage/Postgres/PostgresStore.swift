@@ -22,6 +22,8 @@ public final class PostgresStore: SwipeStore {
     let location: PostgresLocation
     public let changes = DeckChanges()
     private let runner: Task<Void, Never>
+    /// Yields once the pool's `run()` is being called (queries before it are only warned about).
+    private let running: AsyncStream<Void>
     private let listener = Mutex<Task<Void, Never>?>(nil)
 
     /// The channel commits notify with the id of each deck they changed.
@@ -50,7 +52,13 @@ public final class PostgresStore: SwipeStore {
         self.client = client
         self.logger = logger
         self.location = location
-        self.runner = Task { await client.run() }
+        let (running, started) = AsyncStream.makeStream(of: Void.self)
+        self.running = running
+        self.runner = Task {
+            started.yield()
+            started.finish()
+            await client.run()
+        }
     }
 
     /// Applies the migrations on a first connection (which fails at once, with the server's
@@ -72,6 +80,7 @@ public final class PostgresStore: SwipeStore {
             throw error
         }
         let store = PostgresStore(location, logger: logger)
+        for await _ in store.running { break }
         store.startListening()
         return store
     }
