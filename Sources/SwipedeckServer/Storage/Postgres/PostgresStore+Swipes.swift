@@ -2,82 +2,6 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// See `SwipeStore.writeSwipes` and the type's notes on locking: items are applied in
-    /// (deck, participant) order, the aggregates are written at the end.
-    public func writeSwipes(_ items: [SwipeWriter.Item]) async throws -> [SwipeOutcome?] {
-        let order = items.indices.sorted { (items[$0].deckId, items[$0].lockName) < (items[$1].deckId, items[$1].lockName) }
-        return try await transaction { connection in
-            var aggregates = PostgresAggregates()
-            var outcomes = [SwipeOutcome?](repeating: nil, count: items.count)
-            for i in order { outcomes[i] = try await apply(items[i], &aggregates, on: connection) }
-            try await aggregates.write(on: connection, logger: logger)
-            for deckId in Set(items.map(\.deckId)).sorted() { try await notify(deckId, on: connection) }
-            return outcomes
-        }
-    }
-
-    /// One item inside the batch's transaction, with the rules of `AppDatabase.applySwipe`. The
-    /// checks before the insert answer the common cases; `ON CONFLICT DO NOTHING` answers the race
-    /// in which another server commits the same key, or a swipe on the same card, meanwhile.
-    private func apply(_ item: SwipeWriter.Item, _ aggregates: inout PostgresAggregates, on connection: PostgresConnection) async throws -> SwipeOutcome? {
-        switch item {
-        case .rejection(let deckId, let cardId, let participantId, let code, let at):
-            try await execute("""
-                INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (\(deckId), \(cardId), \(participantId), \(code), \(at))
-                """, on: connection)
-            return nil
-        case .swipe(var swipe, let quota, let paced):
-            if let stored = try await storedOutcome(of: swipe, on: connection) { return stored }
-            if try await value("""
-                SELECT 1 FROM swipes WHERE participantId = \(swipe.participantId) AND cardId = \(swipe.cardId) AND undoneAt IS NULL
-                """, on: connection, as: Int.self) != nil {
-                return .refused(.alreadySwiped)
-            }
-            try await execute("""
-                INSERT INTO participants (id, kind, createdAt) VALUES (\(swipe.participantId), \(swipe.input == "api" ? "api" : "browser"),
-                    \(swipe.createdAt)) ON CONFLICT (id) DO NOTHING
-                """, on: connection)
-            let state = try await lockParticipant(deckId: swipe.deckId, participant: swipe.participantId, on: connection)
-            if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
-            if paced {
-                let previous = try await fetch("""
-                    SELECT createdAt FROM swipes WHERE participantId = \(swipe.participantId) AND deckId = \(swipe.deckId)
-                    ORDER BY createdAt DESC LIMIT 2
-                    """, on: connection) { try $0.next(Double.self) }
-                let mintedAt = ParticipantSigner.mintTime(of: swipe.participantId)
-                if let reason = HumanPace.suspectReason(now: swipe.createdAt, mintedAt: mintedAt, previous: previous) {
-                    swipe.suspect = true
-                    swipe.suspectReason = reason
-                }
-            }
-            swipe.cardRevision = try await value("SELECT revision FROM cards WHERE id = \(swipe.cardId)", on: connection, as: Int.self)
-            guard try await insert(swipe, on: connection) else {
-                return try await storedOutcome(of: swipe, on: connection) ?? .refused(.alreadySwiped)
-            }
-            try await count(swipe, sign: 1, state: state, aggregates: &aggregates, on: connection)
-            return .created(swipe)
-        }
-    }
-
-    /// The answer for a key already stored: a replay of the same request, or a mismatch.
-    private func storedOutcome(of swipe: Swipe, on connection: PostgresConnection) async throws -> SwipeOutcome? {
-        guard let existing = try await fetchOne(
-            "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(swipe.id)", on: connection, Self.swipe) else { return nil }
-        return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
-    }
-
-    /// Inserts the row unless its key or a live swipe on its card exists; true when inserted.
-    private func insert(_ s: Swipe, on connection: PostgresConnection) async throws -> Bool {
-        try await value("""
-            INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, traceData, velocityX, velocityY,
-                                durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
-            VALUES (\(s.id), \(s.deckId), \(s.cardId), \(s.participantId), \(s.direction), \(s.input), \(s.trace), \(s.traceData),
-                    \(s.velocityX), \(s.velocityY), \(s.durationMs), \(s.decisionMs), \(s.suspect), \(s.requestHash), \(s.createdAt),
-                    \(s.undoneAt), \(s.cardRevision), \(s.suspectReason))
-            ON CONFLICT DO NOTHING RETURNING 1
-            """, on: connection, as: Int.self) != nil
-    }
-
     /// The participant's aggregate row in the deck, created if missing and locked until the
     /// transaction ends (the no-op update is what takes the lock).
     func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> SwipeAggregates.ParticipantState {
@@ -207,16 +131,6 @@ extension PostgresStore {
             """) { c in
             let cursor = try c.next(Int64.self)
             return SwipeExportRow(cursor: cursor, swipe: try Self.swipe(&c))
-        }
-    }
-}
-
-extension SwipeWriter.Item {
-    /// The participant whose aggregate row the item locks ("" for a rejection).
-    var lockName: String {
-        switch self {
-        case .swipe(let swipe, _, _): return swipe.participantId
-        case .rejection: return ""
         }
     }
 }
