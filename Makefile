@@ -18,7 +18,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev
 
-.PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-large bench-page bench-physics fuzz clean
+.PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics fuzz clean
 
 run:
 	swift run swipedeck
@@ -79,6 +79,10 @@ bench-physics:
 # (bench-large: 10,000,000). See scripts/bench.sh for SEED, BENCH_DURATION, BENCH_NO_APPEND.
 bench: apt
 	bash scripts/bench.sh
+
+# PostgreSQL alone: one and two servers on a throwaway cluster, beside SQLite and hello (also step 6 of bench).
+bench-postgres: apt
+	bash scripts/bench_postgres.sh
 
 bench-large: apt
 	SEED=10000000 bash scripts/bench.sh

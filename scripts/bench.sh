@@ -12,6 +12,8 @@
 #   4. hello again; ratios use the mean of both hello runs.
 #   5. scripts/bench_history.py: one participant's history and the owner's report of them at
 #      10,000 swipes (median, p95, max of 50 requests each).
+#   6. scripts/bench_postgres.sh: PostgreSQL with one and with two servers, beside SQLite and
+#      hello measured again in that step (it appends its own table).
 #
 # Environment: SEED (default 1000000; `make bench-large` sets 10000000), BENCH_DURATION (10s),
 # BENCH_CONNS (32), BENCH_THREADS (wrk threads, 2), SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path,
@@ -278,3 +280,8 @@ if [ "${BENCH_NO_APPEND:-}" != "1" ]; then
   cat "$WORK/report.md" >>BENCHMARKS.md
   echo "(appended to BENCHMARKS.md)"
 fi
+
+# ---------------------------------------------------------------- PostgreSQL, one and two servers
+echo
+echo "== PostgreSQL (scripts/bench_postgres.sh)"
+bash scripts/bench_postgres.sh

@@ -8,6 +8,8 @@
 #   3. PostgreSQL (a throwaway cluster, scripts/pg-cluster.sh, durable settings: fsync on,
 #      synchronous_commit on), empty database: one server, c=CONNS.
 #   4. The same database, two servers: two wrk processes at once, c=CONNS/2 each; the sum.
+#   5. One server on a database with synchronous_commit=off (commits do not wait for the WAL
+#      flush; a PostgreSQL crash may lose the last commits): how much of (3) is the flush.
 # After every swipe run the rows added must match the 201s wrk counted (no duplicate, no loss).
 # CPU seconds used by the swipedeck processes and by PostgreSQL during each run show where the
 # bound is (2 shared cores: wrk, the servers and PostgreSQL's backends all compete for them).
@@ -102,7 +104,7 @@ check_rows() { # label rows_added created_total
   fi
 }
 
-python3 scripts/bench_participants.py "$SECRET" sq pg1 pg2a pg2b --threads 2 --per-thread 20000 >"$WORK/pids.txt"
+python3 scripts/bench_participants.py "$SECRET" sq pg1 pg2a pg2b pg3 --threads 2 --per-thread 20000 >"$WORK/pids.txt"
 export SWIPEDECK_BENCH_PIDS="$WORK/pids.txt"
 RESULTS=()
 
@@ -170,9 +172,25 @@ PG2_RPS=$(python3 -c "print($(rate "$WORK/pg2a.out") + $(rate "$WORK/pg2b.out"))
 RESULTS+=("PostgreSQL, 2 servers (sum)|$((CONNS / 2)) + $((CONNS / 2))|$PG2_RPS|$(ms p50_us "$WORK/pg2a.out") / $(ms p50_us "$WORK/pg2b.out")|$(ms p99_us "$WORK/pg2a.out") / $(ms p99_us "$WORK/pg2b.out")|$BOTH × 201 = rows, no duplicate key; CPU swipedeck $(python3 -c "print(f'{$s1 - $s0:.1f}')") s, PostgreSQL $(python3 -c "print(f'{$p1 - $p0:.1f}')") s")
 echo "   $PG2_RPS swipes/s"
 
+echo "== 5. PostgreSQL, one server, synchronous_commit=off"
+kill "$ONE" "$TWO"; wait "$ONE" "$TWO" 2>/dev/null || true
+psql "$URL" -qc "CREATE DATABASE bench_async" -c "ALTER DATABASE bench_async SET synchronous_commit = off" >/dev/null
+ASYNC="${URL%/postgres}/bench_async?sslmode=disable"
+serve "$ASYNC"
+s0=$(cpu_of "$SERVER_PID"); p0=$(cpu_of $(postgres_pids))
+wrk_swipes "http://127.0.0.1:$PORT" pg3 "$CONNS" 2 "$WORK/pg3.out"
+s1=$(cpu_of "$SERVER_PID"); p1=$(cpu_of $(postgres_pids))
+[ "$(non201 "$WORK/pg3.out")" = 0 ] || { cat "$WORK/pg3.out" >&2; exit 1; }
+sleep 1
+check_rows "postgres, synchronous_commit=off" "$(psql "$ASYNC" -Atc "SELECT COUNT(*) FROM swipes")" "$(created "$WORK/pg3.out")"
+PG3_RPS=$(rate "$WORK/pg3.out")
+RESULTS+=("PostgreSQL, 1 server, synchronous_commit=off|$CONNS|$PG3_RPS|$(ms p50_us "$WORK/pg3.out")|$(ms p99_us "$WORK/pg3.out")|$(created "$WORK/pg3.out") × 201 = rows; CPU swipedeck $(python3 -c "print(f'{$s1 - $s0:.1f}')") s, PostgreSQL $(python3 -c "print(f'{$p1 - $p0:.1f}')") s")
+echo "   $PG3_RPS swipes/s"
+
 RATIOS=$(python3 -c "
-h, s, p1, p2 = $HELLO_RPS, $SQ_RPS, $PG1_RPS, $PG2_RPS
-print(f'swipes/s ÷ hello/s: SQLite {s / h:.2f}, PostgreSQL one server {p1 / h:.2f}, two servers {p2 / h:.2f}; PostgreSQL one server ÷ SQLite {p1 / s:.2f}, two ÷ one {p2 / p1:.2f}')")
+h, s, p1, p2, p3 = $HELLO_RPS, $SQ_RPS, $PG1_RPS, $PG2_RPS, $PG3_RPS
+print(f'swipes/s ÷ hello/s: SQLite {s / h:.2f}, PostgreSQL one server {p1 / h:.2f}, two servers {p2 / h:.2f}, '
+      f'one server without waiting for the flush {p3 / h:.2f}; PostgreSQL one server ÷ SQLite {p1 / s:.2f}, two ÷ one {p2 / p1:.2f}')")
 echo
 echo "$RATIOS"
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')

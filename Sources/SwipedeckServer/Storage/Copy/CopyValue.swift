@@ -17,7 +17,7 @@ public enum CopyValue: Sendable, Hashable {
         case .int(let v): return "i\(v)"
         case .double(let v): return "d" + String(v.bitPattern, radix: 16)
         case .text(let v): return "t\(v.utf8.count):" + v
-        case .blob(let v): return "b" + v.map { String(format: "%02x", $0) }.joined()
+        case .blob(let v): return "b" + Hex.string(v)
         case .bool(let v): return v ? "T" : "F"
         }
     }

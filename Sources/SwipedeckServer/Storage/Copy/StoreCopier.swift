@@ -76,6 +76,6 @@ public struct StoreCopier: Sendable {
             }
             after = page.last?.key
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hash.finalize())
     }
 }
