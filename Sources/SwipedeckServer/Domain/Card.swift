@@ -29,6 +29,13 @@ public struct Card: Sendable, Hashable, Codable {
     /// its swipes stay. nil while active.
     public var archivedAt: Double?
 
+    /// Whether `other` shows the same (title, subtitle, body, images, link, accent): an edit
+    /// that changes none of them stores no new revision.
+    public func hasSameContent(as other: Card) -> Bool {
+        title == other.title && subtitle == other.subtitle && body == other.body && images == other.images
+            && link == other.link && accent == other.accent
+    }
+
     /// Most images on one card (the cover included).
     public static let maxImages = 12
 

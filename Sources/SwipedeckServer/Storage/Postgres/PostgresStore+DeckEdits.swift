@@ -58,9 +58,7 @@ extension PostgresStore {
         guard let id = card.id else { throw ApiError.notFound("card") }
         return try await changing(card.deckId) { connection in
             guard let current = try await self.card(id: id, on: connection) else { throw ApiError.notFound("card") }
-            let same = current.title == card.title && current.subtitle == card.subtitle && current.body == card.body
-                && current.images == card.images && current.link == card.link && current.accent == card.accent
-            if same { return current }
+            if current.hasSameContent(as: card) { return current }
             var c = card
             c.revision = current.revision + 1
             c.position = current.position

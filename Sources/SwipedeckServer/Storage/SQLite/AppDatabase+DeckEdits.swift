@@ -35,9 +35,7 @@ extension AppDatabase {
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
         try await markingChanges(of: card.deckId) { db in
             guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw ApiError.notFound("card") }
-            let same = current.title == card.title && current.subtitle == card.subtitle && current.body == card.body
-                && current.images == card.images && current.link == card.link && current.accent == card.accent
-            if same { return current }
+            if current.hasSameContent(as: card) { return current }
             var c = card
             c.revision = current.revision + 1
             c.position = current.position
