@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import ADMIN_TOKEN
+ADMIN_TOKEN = "test-admin-token"  # the shared fixture starts every server with it
 from sd_helpers import card_ids, raw_request, swipe_body
 
 SWIPES = "/api/v1/decks/getaways/swipes"

@@ -7,10 +7,8 @@ extension PostgresStore {
     public func results(for deck: Deck) async throws -> ResultsReport {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         let counted = deck.counted
-        return try await client.withConnection { connection in
-            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            defer { Task { [logger] in _ = try? await connection.query("COMMIT", logger: logger) } }
-            return try await results(deck: deck, deckId: deckId, counted: counted, on: connection)
+        return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            try await results(deck: deck, deckId: deckId, counted: counted, on: connection)
         }
     }
 

@@ -177,13 +177,16 @@ public final class PostgresStore: SwipeStore {
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled
     /// back when it throws. Retried from the start after a deadlock or serialization failure
-    /// (SQLSTATE 40P01, 40001), so `body` must not have effects outside the database.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    /// (SQLSTATE 40P01, 40001) or a `RetryBatch`, so `body` must not have effects outside the
+    /// database. `begin` may set the isolation level.
+    func transaction<T: Sendable>(
+        _ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await client.withConnection { connection in
-                    try await connection.query("BEGIN", logger: logger)
+                    try await connection.query(begin, logger: logger)
                     do {
                         let value = try await body(connection)
                         try await connection.query("COMMIT", logger: logger)
@@ -193,7 +196,7 @@ public final class PostgresStore: SwipeStore {
                         throw error
                     }
                 }
-            } catch let error as PSQLError where Self.isRetryable(error) && attempt < Self.maxAttempts {
+            } catch let error where Self.isRetryable(error) && attempt < Self.maxAttempts {
                 attempt += 1
                 // Both losers of a deadlock would otherwise meet again at once.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
@@ -218,8 +221,10 @@ public final class PostgresStore: SwipeStore {
         try await execute("SELECT pg_notify(\(Self.changesChannel), \(String(deckId)))", on: connection)
     }
 
-    static func isRetryable(_ error: PSQLError) -> Bool {
-        let state = error.serverInfo?[.sqlState]
+    /// A deadlock, a serialization failure, or a batch that met another server's row (`RetryBatch`).
+    static func isRetryable(_ error: any Error) -> Bool {
+        if error is RetryBatch { return true }
+        let state = (error as? PSQLError)?.serverInfo?[.sqlState]
         return state == "40P01" || state == "40001"
     }
 
