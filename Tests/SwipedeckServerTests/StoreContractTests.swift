@@ -83,6 +83,20 @@ struct StoreContractTests {
             }
             #expect(sameCard.filter { if case .created = $0 { return true } else { return false } }.count == 1)
             #expect(sameCard.contains(.refused(.alreadySwiped)))
+            // One key, two participants, one per store (so no participant lock orders them): one
+            // is stored, the other is a different request under a used key. Repeated to meet the race.
+            for round in 0..<20 {
+                let key = try await withThrowingTaskGroup(of: SwipeOutcome?.self) { group in
+                    for (i, writer) in writers.enumerated() {
+                        var s = StorageTests.swipe(deck, card: cards[1], participant: "k\(round)-\(i)", id: "shared-\(round)")
+                        s.requestHash = "h-\(round)-\(i)"
+                        group.addTask { try await writer.submit(.swipe(s)) }
+                    }
+                    return try await group.reduce(into: [SwipeOutcome?]()) { $0.append($1) }
+                }
+                #expect(key.filter { if case .created = $0 { return true } else { return false } }.count == 1, "\(key)")
+                #expect(key.contains(.refused(.idempotencyMismatch)), "\(key)")
+            }
             // Ten cards at once for one participant whose quota is 3: three stored, whoever takes them.
             let quota = try await withThrowingTaskGroup(of: SwipeOutcome?.self) { group in
                 for (i, card) in cards.enumerated() {
