@@ -132,6 +132,13 @@ func withApp(
     config.passwordCost = 4
     config.seedSampleDeck = true
     configure(&config)
+    // PostgreSQL has no file to put uploads beside: a folder of the test's own (removed after).
+    var uploads: String?
+    if config.dataDirectory == nil, case .postgres? = try? StoreLocation(config.database) {
+        uploads = FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-test-data-\(UUID().uuidString)").path
+        config.dataDirectory = uploads
+    }
+    defer { if let uploads { try? FileManager.default.removeItem(atPath: uploads) } }
     var logger = Logger(label: "swipedeck-test")
     logger.logLevel = .warning
     let env = TestEnv(location: config.database)
