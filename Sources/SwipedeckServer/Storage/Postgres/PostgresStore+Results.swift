@@ -43,7 +43,7 @@ extension PostgresStore {
             rejections: rejections, excludedParticipants: excluded, excludedSwipes: excludedSwipes)
     }
 
-    /// As `AppDatabase.medianDecisionMs`: the buckets locate the middle rank, one bucket's values give it.
+    /// As `AppDatabase.medianDecisionMs` (`BucketedMedian`).
     private func medianDecisionMs(deckId: Int64, kinds: [SwipeKind], on connection: PostgresConnection) async throws -> Double? {
         if kinds.isEmpty { return nil }
         let codes = kinds.map(\.code)
@@ -51,27 +51,18 @@ extension PostgresStore {
             SELECT bucket, SUM(n)::bigint FROM decisionBuckets WHERE deckId = \(deckId) AND kind = ANY(\(codes)::bigint[])
             GROUP BY bucket HAVING SUM(n) > 0 ORDER BY bucket
             """, on: connection) { (bucket: try $0.next(Int64.self), n: try $0.next(Int.self)) }
-        let timed = buckets.reduce(0) { $0 + $1.n }
-        if timed == 0 { return nil }
-        let middle = timed % 2 == 0 ? [timed / 2 - 1, timed / 2] : [(timed - 1) / 2]
+        let median = BucketedMedian(buckets: buckets)
         var values: [Double] = []
-        for rank in middle {
-            var before = 0
-            for b in buckets {
-                if rank < before + b.n {
-                    var seen = before
-                    let times = try await fetch("""
-                        SELECT decisionMs, SUM(n)::bigint FROM decisionTimes
-                        WHERE deckId = \(deckId) AND kind = ANY(\(codes)::bigint[]) AND bucket = \(b.bucket)
-                        GROUP BY decisionMs HAVING SUM(n) > 0 ORDER BY decisionMs
-                        """, on: connection) { (ms: try $0.next(Double.self), n: try $0.next(Int.self)) }
-                    if let hit = times.first(where: { seen += $0.n; return rank < seen }) { values.append(hit.ms) }
-                    break
-                }
-                before += b.n
-            }
+        for rank in median.middleRanks {
+            guard let (bucket, before) = median.locate(rank) else { continue }
+            let times = try await fetch("""
+                SELECT decisionMs, SUM(n)::bigint FROM decisionTimes
+                WHERE deckId = \(deckId) AND kind = ANY(\(codes)::bigint[]) AND bucket = \(bucket)
+                GROUP BY decisionMs HAVING SUM(n) > 0 ORDER BY decisionMs
+                """, on: connection) { (value: try $0.next(Double.self), n: try $0.next(Int.self)) }
+            if let value = BucketedMedian.value(at: rank, before: before, in: times) { values.append(value) }
         }
-        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        return BucketedMedian.mean(values)
     }
 
     public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {

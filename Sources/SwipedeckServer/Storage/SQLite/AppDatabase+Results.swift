@@ -39,35 +39,23 @@ extension AppDatabase {
     }
 
     /// The median decision time of the counted kinds (the mean of the two middle values for an
-    /// even count), exact: the buckets locate the middle, one bucket's values give it.
+    /// even count), exact (`BucketedMedian`).
     static func medianDecisionMs(_ db: Database, deckId: Int64, kinds: [SwipeKind]) throws -> Double? {
         if kinds.isEmpty { return nil }
         let inKinds = kinds.map { String($0.code) }.joined(separator: ",")
         let buckets = try Row.fetchAll(db, sql: """
             SELECT bucket, SUM(n) FROM decisionBuckets WHERE deckId = ? AND kind IN (\(inKinds)) GROUP BY bucket HAVING SUM(n) > 0 ORDER BY bucket
             """, arguments: [deckId]).map { (bucket: $0[0] as Int64, n: $0[1] as Int) }
-        let timed = buckets.reduce(0) { $0 + $1.n }
-        if timed == 0 { return nil }
-        func value(atRank rank: Int) throws -> Double? {
-            var before = 0
-            for b in buckets {
-                if rank < before + b.n {
-                    var seen = before
-                    for r in try Row.fetchAll(db, sql: """
-                        SELECT decisionMs, SUM(n) FROM decisionTimes WHERE deckId = ? AND kind IN (\(inKinds)) AND bucket = ?
-                        GROUP BY decisionMs HAVING SUM(n) > 0 ORDER BY decisionMs
-                        """, arguments: [deckId, b.bucket]) {
-                        seen += r[1] as Int
-                        if rank < seen { return r[0] }
-                    }
-                    return nil
-                }
-                before += b.n
-            }
-            return nil
+        let median = BucketedMedian(buckets: buckets)
+        var values: [Double] = []
+        for rank in median.middleRanks {
+            guard let (bucket, before) = median.locate(rank) else { continue }
+            let times = try Row.fetchAll(db, sql: """
+                SELECT decisionMs, SUM(n) FROM decisionTimes WHERE deckId = ? AND kind IN (\(inKinds)) AND bucket = ?
+                GROUP BY decisionMs HAVING SUM(n) > 0 ORDER BY decisionMs
+                """, arguments: [deckId, bucket]).map { (value: $0[0] as Double, n: $0[1] as Int) }
+            if let value = BucketedMedian.value(at: rank, before: before, in: times) { values.append(value) }
         }
-        let middle = timed % 2 == 0 ? [timed / 2 - 1, timed / 2] : [(timed - 1) / 2]
-        let values = try middle.compactMap(value(atRank:))
-        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        return BucketedMedian.mean(values)
     }
 }
