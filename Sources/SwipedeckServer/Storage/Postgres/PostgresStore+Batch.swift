@@ -72,10 +72,7 @@ extension PostgresStore {
             SELECT * FROM unnest(\(people.map(\.deckId))::bigint[], \(people.map(\.id))::text[]) ORDER BY 1, 2
             ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
             RETURNING deckId, participantId, excluded, k0, k1, k2, k3, k4
-            """, on: connection, { c in
-            (Person(deckId: try c.next(), id: try c.next()),
-             SwipeAggregates.ParticipantState(excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()]))
-        }) {
+            """, on: connection, { c in (Person(deckId: try c.next(), id: try c.next()), try Self.participantState(&c)) }) {
             states[person] = state
         }
         // 2. What is stored already.

@@ -52,6 +52,11 @@ extension PostgresStore {
             undoneAt: try c.next(), cardRevision: try c.next(), suspectReason: try c.next(), traceData: try c.next())
     }
 
+    /// `excluded, k0, k1, k2, k3, k4` of a `deckParticipants` row.
+    static func participantState(_ c: inout PostgresColumns) throws -> SwipeAggregates.ParticipantState {
+        SwipeAggregates.ParticipantState(excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
+    }
+
     static let ownerColumns = "id, name, passwordHash, createdAt"
 
     static func owner(_ c: inout PostgresColumns) throws -> Owner {

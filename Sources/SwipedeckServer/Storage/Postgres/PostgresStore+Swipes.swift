@@ -9,29 +9,7 @@ extension PostgresStore {
             INSERT INTO deckParticipants (deckId, participantId) VALUES (\(deckId), \(participant))
             ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
             RETURNING excluded, k0, k1, k2, k3, k4
-            """, on: connection) { c in
-            SwipeAggregates.ParticipantState(
-                excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
-        } ?? SwipeAggregates.ParticipantState()
-    }
-
-    /// Adds (`sign` 1) or removes (-1) one live swipe: the participant's locked row now, the
-    /// shared aggregates at the end of the transaction.
-    func count(
-        _ swipe: Swipe, sign: Int, state: SwipeAggregates.ParticipantState, aggregates: inout PostgresAggregates,
-        on connection: PostgresConnection
-    ) async throws {
-        let kind = swipe.kind
-        let column = "k\(kind.code)"
-        try await execute("""
-            UPDATE deckParticipants SET \(unescaped: column) = \(unescaped: column) + \(sign)
-            WHERE deckId = \(swipe.deckId) AND participantId = \(swipe.participantId)
-            """, on: connection)
-        var new = state
-        new.counts[kind.code] += sign
-        aggregates.add(
-            deckId: swipe.deckId, cardId: swipe.cardId, direction: swipe.direction, kind: kind, decisionMs: swipe.decisionMs, sign: sign,
-            old: state, new: new)
+            """, on: connection, Self.participantState) ?? SwipeAggregates.ParticipantState()
     }
 
     public func isLegacyParticipant(_ id: String) async throws -> Bool {
@@ -61,8 +39,19 @@ extension PostgresStore {
         let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
         s.undoneAt = now
         try await execute("UPDATE swipes SET undoneAt = \(now) WHERE id = \(id)", on: connection)
+        // One live swipe fewer: the participant's locked row now, the shared aggregates after it.
+        let kind = s.kind
+        let column = "k\(kind.code)"
+        try await execute("""
+            UPDATE deckParticipants SET \(unescaped: column) = \(unescaped: column) - 1
+            WHERE deckId = \(s.deckId) AND participantId = \(s.participantId)
+            """, on: connection)
+        var fewer = state
+        fewer.counts[kind.code] -= 1
         var aggregates = PostgresAggregates()
-        try await count(s, sign: -1, state: state, aggregates: &aggregates, on: connection)
+        aggregates.add(
+            deckId: s.deckId, cardId: s.cardId, direction: s.direction, kind: kind, decisionMs: s.decisionMs, sign: -1,
+            old: state, new: fewer)
         try await aggregates.write(on: connection, logger: logger)
         try await notify(s.deckId, on: connection)
         return s

@@ -12,7 +12,7 @@ import Synchronization
 /// per participant and card, and the aggregates are updated with row locks taken in a fixed
 /// order (participant rows in the batch's sorted order, aggregate rows sorted at the end), so
 /// transactions of two servers wait for each other instead of counting twice. A deadlock or
-/// serialization failure all the same is retried (`retrying`).
+/// serialization failure all the same is retried (`transaction`).
 ///
 /// Commits notify `swipedeck_changes` with the deck id; every server listens on one dedicated
 /// connection and marks `changes`, so each server's live results stream follows every swipe.
@@ -124,10 +124,11 @@ public final class PostgresStore: SwipeStore {
             while !Task.isCancelled {
                 do {
                     try await client.withConnection { connection in
-                        let stream = try await connection.listen(Self.changesChannel)
-                        changes.markAll()
-                        for try await note in stream {
-                            if let deckId = Int64(note.payload) { changes.mark(deckId) }
+                        try await connection.listen(on: Self.changesChannel) { notes in
+                            changes.markAll()
+                            for try await note in notes {
+                                if let deckId = Int64(note.payload) { changes.mark(deckId) }
+                            }
                         }
                     }
                 } catch {
