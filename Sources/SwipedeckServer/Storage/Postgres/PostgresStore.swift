@@ -103,7 +103,11 @@ public final class PostgresStore: SwipeStore {
             database: location.database, tls: tls)
     }
 
-    public var engineDescription: String { "PostgreSQL (\(location.redacted), pool \(location.poolSize))" }
+    public var writeLanes: Int { location.writers }
+
+    public var engineDescription: String {
+        "PostgreSQL (\(location.redacted), pool \(location.poolSize), \(location.writers) writers)"
+    }
 
     public func close() async {
         let task = listener.withLock { task in
