@@ -76,7 +76,8 @@ public func buildApplication(
     router.add(middleware: OwnerMiddleware(database: database, adminToken: token, clock: clock))
     router.add(middleware: RateLimitMiddleware(
         perParticipant: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
-        perIP: RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)))
+        perIP: RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2),
+        clock: clock))
 
     DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
     CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
