@@ -50,52 +50,44 @@ struct PostgresAggregates {
         times[Time(deckId: deckId, kind: kind.code, bucket: SwipeAggregates.bucket(of: ms), ms: ms), default: 0] += n
     }
 
-    /// Upserts every non-zero change, one statement per table, rows in key order.
-    func write(on connection: PostgresConnection, logger: Logger) async throws {
+    /// Upserts every non-zero change in one statement (a data-modifying CTE per table, rows in
+    /// key order) and notifies `channel` with each of `decks`: the shared rows stay locked from
+    /// this statement to the commit, so it is one round trip, not one per table.
+    func write(on connection: PostgresConnection, logger: Logger, notifying decks: [Int64] = []) async throws {
         let t = tallies.filter { $0.value != 0 }
-        if !t.isEmpty {
-            try await run("""
+        let m = masks.filter { $0.value != 0 }
+        let d = times.filter { $0.value != 0 }
+        var buckets: [Time: Int] = [:]
+        for (key, n) in d { buckets[Time(deckId: key.deckId, kind: key.kind, bucket: key.bucket, ms: 0), default: 0] += n }
+        let b = buckets.filter { $0.value != 0 }
+        if t.isEmpty && m.isEmpty && d.isEmpty && decks.isEmpty { return }
+        _ = try await connection.query("""
+            WITH tallies AS (
                 INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n)
                 SELECT * FROM unnest(\(t.keys.map(\.deckId))::bigint[], \(t.keys.map(\.out))::boolean[], \(t.keys.map(\.cardId))::bigint[],
                                      \(t.keys.map(\.kind))::bigint[], \(t.keys.map(\.direction))::text[], \(Array(t.values))::bigint[])
                 ORDER BY 1, 2, 3, 4, 5
                 ON CONFLICT (deckId, outOfResults, cardId, kind, direction) DO UPDATE SET n = swipeTallies.n + excluded.n
-                """, connection, logger)
-        }
-        let m = masks.filter { $0.value != 0 }
-        if !m.isEmpty {
-            try await run("""
+            ), masks AS (
                 INSERT INTO participantMasks (deckId, outOfResults, mask, n)
                 SELECT * FROM unnest(\(m.keys.map(\.deckId))::bigint[], \(m.keys.map(\.out))::boolean[], \(m.keys.map(\.mask))::bigint[],
                                      \(Array(m.values))::bigint[])
                 ORDER BY 1, 2, 3
                 ON CONFLICT (deckId, outOfResults, mask) DO UPDATE SET n = participantMasks.n + excluded.n
-                """, connection, logger)
-        }
-        let d = times.filter { $0.value != 0 }
-        if d.isEmpty { return }
-        var buckets: [Time: Int] = [:]
-        for (key, n) in d { buckets[Time(deckId: key.deckId, kind: key.kind, bucket: key.bucket, ms: 0), default: 0] += n }
-        let b = buckets.filter { $0.value != 0 }
-        if !b.isEmpty {
-            try await run("""
+            ), buckets AS (
                 INSERT INTO decisionBuckets (deckId, kind, bucket, n)
                 SELECT * FROM unnest(\(b.keys.map(\.deckId))::bigint[], \(b.keys.map(\.kind))::bigint[], \(b.keys.map(\.bucket))::bigint[],
                                      \(Array(b.values))::bigint[])
                 ORDER BY 1, 2, 3
                 ON CONFLICT (deckId, kind, bucket) DO UPDATE SET n = decisionBuckets.n + excluded.n
-                """, connection, logger)
-        }
-        try await run("""
-            INSERT INTO decisionTimes (deckId, kind, bucket, decisionMs, n)
-            SELECT * FROM unnest(\(d.keys.map(\.deckId))::bigint[], \(d.keys.map(\.kind))::bigint[], \(d.keys.map(\.bucket))::bigint[],
-                                 \(d.keys.map(\.ms))::float8[], \(Array(d.values))::bigint[])
-            ORDER BY 1, 2, 3, 4
-            ON CONFLICT (deckId, kind, bucket, decisionMs) DO UPDATE SET n = decisionTimes.n + excluded.n
-            """, connection, logger)
-    }
-
-    private func run(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws {
-        _ = try await connection.query(query, logger: logger).collect()
+            ), times AS (
+                INSERT INTO decisionTimes (deckId, kind, bucket, decisionMs, n)
+                SELECT * FROM unnest(\(d.keys.map(\.deckId))::bigint[], \(d.keys.map(\.kind))::bigint[], \(d.keys.map(\.bucket))::bigint[],
+                                     \(d.keys.map(\.ms))::float8[], \(Array(d.values))::bigint[])
+                ORDER BY 1, 2, 3, 4
+                ON CONFLICT (deckId, kind, bucket, decisionMs) DO UPDATE SET n = decisionTimes.n + excluded.n
+            )
+            SELECT pg_notify(\(PostgresStore.changesChannel), deck::text) FROM unnest(\(decks)::bigint[]) AS deck
+            """, logger: logger).collect()
     }
 }

@@ -11,8 +11,9 @@ import PostgresNIO
 ///    recent swipes already hold. 3. Decide each item. 4. Insert participants and swipes with
 ///    `ON CONFLICT DO NOTHING`; a row that still conflicts was committed by another server
 ///    meanwhile under a key its participant lock does not cover, and the batch is retried from
-///    the start (`transaction` retries `RetryBatch`), when step 2 sees it. 5. Counts, aggregates,
-///    notification.
+///    the start (`transaction` retries `RetryBatch`), when step 2 sees it. 5. Counts; then the
+///    shared aggregates and the notification in one statement, so the rows every batch touches
+///    are locked for one round trip and the commit.
 extension PostgresStore {
     /// Thrown inside a batch to roll it back and run it again.
     struct RetryBatch: Error {}
@@ -37,8 +38,12 @@ extension PostgresStore {
                 if case .swipe(let s, let quota, let paced) = item { return (i, s, quota, paced) }
                 return nil
             }
-            if !swipes.isEmpty { try await writeBatch(swipes, &outcomes, on: connection) }
-            for deckId in Set(items.map(\.deckId)).sorted() { try await notify(deckId, on: connection) }
+            let decks = Set(items.map(\.deckId)).sorted()
+            var notified = false
+            if !swipes.isEmpty { notified = try await writeBatch(swipes, &outcomes, notifying: decks, on: connection) }
+            if !notified {
+                for deckId in decks { try await notify(deckId, on: connection) }
+            }
             return outcomes
         }
     }
@@ -60,10 +65,12 @@ extension PostgresStore {
             """, on: connection)
     }
 
+    /// Steps 1–5 for the batch's swipes; returns whether it notified `decks` (with the aggregates,
+    /// in the statement after which the shared rows stay locked until the commit).
     private func writeBatch(
         _ swipes: [(index: Int, swipe: Swipe, quota: Int?, paced: Bool)], _ outcomes: inout [SwipeOutcome?],
-        on connection: PostgresConnection
-    ) async throws {
+        notifying decks: [Int64], on connection: PostgresConnection
+    ) async throws -> Bool {
         // 1. The participants' aggregate rows, locked in a fixed order.
         let people = Set(swipes.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }).sorted()
         var states: [Person: SwipeAggregates.ParticipantState] = [:]
@@ -129,7 +136,7 @@ extension PostgresStore {
             accepted.append(swipe)
             outcomes[item.index] = .created(swipe)
         }
-        if accepted.isEmpty { return }
+        if accepted.isEmpty { return false }
         // 4. The rows.
         try await insertParticipants(of: accepted, on: connection)
         guard try await insert(accepted, on: connection) == accepted.count else { throw RetryBatch() }
@@ -143,7 +150,8 @@ extension PostgresStore {
                         \(changed.map { states[$0]!.counts[4] })::bigint[]) AS d(deckId, participantId, k0, k1, k2, k3, k4)
             WHERE deckParticipants.deckId = d.deckId AND deckParticipants.participantId = d.participantId
             """, on: connection)
-        try await aggregates.write(on: connection, logger: logger)
+        try await aggregates.write(on: connection, logger: logger, notifying: decks)
+        return true
     }
 
     /// The creation times of the two latest swipes of each participant in their deck (pace rule).

@@ -52,8 +52,7 @@ extension PostgresStore {
         aggregates.add(
             deckId: s.deckId, cardId: s.cardId, direction: s.direction, kind: kind, decisionMs: s.decisionMs, sign: -1,
             old: state, new: fewer)
-        try await aggregates.write(on: connection, logger: logger)
-        try await notify(s.deckId, on: connection)
+        try await aggregates.write(on: connection, logger: logger, notifying: [s.deckId])
         return s
     }
 
@@ -86,8 +85,7 @@ extension PostgresStore {
             var aggregates = PostgresAggregates()
             aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: s.direction, n: -1)
             aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: direction, n: 1)
-            try await aggregates.write(on: connection, logger: logger)
-            try await notify(s.deckId, on: connection)
+            try await aggregates.write(on: connection, logger: logger, notifying: [s.deckId])
             s.direction = direction
             return s
         }
