@@ -6,12 +6,10 @@
 #   1. hello (bare Hummingbird, scripts/hello), c=CONNS.
 #   2. SQLite, empty database: one server, c=CONNS.
 #   3. PostgreSQL (a throwaway cluster, scripts/pg-cluster.sh, durable settings: fsync on,
-#      synchronous_commit on), empty database: one server (4 writers, the default), c=CONNS.
+#      synchronous_commit on), empty database: one server, c=CONNS.
 #   4. The same database, two servers: two wrk processes at once, c=CONNS/2 each; the sum.
 #   5. One server on a database with synchronous_commit=off (commits do not wait for the WAL
 #      flush; a PostgreSQL crash may lose the last commits): how much of (3) is the flush.
-#   6. One server with `writers=1` (one swipe transaction at a time), empty database: what the
-#      transactions in flight in (3) add.
 # After every swipe run the rows added must match the 201s wrk counted (no duplicate, no loss).
 # CPU seconds used by the swipedeck processes and by PostgreSQL during each run show where the
 # bound is (2 shared cores: wrk, the servers and PostgreSQL's backends all compete for them).
@@ -106,7 +104,7 @@ check_rows() { # label rows_added created_total
   fi
 }
 
-python3 scripts/bench_participants.py "$SECRET" sq pg1 pg2a pg2b pg3 pg4 --threads 2 --per-thread 20000 >"$WORK/pids.txt"
+python3 scripts/bench_participants.py "$SECRET" sq pg1 pg2a pg2b pg3 --threads 2 --per-thread 20000 >"$WORK/pids.txt"
 export SWIPEDECK_BENCH_PIDS="$WORK/pids.txt"
 RESULTS=()
 
@@ -189,26 +187,10 @@ PG3_RPS=$(rate "$WORK/pg3.out")
 RESULTS+=("PostgreSQL, 1 server, synchronous_commit=off|$CONNS|$PG3_RPS|$(ms p50_us "$WORK/pg3.out")|$(ms p99_us "$WORK/pg3.out")|$(created "$WORK/pg3.out") × 201 = rows; CPU swipedeck $(python3 -c "print(f'{$s1 - $s0:.1f}')") s, PostgreSQL $(python3 -c "print(f'{$p1 - $p0:.1f}')") s")
 echo "   $PG3_RPS swipes/s"
 
-echo "== 6. PostgreSQL, one server, one writer"
-kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
-psql "$URL" -qc "CREATE DATABASE bench_one" >/dev/null
-ONEWRITER="${URL%/postgres}/bench_one?sslmode=disable&writers=1"
-serve "$ONEWRITER"
-s0=$(cpu_of "$SERVER_PID"); p0=$(cpu_of $(postgres_pids))
-wrk_swipes "http://127.0.0.1:$PORT" pg4 "$CONNS" 2 "$WORK/pg4.out"
-s1=$(cpu_of "$SERVER_PID"); p1=$(cpu_of $(postgres_pids))
-[ "$(non201 "$WORK/pg4.out")" = 0 ] || { cat "$WORK/pg4.out" >&2; exit 1; }
-sleep 1
-check_rows "postgres, one writer" "$(psql "$ONEWRITER" -Atc "SELECT COUNT(*) FROM swipes")" "$(created "$WORK/pg4.out")"
-PG4_RPS=$(rate "$WORK/pg4.out")
-RESULTS+=("PostgreSQL, 1 server, writers=1|$CONNS|$PG4_RPS|$(ms p50_us "$WORK/pg4.out")|$(ms p99_us "$WORK/pg4.out")|$(created "$WORK/pg4.out") × 201 = rows; CPU swipedeck $(python3 -c "print(f'{$s1 - $s0:.1f}')") s, PostgreSQL $(python3 -c "print(f'{$p1 - $p0:.1f}')") s")
-echo "   $PG4_RPS swipes/s"
-
 RATIOS=$(python3 -c "
-h, s, p1, p2, p3, p4 = $HELLO_RPS, $SQ_RPS, $PG1_RPS, $PG2_RPS, $PG3_RPS, $PG4_RPS
+h, s, p1, p2, p3 = $HELLO_RPS, $SQ_RPS, $PG1_RPS, $PG2_RPS, $PG3_RPS
 print(f'swipes/s ÷ hello/s: SQLite {s / h:.2f}, PostgreSQL one server {p1 / h:.2f}, two servers {p2 / h:.2f}, '
-      f'one server without waiting for the flush {p3 / h:.2f}, one writer {p4 / h:.2f}; '
-      f'PostgreSQL one server ÷ SQLite {p1 / s:.2f}, two ÷ one {p2 / p1:.2f}, four writers ÷ one {p1 / p4:.2f}')")
+      f'one server without waiting for the flush {p3 / h:.2f}; PostgreSQL one server ÷ SQLite {p1 / s:.2f}, two ÷ one {p2 / p1:.2f}')")
 echo
 echo "$RATIOS"
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
@@ -217,7 +199,7 @@ COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "### $DATE — PostgreSQL, one and two servers (\`bash scripts/bench_postgres.sh\`), commit $COMMIT"
   echo
-  echo "Machine: $(nproc) cores, $(uname -sr); wrk on the same cores; PostgreSQL $PGVERSION (throwaway cluster, fsync=$PGFSYNC, synchronous_commit=$PGSYNC, pool 16 and 4 writers per server unless the run says otherwise); $DURATION per run; empty databases; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "Machine: $(nproc) cores, $(uname -sr); wrk on the same cores; PostgreSQL $PGVERSION (throwaway cluster, fsync=$PGFSYNC, synchronous_commit=$PGSYNC, pool 16 per server); $DURATION per run; empty databases; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
   echo
   echo "| run | conns | req/s | p50 ms | p99 ms | check |"
   echo "|---|---:|---:|---:|---:|---|"

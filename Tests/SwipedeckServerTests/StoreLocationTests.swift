@@ -11,25 +11,18 @@ struct StoreLocationTests {
         #expect(try StoreLocation("/srv/d.sqlite") == .sqlite(path: "/srv/d.sqlite"))
         #expect(try StoreLocation("sqlite:data/d.sqlite") == .sqlite(path: "data/d.sqlite"))
         #expect(try StoreLocation("sqlite:///abs/d.sqlite") == .sqlite(path: "/abs/d.sqlite"))
-        guard case .postgres(let p) = try StoreLocation("postgres://ada:s%40cret@db.internal:6543/decks?sslmode=require&pool=32&writers=8") else {
+        guard case .postgres(let p) = try StoreLocation("postgres://ada:s%40cret@db.internal:6543/decks?sslmode=require&pool=32") else {
             Issue.record("not PostgreSQL")
             return
         }
         #expect(p.user == "ada" && p.password == "s@cret" && p.host == "db.internal" && p.port == 6543)
         #expect(p.database == "decks" && p.sslMode == "require" && p.poolSize == 32 && p.socketDirectory == nil)
-        #expect(p.writers == 8)
         #expect(p.redacted == "postgres://ada@db.internal:6543/decks")
         guard case .postgres(let q) = try StoreLocation("postgresql://ada@/decks?host=/run/postgresql") else {
             Issue.record("not PostgreSQL")
             return
         }
         #expect(q.socketDirectory == "/run/postgresql" && q.port == 5432 && q.sslMode == "prefer" && q.poolSize == 16)
-        #expect(q.writers == 4)
-        guard case .postgres(let small) = try StoreLocation("postgres://u@h/db?pool=2") else {
-            Issue.record("not PostgreSQL")
-            return
-        }
-        #expect(small.writers == 2, "writers default to the pool size when the pool is smaller than 4")
     }
 
     @Test("what cannot be used is refused with a sentence naming the rule", arguments: [
@@ -37,8 +30,6 @@ struct StoreLocationTests {
         ("postgres://u@h:5432/", "names no database"),
         ("postgres://u@h/db?sslmode=verify", "sslmode must be"),
         ("postgres://u@h/db?pool=0", "pool must be"),
-        ("postgres://u@h/db?pool=4&writers=5", "writers must be"),
-        ("postgres://u@h/db?writers=0", "writers must be"),
         ("sqlite:", "path is empty"),
     ])
     func refuses(_ text: String, _ words: String) {

@@ -13,9 +13,6 @@ public struct PostgresLocation: Sendable, Equatable {
     public var sslMode: String
     /// Most connections this server opens at once.
     public var poolSize: Int
-    /// Swipe transactions this server runs at once (`writers=N`, 1 to the pool size; default
-    /// 4 or the pool size if smaller). Each holds a pooled connection while it runs.
-    public var writers: Int
 
     public init(url text: String) throws {
         guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
@@ -43,14 +40,6 @@ public struct PostgresLocation: Sendable, Equatable {
             poolSize = n
         } else {
             poolSize = 16
-        }
-        if let text = query["writers"] {
-            guard let n = Int(text), (1...poolSize).contains(n) else {
-                throw StoreLocationError("writers must be a number of transactions from 1 to the pool size (\(poolSize)), not \(text).")
-            }
-            writers = n
-        } else {
-            writers = min(4, poolSize)
         }
     }
 

@@ -15,9 +15,6 @@
 public protocol SwipeStore: Sendable {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }
-    /// How many `writeSwipes` transactions the group commit runs at once: 1 for SQLite (one
-    /// writer per file); for PostgreSQL the URL's `writers` (default 4).
-    var writeLanes: Int { get }
     /// A short description for logs and `/healthz` (engine and what it is on).
     var engineDescription: String { get }
     /// Closes connections (PostgreSQL); nothing for SQLite. The store is unusable afterwards.

@@ -7,11 +7,6 @@ import Foundation
 ///
 /// With one request at a time this is one transaction per swipe; under load batches grow to
 /// `maxBatch`, amortising the commit (the WAL append and, with FULL, the fsync).
-///
-/// `lanes` transactions run at once (the store's `writeLanes`): one for SQLite, whose file has
-/// one writer; several for PostgreSQL, where a batch's statements are round trips to another
-/// process and a second transaction can use the time the first spends waiting. The rules hold
-/// between lanes as they hold between servers (the engine's locks and unique keys).
 public actor SwipeWriter {
     /// A swipe ready to insert (already validated) or a rejection to log.
     public enum Item: Sendable {
@@ -28,24 +23,17 @@ public actor SwipeWriter {
 
     private let store: any SwipeStore
     private let maxBatch: Int
-    private let lanes: Int
     /// Marked with each batch's decks after its commit (live results); nil when nobody watches.
     private let changes: DeckChanges?
     private var queue: [Job] = []
-    /// Lanes running a transaction now (0...lanes).
-    private var draining = 0
+    private var draining = false
     /// Transactions committed and items written (group-commit accounting, checked by the storage tests).
     public private(set) var commits = 0
     public private(set) var items = 0
-    /// The most transactions that were running at one moment (at most `lanes`; checked by the tests).
-    public private(set) var mostInFlight = 0
-    private var inFlight = 0
 
-    /// - Parameter lanes: transactions at once, at least 1; nil takes the store's `writeLanes`.
-    public init(store: any SwipeStore, maxBatch: Int = 256, lanes: Int? = nil, changes: DeckChanges? = nil) {
+    public init(store: any SwipeStore, maxBatch: Int = 256, changes: DeckChanges? = nil) {
         self.store = store
         self.maxBatch = maxBatch
-        self.lanes = max(1, lanes ?? store.writeLanes)
         self.changes = changes
     }
 
@@ -55,8 +43,8 @@ public actor SwipeWriter {
     public func submit(_ item: Item) async throws -> SwipeOutcome? {
         try await withCheckedThrowingContinuation { c in
             queue.append(Job(item: item, continuation: c))
-            if draining < lanes {
-                draining += 1
+            if !draining {
+                draining = true
                 Task { await self.drain() }
             }
         }
@@ -68,9 +56,6 @@ public actor SwipeWriter {
             let batch = Array(queue.prefix(take))
             queue.removeFirst(take)
             let items = batch.map(\.item)
-            inFlight += 1
-            mostInFlight = max(mostInFlight, inFlight)
-            defer { inFlight -= 1 }
             do {
                 let outcomes = try await store.writeSwipes(items)
                 commits += 1
@@ -81,7 +66,7 @@ public actor SwipeWriter {
                 for job in batch { job.continuation.resume(throwing: error) }
             }
         }
-        draining -= 1
+        draining = false
     }
 }
 

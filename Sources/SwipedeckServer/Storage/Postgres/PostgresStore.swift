@@ -103,11 +103,7 @@ public final class PostgresStore: SwipeStore {
             database: location.database, tls: tls)
     }
 
-    public var writeLanes: Int { location.writers }
-
-    public var engineDescription: String {
-        "PostgreSQL (\(location.redacted), pool \(location.poolSize), \(location.writers) writers)"
-    }
+    public var engineDescription: String { "PostgreSQL (\(location.redacted), pool \(location.poolSize))" }
 
     public func close() async {
         let task = listener.withLock { task in
