@@ -35,6 +35,10 @@ function suggestSlug(form) {
       slug.value = slugFrom(title.value);
     }
   });
+  // A title typed before this module ran (a slow phone) gets its suggestion too.
+  if (!edited && title.value !== "") {
+    slug.value = slugFrom(title.value);
+  }
 }
 
 function createReorder(list, deck, status) {

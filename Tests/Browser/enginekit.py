@@ -17,7 +17,7 @@ def top_card(page):
     return page.evaluate("(sel) => document.querySelector(sel)?.dataset.card ?? null", TOP)
 
 
-def wait_thrown(page, card, timeout=5.0):
+def wait_thrown(page, card, timeout=10.0):
     """The card leaves the stack and another is on top; returns the new top id."""
     page.wait_for("""(id, sel) => !document.querySelector(`#stack [data-card="${id}"]`)
         && document.querySelector(sel) && document.querySelector(sel).dataset.card !== id""",
@@ -25,7 +25,7 @@ def wait_thrown(page, card, timeout=5.0):
     return top_card(page)
 
 
-def wait_top_is(page, card, timeout=5.0):
+def wait_top_is(page, card, timeout=10.0):
     page.wait_for("(sel, id) => document.querySelector(sel)?.dataset.card === id", TOP, card, timeout=timeout,
                   what=f"card {card} on top")
 

@@ -7,15 +7,26 @@ import pytest
 from deckkit import TOP, open_deck
 
 
-def turn_animations(page, navigate):
-    """Names of the CSS animations that start while `navigate()` runs and the next page settles."""
+def turn_animations(page, navigate, expected):
+    """Names of the CSS animations that start while `navigate()` runs and the next page settles:
+    900 ms (the transition's length, so the next navigation starts after it), longer while fewer
+    than `expected` have started (a slow machine starts the incoming half later), at most 6 s."""
     cdp = page.context.new_cdp_session(page)
     names = []
     cdp.on("Animation.animationStarted", lambda event: names.append(event["animation"].get("name")))
     cdp.send("Animation.enable")
     navigate()
+
+    def turns():
+        return [name for name in names if name.startswith("card-turn")]
+
+    # Events arrive while Playwright waits (wait_for_timeout), not during time.sleep.
     page.wait_for_timeout(900)
-    return [name for name in names if name.startswith("card-turn")]
+    for _ in range(51):
+        if len(turns()) >= expected:
+            break
+        page.wait_for_timeout(100)
+    return turns()
 
 
 @pytest.mark.parametrize("reduced_motion", ["no-preference", "reduce"])
@@ -34,8 +45,9 @@ def test_card_turns_into_its_detail_and_back(server, chromium, reduced_motion):
             page.click(".back-to-stack")
             page.wait_for_url(re.compile(r"/d/getaways(#card-\d+)?$"))
 
-        forward = turn_animations(page, open_detail)
-        back = turn_animations(page, back_to_stack)
+        expected = 0 if reduced_motion == "reduce" else 2
+        forward = turn_animations(page, open_detail, expected)
+        back = turn_animations(page, back_to_stack, expected)
         if reduced_motion == "reduce":
             assert forward == [] and back == [], (forward, back)
         else:

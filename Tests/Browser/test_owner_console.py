@@ -66,7 +66,7 @@ def test_owner_builds_shares_watches_and_closes_a_deck(server, chromium, size, t
 
     page.get_by_role("link", name="New deck").first.click()
     page.get_by_label("Title").fill("Team lunch")
-    assert page.get_by_label("Slug").input_value() == "team-lunch"  # suggested from the title
+    poll(lambda: page.get_by_label("Slug").input_value() == "team-lunch", what="the slug suggested from the title")
     page.get_by_label("Description").fill("Where shall we eat on Friday?")
     page.get_by_label("Right label").fill("YUM")
     shot(page, f"new-deck-{size}")
