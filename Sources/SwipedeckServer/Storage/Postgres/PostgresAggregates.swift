@@ -51,8 +51,8 @@ struct PostgresAggregates {
     }
 
     /// Upserts every non-zero change in one statement (a data-modifying CTE per table, rows in
-    /// key order) and notifies `channel` with each of `decks`: the shared rows stay locked from
-    /// this statement to the commit, so it is one round trip, not one per table.
+    /// key order) and notifies `PostgresStore.changesChannel` with each of `decks`: the shared
+    /// rows stay locked from this statement to the commit, so it is one round trip, not five.
     func write(on connection: PostgresConnection, logger: Logger, notifying decks: [Int64] = []) async throws {
         let t = tallies.filter { $0.value != 0 }
         let m = masks.filter { $0.value != 0 }
