@@ -38,12 +38,10 @@ extension PostgresStore {
                 if case .swipe(let s, let quota, let paced) = item { return (i, s, quota, paced) }
                 return nil
             }
-            let decks = Set(items.map(\.deckId)).sorted()
-            var notified = false
-            if !swipes.isEmpty { notified = try await writeBatch(swipes, &outcomes, notifying: decks, on: connection) }
-            if !notified {
-                for deckId in decks { try await notify(deckId, on: connection) }
-            }
+            var aggregates = PostgresAggregates()
+            if !swipes.isEmpty { try await writeBatch(swipes, &outcomes, &aggregates, on: connection) }
+            // Last, with the notification: the shared rows stay locked for one round trip and the commit.
+            try await aggregates.write(on: connection, logger: logger, notifying: Set(items.map(\.deckId)).sorted())
             return outcomes
         }
     }
@@ -65,12 +63,12 @@ extension PostgresStore {
             """, on: connection)
     }
 
-    /// Steps 1–5 for the batch's swipes; returns whether it notified `decks` (with the aggregates,
-    /// in the statement after which the shared rows stay locked until the commit).
+    /// Steps 1–5 for the batch's swipes; the shared aggregates' changes go into `aggregates`,
+    /// which the caller writes last.
     private func writeBatch(
         _ swipes: [(index: Int, swipe: Swipe, quota: Int?, paced: Bool)], _ outcomes: inout [SwipeOutcome?],
-        notifying decks: [Int64], on connection: PostgresConnection
-    ) async throws -> Bool {
+        _ aggregates: inout PostgresAggregates, on connection: PostgresConnection
+    ) async throws {
         // 1. The participants' aggregate rows, locked in a fixed order.
         let people = Set(swipes.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }).sorted()
         var states: [Person: SwipeAggregates.ParticipantState] = [:]
@@ -98,7 +96,6 @@ extension PostgresStore {
         var recent = try await recentTimes(of: Set(swipes.filter(\.paced).map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }), on: connection)
         // 3. Each item in submission order, seeing the items before it.
         var accepted: [Swipe] = []
-        var aggregates = PostgresAggregates()
         for item in swipes {
             var swipe = item.swipe
             let person = Person(deckId: swipe.deckId, id: swipe.participantId)
@@ -136,11 +133,11 @@ extension PostgresStore {
             accepted.append(swipe)
             outcomes[item.index] = .created(swipe)
         }
-        if accepted.isEmpty { return false }
+        if accepted.isEmpty { return }
         // 4. The rows.
         try await insertParticipants(of: accepted, on: connection)
         guard try await insert(accepted, on: connection) == accepted.count else { throw RetryBatch() }
-        // 5. Counts, in the locked rows, then the shared aggregates.
+        // 5. Counts, in the locked rows (the caller writes the shared aggregates).
         let changed = people.filter { states[$0] != nil }
         try await execute("""
             UPDATE deckParticipants SET k0 = d.k0, k1 = d.k1, k2 = d.k2, k3 = d.k3, k4 = d.k4
@@ -150,8 +147,6 @@ extension PostgresStore {
                         \(changed.map { states[$0]!.counts[4] })::bigint[]) AS d(deckId, participantId, k0, k1, k2, k3, k4)
             WHERE deckParticipants.deckId = d.deckId AND deckParticipants.participantId = d.participantId
             """, on: connection)
-        try await aggregates.write(on: connection, logger: logger, notifying: decks)
-        return true
     }
 
     /// The creation times of the two latest swipes of each participant in their deck (pace rule).
