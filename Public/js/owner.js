@@ -30,14 +30,15 @@ function suggestSlug(form) {
   slug.addEventListener("input", () => {
     edited = true;
   });
-  title.addEventListener("input", () => {
+  function suggest() {
     if (!edited) {
       slug.value = slugFrom(title.value);
     }
-  });
+  }
+  title.addEventListener("input", suggest);
   // A title typed before this module ran (a slow phone) gets its suggestion too.
-  if (!edited && title.value !== "") {
-    slug.value = slugFrom(title.value);
+  if (title.value !== "") {
+    suggest();
   }
 }
 
