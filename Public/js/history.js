@@ -128,6 +128,9 @@ function history(root) {
       say('Undone: ' + $('.row-text b', row).textContent);
       return next?.focus();
     }
+    // A flipped drag is stored as a new decision with an id of its own.
+    const answer = await r.json().catch(() => null);
+    if (answer?.swipe?.id) row.dataset.swipe = answer.swipe.id;
     row.dataset.direction = to;
     const b = $('.badge', row), fam = to.includes('left') ? 'left' : to.includes('right') ? 'right' : to;
     b.className = 'badge badge-' + to;

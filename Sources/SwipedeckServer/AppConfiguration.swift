@@ -18,13 +18,17 @@ public struct AppConfiguration: Sendable {
     /// Largest accepted request body, bytes. Default 2 MiB (a 100,000-sample trace still parses
     /// and is refused as `too_long`).
     public var maxBodyBytes: Int = 2 * 1024 * 1024
-    /// State-changing requests per second per participant (0 = unlimited); burst = 4 × rate.
-    public var participantRateLimit: Double = 30
-    /// State-changing requests per second per IP (0 = unlimited); burst = 2 × rate.
+    /// Decisions (swipes, batch items, undos, flips) per second per participant identity,
+    /// whether the cookie or the body names it (0 = unlimited); burst = 4 × rate. Default 10: a
+    /// person decides at most a few cards a second, and a queue delivering 40 decisions made
+    /// offline goes through at once.
+    public var participantRateLimit: Double = 10
+    /// State-changing requests per second per IP, a batch counting as its items (0 = unlimited);
+    /// burst = 2 × rate.
     public var ipRateLimit: Double = 5000
-    /// Participant ids minted per second per IP, for browser cookies and `POST …/participants`
-    /// together (0 = unlimited); burst = 60 × rate, so a classroom of 100 phones behind one NAT
-    /// joins at once. Default 2.
+    /// Participant credentials minted per second per client network (IPv4 /24, IPv6 /64), for
+    /// browser cookies and `POST …/participants` together (0 = unlimited); burst = 60 × rate, so
+    /// 120 phones behind one NAT join within a minute. Default 2.
     public var mintRateLimit: Double = 2
     /// Secret that signs participant ids; nil = generated on first run and kept in the database.
     /// Several servers on one database share the stored one.

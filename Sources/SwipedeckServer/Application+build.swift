@@ -45,13 +45,15 @@ public func buildApplication(
         secret = try await database.setting("participantSecret", orCreate: { Secret.token() }).value
     }
     let signer = ParticipantSigner(secret: secret)
-    let verifier = ParticipantVerifier(signer: signer, store: database)
-    // Browser cookies and API mints share one budget per IP: `rate` a second, a minute's worth at once.
+    // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's worth at once.
     let mintLimiter = RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60)
+    let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(database: database)
     let writer = SwipeWriter(store: database, maxBatch: config.maxBatch, changes: database.changes)
-    let swipes = SwipeService(catalog: catalog, writer: writer, participants: verifier)
+    let swipes = SwipeService(
+        catalog: catalog, writer: writer, store: database, signer: signer,
+        participantLimiter: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4))
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
     let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
@@ -69,23 +71,22 @@ public func buildApplication(
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside ErrorMiddleware, so an error response also sets the cookie of a new participant.
-    router.add(middleware: ParticipantMiddleware(verifier: verifier, mintLimiter: mintLimiter, clock: clock))
+    router.add(middleware: ParticipantMiddleware(signer: signer, mintLimiter: mintLimiter, clock: clock))
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware())
     router.add(middleware: OwnerMiddleware(database: database, adminToken: token, clock: clock))
-    router.add(middleware: RateLimitMiddleware(
-        perParticipant: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
-        perIP: RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2),
-        clock: clock))
+    router.add(middleware: RateLimitMiddleware(perIP: ipLimiter, clock: clock))
 
     DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
     CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, signer: signer, mintLimiter: mintLimiter, clock: clock).register(on: router)
-    SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
+    SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
-    ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, live: live, clock: clock).register(on: router)
-    ExportsController(database: database, access: access).register(on: router)
+    let names = ParticipantNames(signer: signer, store: database)
+    ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, live: live, names: names, clock: clock)
+        .register(on: router)
+    ExportsController(database: database, access: access, names: names).register(on: router)
     PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clock: clock)
         .register(on: router)
     // Failed sign-ins: 10 at once, then one every 5 s, per IP and per owner name.
@@ -93,7 +94,7 @@ public func buildApplication(
         database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
-    OwnerResultsController(database: database, access: access, clock: clock).register(on: router)
+    OwnerResultsController(database: database, access: access, names: names, clock: clock).register(on: router)
     OwnerDecksController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     OwnerCardsController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     ShareController(catalog: catalog, access: access, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)

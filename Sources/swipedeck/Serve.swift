@@ -13,7 +13,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Admin token (env SWIPEDECK_ADMIN_TOKEN); generated and printed once when unset.") var adminToken: String?
     @Option(help: "SQLite's PRAGMA synchronous: normal (crash-safe) or full (power-loss-safe) (env SWIPEDECK_SYNCHRONOUS); PostgreSQL follows its synchronous_commit.")
     var synchronous: String?
-    @Option(help: "State-changing requests per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
+    @Option(help: "Decisions (swipes, batch items, undos, flips) per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
     @Option(help: "State-changing requests per second per IP, 0 = unlimited (env SWIPEDECK_RATE_IP).") var rateIp: Double?
     @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
     @Option(help: "Participant ids minted per second per IP (burst 60 × rate), 0 = unlimited (env SWIPEDECK_RATE_MINT).") var rateMint: Double?

@@ -234,15 +234,15 @@ struct DomainTests {
         #expect(throws: ApiError.self) { try SwipeService.checkedKey(String(repeating: "k", count: 129)) }
         #expect(SwipeService.fingerprint([Array("a".utf8), Array("bc".utf8)]) != SwipeService.fingerprint([Array("ab".utf8), Array("c".utf8)]))
         let signer = ParticipantSigner(secret: "0123456789abcdef")
-        let id = signer.mint(now: 1_790_000_000.25)
-        #expect(Participant.isValidId(id) && id.count == 58)
-        #expect(signer.verify(id))
-        #expect(ParticipantSigner.mintTime(of: id) == 1_790_000_000.25)
-        #expect(!ParticipantSigner(secret: "another secret!!").verify(id))
-        // Ids already handed out stay valid: the signature is HMAC-SHA256(secret, "participant:" + body),
-        // its first 12 bytes in lower-case hex (computed independently with Python's hmac).
-        #expect(signer.sign(body: "alice") == "alice-3472238644043db7f8ef5b96")
-        #expect(!signer.verify("alice-3472238644043db7f8ef5b97"))
+        let id = signer.mint(.device, now: 1_790_000_000.25)
+        #expect(Participant.isValidId(id) && id.count == 62)
+        guard case .valid(let credential) = signer.check(id, now: 1_790_000_001) else { Issue.record("not valid: \(id)"); return }
+        #expect(credential.mintedAt == 1_790_000_000.25)
+        #expect(ParticipantSigner(secret: "another secret!!").check(id, now: 1_790_000_001) == .unknown)
+        // The signature is HMAC-SHA256(secret, "credential:" + body), its first 12 bytes in lower-case
+        // hex (computed independently with Python's hmac, as Tests/signed_ids.py does).
+        #expect(signer.sign(body: "alice") == "alice-6ec514b58431ad61019bd792")
+        #expect(signer.check("alice-3472238644043db7f8ef5b96", now: 0) == .unknown)
     }
 
     @Test("hex: two lower-case digits a byte; fixed-width numbers")

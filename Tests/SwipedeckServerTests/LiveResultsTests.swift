@@ -44,7 +44,7 @@ struct LiveResultsTests {
         let input = DeckInput(slug: "live", title: "Live", cards: (0..<10).map { DeckInput.CardInput(title: "c\($0)") })
         let (d, cards) = try input.validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
-        let ids = try await database.cardIds(deckId: deck.id!).sorted()
+        let ids = try await database.cardIds(deckId: deck.id!).active.sorted()
         let catalog = Catalog(database: database)
         let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
         let writer = SwipeWriter(store: database, changes: database.changes)
@@ -102,7 +102,7 @@ struct LiveResultsTests {
         let two = Collector()
         let twoTask = two.start(live.events(deckId: decks[1].id!, slug: "two"))
         try await Self.poll("both first events") { one.results.count == 1 && two.results.count == 1 }
-        let card = try await database.cardIds(deckId: decks[0].id!).min()!
+        let card = try await database.cardIds(deckId: decks[0].id!).active.min()!
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
         guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
         try await Self.poll("deck one's update") { one.results.count == 2 }

@@ -25,12 +25,21 @@ let adminToken = "t0ken"
 /// The participant-signing secret every test app is configured with.
 let participantSecret = "test-participant-secret-0123456789"
 
-/// The signed participant id a test names `name` (tests sign readable bodies with the test
-/// secret; the server accepts only ids signed with its secret). An id that is already signed is
-/// returned as is.
+/// The participant credential a test names `name` (tests sign readable bodies with the test
+/// secret: device credentials without expiry; the server accepts only credentials signed with its
+/// secret). A credential that is already signed is returned as is.
 func pid(_ name: String) -> String {
     let signer = ParticipantSigner(secret: participantSecret)
-    return signer.verify(name) || !Participant.isValidId(name) ? name : signer.sign(body: name)
+    if case .valid = signer.check(name, now: fixedTime) { return name }
+    return Participant.isValidId(name) ? signer.sign(body: name) : name
+}
+
+/// The identity (stored participant id) the credential `pid(name)` acts as in deck `deckId`.
+func identity(_ name: String, deckId: Int64) -> String {
+    let signer = ParticipantSigner(secret: participantSecret)
+    guard case .valid(let credential) = signer.check(pid(name), now: fixedTime), let identity = signer.identity(of: credential, deckId: deckId)
+    else { preconditionFailure("\(name) is no test credential") }
+    return identity.id
 }
 
 /// A fresh path for a temporary SQLite database.

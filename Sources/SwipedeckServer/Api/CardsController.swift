@@ -27,10 +27,9 @@ struct CardsController: Sendable {
         let limit = try RequestDecoding.intParam(try RequestDecoding.query(request, "limit"), name: "limit", default: 20, range: 1...100)
         let cursor = try RequestDecoding.intParam(
             try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
-        var participant = context.participant
-        if let named = try RequestDecoding.query(request, "participant") {
-            participant = try await swipes.participants.checked(named)
-        }
+        let named = try RequestDecoding.query(request, "participant")
+        let participant = named == nil && context.participant == nil
+            ? nil : try swipes.identity(named, cookie: context.participant, cookieRejected: false, deckId: deck.id ?? 0, now: clock()).id
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
         let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil

@@ -7,6 +7,8 @@ import Hummingbird
 struct ExportsController: Sendable {
     let database: any SwipeStore
     let access: DeckAccess
+    /// Participants appear under their pseudonyms, never as anything that acts.
+    let names: ParticipantNames
     /// Rows per database read and per written chunk.
     static let pageSize = 5000
 
@@ -33,6 +35,7 @@ struct ExportsController: Sendable {
 
     func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) -> String) -> Response {
         let database = database
+        let names = names
         let deckId = deck.id ?? 0
         return Response(
             status: .ok,
@@ -41,8 +44,9 @@ struct ExportsController: Sendable {
                 if !header.isEmpty { try await writer.write(ByteBuffer(string: header)) }
                 var after: Int64 = 0
                 while true {
-                    let rows = try await database.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
+                    var rows = try await database.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
                     guard let last = rows.last else { break }
+                    for i in rows.indices { rows[i].swipe.participantId = names.shown(rows[i].swipe.participantId, deckId: deckId) }
                     try await writer.write(ByteBuffer(string: render(rows)))
                     after = last.cursor
                 }

@@ -1,7 +1,9 @@
+import Foundation
 import Hummingbird
 
-/// `POST /api/v1/decks/{deck}/participants`: mints a signed participant id for a program.
-/// Rate-limited per IP (the same budget as browser cookies), so nobody mints a crowd.
+/// `POST /api/v1/decks/{deck}/participants`: mints a participant credential for a program,
+/// valid on this deck only and for `ParticipantSigner.deckLifetime`. Rate-limited per client
+/// network (the join budget browser cookies share), so nobody mints a crowd.
 struct ParticipantsController: Sendable {
     let catalog: Catalog
     let signer: ParticipantSigner
@@ -12,15 +14,25 @@ struct ParticipantsController: Sendable {
         router.post("/api/v1/decks/:deck/participants", use: mint)
     }
 
-    struct Minted: Encodable { let participant: String }
+    struct Minted: Encodable {
+        /// The credential: send it as `participant` with every swipe, undo, flip and history read.
+        let participant: String
+        /// When it stops acting (ISO 8601, UTC).
+        let expiresAt: String
+    }
+
+    static func iso8601(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601)
+    }
 
     @Sendable func mint(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
         if !deck.isOpen { throw ApiError.deckClosed }
         let now = clock()
-        if let ip = context.remoteAddress, let wait = mintLimiter.take("mint:" + ip, now: now) {
+        if let ip = context.remoteAddress, let wait = mintLimiter.take("mint:" + ClientNetwork.key(ip), now: now) {
             throw ApiError.rateLimited(retryAfter: wait)
         }
-        return JSONResponse.make(Minted(participant: signer.mint(now: now)), status: .created)
+        let credential = signer.mint(.deck(deck.id ?? 0), now: now)
+        return JSONResponse.make(Minted(participant: credential, expiresAt: Self.iso8601(now + ParticipantSigner.deckLifetime)), status: .created)
     }
 }

@@ -10,6 +10,8 @@ struct ResultsController: Sendable {
     let access: DeckAccess
     let decoding: RequestDecoding
     let live: LiveResults
+    /// Owners name participants by pseudonym.
+    let names: ParticipantNames
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -58,8 +60,7 @@ struct ResultsController: Sendable {
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.
     @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try await context.parameters.require("deck"), context)
-        let id = try context.parameters.require("participant")
-        return JSONResponse.make(try await database.participantReport(deck: deck, participant: id))
+        return JSONResponse.make(try await names.report(deck: deck, shown: try context.parameters.require("participant")))
     }
 
     struct ExcludeBody: Decodable { var reason: String? }
@@ -74,13 +75,14 @@ struct ResultsController: Sendable {
 
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try await context.parameters.require("deck"), context)
-        let id = try context.parameters.require("participant")
+        let shown = try context.parameters.require("participant")
         var reason = ""
         if excluded, request.headers[.contentType] != nil {
             reason = try await decoding.decodeJSON(ExcludeBody.self, from: request).reason ?? ""
         }
         if reason.count > 500 { throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.") }
+        let id = try await names.stored(shown, deckId: deck.id ?? 0)
         try await database.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
-        return JSONResponse.make(try await database.participantReport(deck: deck, participant: id))
+        return JSONResponse.make(try await names.report(deck: deck, shown: shown))
     }
 }

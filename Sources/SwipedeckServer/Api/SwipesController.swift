@@ -10,6 +10,8 @@ struct SwipesController: Sendable {
     let catalog: Catalog
     let swipes: SwipeService
     let decoding: RequestDecoding
+    /// The per-IP budget of state-changing requests: a batch takes one more per item beyond the first.
+    let ipLimiter: RateLimiter
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -53,6 +55,12 @@ struct SwipesController: Sendable {
             throw ApiError.invalidField(code: "invalid_batch_size", message: "A batch holds 1–100 swipes.")
         }
         _ = try await catalog.deck(slug)
+        // The middleware took one token for the request; a batch counts as its items.
+        if batch.swipes.count > 1, let ip = context.remoteAddress,
+            let wait = ipLimiter.take("ip:" + ip, cost: Double(batch.swipes.count - 1), now: clock())
+        {
+            throw ApiError.rateLimited(retryAfter: wait)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let results = await withTaskGroup(of: (Int, BatchItemResult).self) { group in
@@ -84,9 +92,9 @@ struct SwipesController: Sendable {
 
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        let participant = try await participantParam(request, context)
-        let s = try await database.undoSwipe(id: id, participant: participant, at: clock())
-        let deck = try await database.deckSlug(id: s.deckId)
+        let (s, deck) = try await swipes.undo(
+            id: id, named: try RequestDecoding.query(request, "participant"), cookie: context.participant,
+            cookieRejected: context.participantRejected, now: clock())
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
 
@@ -101,29 +109,19 @@ struct SwipesController: Sendable {
         guard let d = Decision(rawValue: body.direction), d != .none else {
             throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
         }
-        let participant = try await swipes.participant(
-            body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
-            cookieRejected: context.participantRejected)
-        guard let existing = try await database.swipe(id: id) else { throw ApiError.notFound("swipe") }
-        let deckSlug = try await database.deckSlug(id: existing.deckId)
-        let deck = try await catalog.deck(deckSlug)
-        if !deck.swipeProfile.directions.contains(d) {
-            throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(d.rawValue).")
-        }
-        let s = try await database.flipSwipe(id: id, participant: participant, to: d.rawValue, at: clock())
-        return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deckSlug)))
+        let (s, deck) = try await swipes.flip(
+            id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
+            cookieRejected: context.participantRejected, now: clock())
+        return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
 
     @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
-        let participant = try await participantParam(request, context)
-        let entries = try await database.history(deckId: deck.id ?? 0, participant: participant)
+        let participant = try swipes.identity(
+            try RequestDecoding.query(request, "participant"), cookie: context.participant, cookieRejected: context.participantRejected,
+            deckId: deck.id ?? 0, now: clock())
+        let entries = try await database.history(deckId: deck.id ?? 0, participant: participant.id)
         return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])
-    }
-
-    func participantParam(_ request: Request, _ context: AppRequestContext) async throws -> String {
-        try await swipes.participant(
-            try RequestDecoding.query(request, "participant"), cookie: context.participant, cookieRejected: context.participantRejected)
     }
 }

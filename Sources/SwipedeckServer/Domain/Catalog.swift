@@ -6,7 +6,13 @@ import Synchronization
 public final class Catalog: Sendable {
     struct Entry {
         var deck: Deck
-        var cardIds: Set<Int64>
+        var active: Set<Int64>
+        var archived: Set<Int64>
+    }
+
+    /// What a card id is in a deck.
+    public enum CardState: Sendable {
+        case active, archived, absent
     }
 
     private let database: any SwipeStore
@@ -22,16 +28,25 @@ public final class Catalog: Sendable {
         try await entry(slug).deck
     }
 
-    /// Whether the card belongs to the deck (reloading the deck's cards once on a miss).
-    public func contains(card: Int64, in slug: String) async throws -> Bool {
-        if try await entry(slug).cardIds.contains(card) { return true }
+    /// What `card` is in the deck (reloading the deck's cards once on a miss).
+    public func card(_ card: Int64, in slug: String) async throws -> CardState {
+        if let state = Self.state(of: card, in: try await entry(slug)) { return state }
         entries.withLock { _ = $0.removeValue(forKey: slug) }
-        return try await entry(slug).cardIds.contains(card)
+        return Self.state(of: card, in: try await entry(slug)) ?? .absent
     }
 
-    /// Number of cards in the deck.
+    /// Whether the card belongs to the deck, archived or not.
+    public func contains(card: Int64, in slug: String) async throws -> Bool {
+        try await self.card(card, in: slug) != .absent
+    }
+
+    /// Number of the deck's active (not archived) cards.
     public func cardCount(_ slug: String) async throws -> Int {
-        try await entry(slug).cardIds.count
+        try await entry(slug).active.count
+    }
+
+    private static func state(of card: Int64, in e: Entry) -> CardState? {
+        e.active.contains(card) ? .active : e.archived.contains(card) ? .archived : nil
     }
 
     /// Forgets a deck after a change (settings, cards), so the next request reads it anew.
@@ -43,7 +58,8 @@ public final class Catalog: Sendable {
     private func entry(_ slug: String) async throws -> Entry {
         if let e = entries.withLock({ $0[slug] }) { return e }
         guard let deck = try await database.deck(slug: slug), let id = deck.id else { throw ApiError.notFound("deck") }
-        let e = Entry(deck: deck, cardIds: try await database.cardIds(deckId: id))
+        let ids = try await database.cardIds(deckId: id)
+        let e = Entry(deck: deck, active: ids.active, archived: ids.archived)
         entries.withLock { $0[slug] = e }
         return e
     }

@@ -4,7 +4,7 @@ public struct ParticipantReport: Sendable, Encodable {
     public var participant: String
     /// Live swipes by `SwipeKind` raw value.
     public var kinds: [String: Int]
-    /// Suspect reason (`machine_like_trace`, `button_burst`, `button_before_read`) → swipes.
+    /// Suspect reason (`machine_like_trace`, `button_burst`, `button_before_read`, `drag_burst`, `drag_before_read`) → swipes.
     public var suspectReasons: [String: Int]
     /// Refused swipes by rejection code.
     public var rejections: [String: Int]

@@ -30,7 +30,7 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var undoneAt: Double?
     /// The card's revision when it was decided (1 for swipes stored before revisions existed).
     public var cardRevision: Int? = nil
-    /// Why the swipe is suspect: `machine_like_trace`, `button_burst`, `button_before_read`.
+    /// Why the swipe is suspect: `machine_like_trace`, `button_burst`, `button_before_read`, `drag_burst`, `drag_before_read`.
     public var suspectReason: String? = nil
     /// The trace in `TraceCodec`'s lossless binary form (drag swipes stored since migration v4).
     public var traceData: Data? = nil

@@ -2,16 +2,22 @@ import Foundation
 import SwipePhysics
 
 /// Accepts swipes: checks the deck, card, input kind and participant, re-runs the physics on
-/// drag traces, logs refused traces, and hands valid swipes to the group-commit writer.
+/// drag traces, logs refused traces, and hands valid swipes to the group-commit writer; undoes
+/// and flips them for the participant who made them.
 public struct SwipeService: Sendable {
     public let catalog: Catalog
     public let writer: SwipeWriter
-    public let participants: ParticipantVerifier
+    public let store: any SwipeStore
+    public let signer: ParticipantSigner
+    /// Decisions per participant identity (every swipe, batch item, undo and flip takes one).
+    public let participantLimiter: RateLimiter
 
-    public init(catalog: Catalog, writer: SwipeWriter, participants: ParticipantVerifier) {
+    public init(catalog: Catalog, writer: SwipeWriter, store: any SwipeStore, signer: ParticipantSigner, participantLimiter: RateLimiter) {
         self.catalog = catalog
         self.writer = writer
-        self.participants = participants
+        self.store = store
+        self.signer = signer
+        self.participantLimiter = participantLimiter
     }
 
     /// Submits one swipe. Returns after its transaction committed.
@@ -19,19 +25,21 @@ public struct SwipeService: Sendable {
     /// - Parameters:
     ///   - key: the `Idempotency-Key`; nil makes a fresh one (no replay protection).
     ///   - fingerprint: identifies the request body, to tell a replay from a reuse of the key.
-    ///   - cookieParticipant: the browser's participant id (already verified), used when the body
+    ///   - cookieParticipant: the browser's credential (already checked), used when the body
     ///     names none.
     ///   - cookieRejected: the request carried a participant cookie this server did not issue.
     ///   - now: seconds since 1970 (passed in; the service reads no clock).
     /// - Throws: `ApiError` naming the broken rule.
     public func submit(
-        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: String?,
+        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: ParticipantCredential?,
         cookieRejected: Bool = false, now: Double
     ) async throws -> SwipeOutcome {
         let deck = try await catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         let key = try key.map(Self.checkedKey) ?? UUID().uuidString
-        let participant = try await self.participant(r.participant, cookie: cookieParticipant, cookieRejected: cookieRejected)
+        let identity = try self.identity(r.participant, cookie: cookieParticipant, cookieRejected: cookieRejected, deckId: deckId, now: now)
+        let participant = identity.id
+        try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
         guard let direction = Decision(rawValue: r.direction), direction != .none else {
             throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
@@ -40,7 +48,11 @@ public struct SwipeService: Sendable {
         if let ms = r.decisionMs, !(ms >= 0 && ms <= 86_400_000) {
             throw ApiError.invalidField(code: "invalid_decision_ms", message: "decisionMs must be between 0 and 86,400,000.")
         }
-        guard try await catalog.contains(card: r.card, in: slug) else { throw ApiError.notFound("card") }
+        switch try await catalog.card(r.card, in: slug) {
+        case .active: break
+        case .archived: throw ApiError.cardArchived
+        case .absent: throw ApiError.notFound("card")
+        }
         let profile = deck.swipeProfile
 
         var swipe = Swipe(
@@ -69,9 +81,88 @@ public struct SwipeService: Sendable {
                 throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
             }
         }
-        let paced = input == .button || input == .key
-        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, paced: paced)) else { throw ApiError.notFound("swipe") }
+        let pace = SwipeWriter.Pace(mintedAt: identity.mintedAt)
+        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, pace: pace)) else { throw ApiError.notFound("swipe") }
         return outcome
+    }
+
+    /// Undoes swipe `id` for the participant who made it (the row stays, marked undone).
+    ///
+    /// - Parameters: `named`, `cookie`, `cookieRejected` as for `identity`; `now` seconds since 1970.
+    /// - Returns: the undone swipe and its deck's slug.
+    /// - Throws: `notFound("swipe")`, the credential's errors, `notYourSwipe`, `rateLimited`,
+    ///   `deckClosed` (a closed deck's decisions are frozen), `alreadyUndone`.
+    public func undo(id: String, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> (Swipe, String) {
+        let (s, deck, _) = try await ownSwipe(id: id, named: named, cookie: cookie, cookieRejected: cookieRejected, now: now)
+        return (try await store.undoSwipe(id: s.id, participant: s.participantId, at: now), deck.slug)
+    }
+
+    /// Undoes the acting participant's most recent live swipe in the deck, if any.
+    /// - Throws: the credential's errors, `rateLimited`, `deckClosed`.
+    public func undoLatest(deck slug: String, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> Swipe? {
+        let deck = try await catalog.deck(slug)
+        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let identity = try self.identity(nil, cookie: cookie, cookieRejected: cookieRejected, deckId: deckId, now: now)
+        try takeDecision(identity, now: now)
+        if !deck.isOpen { throw ApiError.deckClosed }
+        return try await store.undoLatestSwipe(deckId: deckId, participant: identity.id, at: now)
+    }
+
+    /// Changes swipe `id` to `direction` for the participant who made it.
+    ///
+    /// A swipe without a trace (a button, a key, a program) changes its direction in place and
+    /// the old one is logged. A swipe with a trace is never turned into a decision its trace does
+    /// not show: it is undone (the row and its trace stay) and the new direction is stored as a
+    /// new swipe without a trace — input `button` from the browser, `api` from a program — which
+    /// counts as such a decision does, is paced like one, and is refused on a drag-only deck.
+    ///
+    /// - Returns: the swipe that now holds the decision (a new id for a traced one) and the slug.
+    /// - Throws: as `undo`, and `direction_not_enabled`, `inputNotAllowed`.
+    public func flip(id: String, to direction: Decision, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> (Swipe, String) {
+        let (s, deck, identity) = try await ownSwipe(id: id, named: named, cookie: cookie, cookieRejected: cookieRejected, now: now)
+        if !deck.swipeProfile.directions.contains(direction) {
+            throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
+        }
+        if !s.hasTrace || s.direction == direction.rawValue {
+            return (try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction.rawValue, at: now), deck.slug)
+        }
+        if s.undoneAt != nil { throw ApiError.alreadyUndone }
+        if !deck.allowButtons { throw ApiError.inputNotAllowed("This deck counts drags only: undo the swipe and drag the card again.") }
+        _ = try await store.undoSwipe(id: s.id, participant: s.participantId, at: now)
+        let input: SwipeInput = named == nil ? .button : .api
+        let key = UUID().uuidString
+        let decision = Swipe(
+            id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction.rawValue,
+            input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
+            suspect: false, requestHash: Self.fingerprint([Array(key.utf8)]), createdAt: now, undoneAt: nil)
+        switch try await writer.submit(.swipe(decision, quota: deck.quota, pace: SwipeWriter.Pace(mintedAt: identity.mintedAt))) {
+        case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)
+        case .refused(let error)?: throw error
+        case nil: throw ApiError.notFound("swipe")
+        }
+    }
+
+    /// Swipe `id`, its deck and the acting identity, once the identity is the swipe's maker, has
+    /// budget left and the deck is open.
+    private func ownSwipe(id: String, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> (Swipe, Deck, ParticipantIdentity) {
+        guard let s = try await store.swipe(id: id) else { throw ApiError.notFound("swipe") }
+        let deck = try await catalog.deck(try await store.deckSlug(id: s.deckId))
+        let identity = try self.identity(named, cookie: cookie, cookieRejected: cookieRejected, deckId: s.deckId, now: now)
+        if identity.id != s.participantId { throw ApiError.notYourSwipe }
+        try takeDecision(identity, now: now)
+        if !deck.isOpen { throw ApiError.deckClosed }
+        return (s, deck, identity)
+    }
+
+    /// The browser's identity in deck `deckId`, for reads (nil without a cookie credential).
+    public func cookieIdentity(_ cookie: ParticipantCredential?, deckId: Int64) -> String? {
+        cookie.flatMap { signer.identity(of: $0, deckId: deckId)?.id }
+    }
+
+    /// Takes one decision from the identity's budget (a swipe, a batch item, an undo, a flip).
+    /// - Throws: `rateLimited` past it.
+    public func takeDecision(_ identity: ParticipantIdentity, now: Double) throws {
+        if let wait = participantLimiter.take("p:" + identity.id, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
     }
 
     /// `Idempotency-Key`: 1–128 characters of `[A-Za-z0-9._:-]`.
@@ -83,17 +174,33 @@ public struct SwipeService: Sendable {
         return k
     }
 
-    /// The acting participant: the one the body or query names (which must be issued by this
-    /// server), else the browser's cookie.
+    /// The participant acting on deck `deckId`: the identity of the credential the body or query
+    /// names, else of the browser's cookie. A published identity or pseudonym is no credential.
     /// - Throws: `invalid_participant` (malformed), `unknownParticipant` (not issued here, named or
-    ///   by cookie), `participant_required` (neither).
-    public func participant(_ named: String?, cookie: String?, cookieRejected: Bool) async throws -> String {
-        if let named { return try await participants.checked(named) }
-        if let cookie { return cookie }
-        if cookieRejected { throw ApiError.unknownParticipant }
-        throw ApiError.invalidField(
-            code: "participant_required",
-            message: "Send a participant id (POST /api/v1/decks/{deck}/participants mints one) or accept the session cookie.")
+    ///   by cookie, or of the retired format), `participantExpired`, `participantOtherDeck` (an API
+    ///   credential minted for another deck), `participant_required` (neither).
+    public func identity(_ named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, deckId: Int64, now: Double) throws -> ParticipantIdentity {
+        let credential: ParticipantCredential
+        if let named {
+            guard Participant.isValidId(named) else {
+                throw ApiError.invalidField(code: "invalid_participant", message: "participant must be 1–64 characters of A–Z, a–z, 0–9, '_', '-'.")
+            }
+            switch signer.check(named, now: now) {
+            case .valid(let c): credential = c
+            case .expired: throw ApiError.participantExpired
+            case .unknown: throw ApiError.unknownParticipant
+            }
+        } else if let cookie {
+            credential = cookie
+        } else if cookieRejected {
+            throw ApiError.unknownParticipant
+        } else {
+            throw ApiError.invalidField(
+                code: "participant_required",
+                message: "Send a participant credential (POST /api/v1/decks/{deck}/participants mints one) or accept the session cookie.")
+        }
+        guard let identity = signer.identity(of: credential, deckId: deckId) else { throw ApiError.participantOtherDeck }
+        return identity
     }
 
     static func input(_ s: String?) throws -> SwipeInput {

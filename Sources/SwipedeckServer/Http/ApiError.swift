@@ -14,8 +14,13 @@ public enum ApiError: Error, Sendable, Equatable {
     case invalidCredentials
     /// 403: a cookie-authenticated POST from another origin, or an owner form without its token.
     case crossOrigin
-    /// 403: a participant id this server did not issue (invented, forged or altered).
+    /// 403: a participant credential this server did not issue (invented, forged, altered, or of
+    /// the retired format).
     case unknownParticipant
+    /// 403: a participant credential past its lifetime.
+    case participantExpired
+    /// 403: an API participant credential minted for another deck.
+    case participantOtherDeck
     /// 403: the signed-in owner (or token) does not manage this deck.
     case notYourDeck
     /// 403: undoing or flipping somebody else's swipe.
@@ -28,8 +33,10 @@ public enum ApiError: Error, Sendable, Equatable {
     case slugTaken
     /// 409: the swipe was undone already.
     case alreadyUndone
-    /// 409: the deck's owner closed it to new swipes.
+    /// 409: the deck's owner closed it: no new swipes, undos or flips.
     case deckClosed
+    /// 409: the card is archived: dealt to nobody and taking no new swipes.
+    case cardArchived
     /// 409: the participant decided as many cards as the deck's quota allows.
     case quotaReached(Int)
     /// 409: an owner with this name exists.
@@ -56,9 +63,9 @@ public enum ApiError: Error, Sendable, Equatable {
         switch self {
         case .malformedJSON, .invalidField: return .badRequest
         case .unauthorized, .invalidCredentials: return .unauthorized
-        case .crossOrigin, .notYourSwipe, .unknownParticipant, .notYourDeck: return .forbidden
+        case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck, .notYourDeck: return .forbidden
         case .notFound: return .notFound
-        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .quotaReached, .ownerNameTaken: return .conflict
+        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .quotaReached, .ownerNameTaken: return .conflict
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
@@ -81,8 +88,11 @@ public enum ApiError: Error, Sendable, Equatable {
         case .invalidCredentials: return "invalid_credentials"
         case .crossOrigin: return "cross_origin"
         case .unknownParticipant: return "unknown_participant"
+        case .participantExpired: return "participant_expired"
+        case .participantOtherDeck: return "participant_other_deck"
         case .notYourDeck: return "not_your_deck"
         case .deckClosed: return "deck_closed"
+        case .cardArchived: return "card_archived"
         case .quotaReached: return "quota_reached"
         case .ownerNameTaken: return "owner_name_taken"
         case .notYourSwipe: return "not_your_swipe"
@@ -108,9 +118,12 @@ public enum ApiError: Error, Sendable, Equatable {
         case .unauthorized: return "Sign in as the deck's owner, or send Authorization: Bearer <token> (an owner's API token or the admin token)."
         case .invalidCredentials: return "That owner name and password do not match."
         case .crossOrigin: return "Cross-origin POSTs are not accepted."
-        case .unknownParticipant: return "This participant id was not issued by this server; get one from POST /api/v1/decks/{deck}/participants."
+        case .unknownParticipant: return "This participant credential was not issued by this server; get one from POST /api/v1/decks/{deck}/participants."
+        case .participantExpired: return "This participant credential has expired; get a new one from POST /api/v1/decks/{deck}/participants."
+        case .participantOtherDeck: return "This participant credential was minted for another deck; get one for this deck from POST /api/v1/decks/{deck}/participants."
         case .notYourDeck: return "This deck belongs to another owner."
-        case .deckClosed: return "This deck is closed: its owner is not taking swipes now."
+        case .deckClosed: return "This deck is closed: its owner is not taking swipes now, and decisions made cannot be changed."
+        case .cardArchived: return "This card is archived: its owner is not taking swipes on it."
         case .quotaReached(let n): return "You have decided \(n) cards, as many as this deck asks of one person."
         case .ownerNameTaken: return "An owner with this name exists."
         case .notYourSwipe: return "Only the participant who made a swipe can change it."

@@ -1,27 +1,31 @@
 import Foundation
 import Hummingbird
 
-/// Identifies anonymous browser participants by a server-signed id in an HttpOnly, SameSite=Lax
-/// cookie. Installed outside `ErrorMiddleware`, so an error response also sets a new cookie.
+/// Identifies anonymous browser participants by a server-signed device credential in an
+/// HttpOnly, SameSite=Lax cookie. Installed outside `ErrorMiddleware`, so an error response also
+/// sets a new cookie.
 ///
-/// - A cookie the server issued (signed, or a legacy id stored before signing) is used as is.
-/// - A cookie it did not issue is ignored and flagged (`participantRejected`): a swipe relying
-///   on it gets 403 `unknown_participant`; a page view replaces it with a fresh one.
-/// - A fresh id is minted only for page views (GET or HEAD of a non-asset path), within the
-///   per-IP mint limit (the one `POST …/participants` uses); past it the page is served without
-///   one. Static assets never mint: a `Set-Cookie` would keep shared caches from storing them.
+/// - A credential the server issued and that has not expired is used as is.
+/// - Any other cookie (forged, altered, expired, of the retired format) is ignored and flagged
+///   (`participantRejected`): a swipe relying on it gets 403 `unknown_participant`; a page view
+///   replaces it with a fresh one.
+/// - A fresh credential is minted only for page views (GET or HEAD of a non-asset path), within
+///   the join budget of the client's network (the one `POST …/participants` uses); past it the
+///   page is served without one. Static assets never mint: a `Set-Cookie` would keep shared
+///   caches from storing them.
 struct ParticipantMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_pid"
-    let verifier: ParticipantVerifier
+    let signer: ParticipantSigner
     let mintLimiter: RateLimiter
     let clock: @Sendable () -> Double
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        let now = clock()
         if let value = request.cookies[Self.cookieName]?.value {
-            if (try? await verifier.isKnown(value)) == true {
-                context.participant = value
+            if case .valid(let credential) = signer.check(value, now: now) {
+                context.participant = credential
                 return try await next(request, context)
             }
             context.participantRejected = true
@@ -29,16 +33,17 @@ struct ParticipantMiddleware: RouterMiddleware {
         guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path) else {
             return try await next(request, context)
         }
-        let now = clock()
-        if let ip = context.remoteAddress, mintLimiter.take("mint:" + ip, now: now) != nil {
+        if let ip = context.remoteAddress, mintLimiter.take("mint:" + ClientNetwork.key(ip), now: now) != nil {
             return try await next(request, context)
         }
-        let fresh = verifier.signer.mint(now: now)
-        context.participant = fresh
+        let fresh = signer.mint(.device, now: now)
+        guard case .valid(let credential) = signer.check(fresh, now: now) else { return try await next(request, context) }
+        context.participant = credential
         context.participantIsNew = true
         context.participantRejected = false
         var response = try await next(request, context)
-        response.setCookie(Cookie(name: Self.cookieName, value: fresh, maxAge: 60 * 60 * 24 * 365, path: "/", httpOnly: true, sameSite: .lax))
+        response.setCookie(Cookie(
+            name: Self.cookieName, value: fresh, maxAge: Int(ParticipantSigner.deviceLifetime), path: "/", httpOnly: true, sameSite: .lax))
         return response
     }
 

@@ -28,22 +28,22 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    /// Takes a token for `key` at time `now` (seconds). Returns nil when allowed, or the whole
-    /// seconds to wait before the next token.
-    public func take(_ key: String, now: Double) -> Int? {
+    /// Takes `cost` tokens for `key` at time `now` (seconds). Returns nil when allowed, or the
+    /// whole seconds to wait until they are there (nothing is taken then).
+    public func take(_ key: String, cost: Double = 1, now: Double) -> Int? {
         if ratePerSecond <= 0 { return nil }
         return buckets.withLock { b in
             if b.count > 100_000 { b = b.filter { now - $0.value.updated < 60 } }
             var bucket = b[key] ?? Bucket(tokens: burst, updated: now)
             bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * ratePerSecond)
             bucket.updated = now
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
+            if bucket.tokens >= cost {
+                bucket.tokens -= cost
                 b[key] = bucket
                 return nil
             }
             b[key] = bucket
-            return max(1, Int(((1 - bucket.tokens) / ratePerSecond).rounded(.up)))
+            return max(1, Int(((min(cost, burst) - bucket.tokens) / ratePerSecond).rounded(.up)))
         }
     }
 }

@@ -6,6 +6,8 @@ import Hummingbird
 struct OwnerResultsController: Sendable {
     let database: any SwipeStore
     let access: DeckAccess
+    /// Owners name participants by pseudonym.
+    let names: ParticipantNames
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -32,7 +34,7 @@ struct OwnerResultsController: Sendable {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try await context.parameters.require("deck"), context)
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
-        let participant = try context.parameters.require("participant")
+        let participant = try await names.stored(try context.parameters.require("participant"), deckId: deck.id ?? 0)
         try await database.setExcluded(
             deck: deck, participant: participant, excluded, reason: excluded ? "excluded on the results page" : "",
             by: context.owner?.ownerId, now: clock())

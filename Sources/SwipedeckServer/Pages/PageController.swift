@@ -34,8 +34,9 @@ struct PageController: Sendable {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
         let profile = deck.swipeProfile
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
+        let participant = swipes.cookieIdentity(context.participant, deckId: deck.id ?? 0)
         let (cards, remaining) = try await database.unswipedCards(
-            deckId: deck.id ?? 0, participant: context.participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+            deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // The page is a function of the deck's revision, the cards shown, the count left and
@@ -56,7 +57,7 @@ struct PageController: Sendable {
             ctx["remaining"] = remaining
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
-            ctx["cursor"] = cards.last.map { order.sortKey($0, participant: context.participant) } ?? -1
+            ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
             ctx["showResults"] = showResults
             ctx["closed"] = !deck.isOpen
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
@@ -116,16 +117,15 @@ struct PageController: Sendable {
 
     @Sendable func formUndo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        let deck = try await catalog.deck(slug)
-        if let p = context.participant {
-            _ = try await database.undoLatestSwipe(deckId: deck.id ?? 0, participant: p, at: clock())
+        if context.participant != nil {
+            _ = try await swipes.undoLatest(deck: slug, cookie: context.participant, cookieRejected: context.participantRejected, now: clock())
         }
         return .redirect(to: "/d/\(slug)", type: .normal)
     }
 
     @Sendable func formUndoOne(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (slug, s) = try await swipeInDeck(context)
-        _ = try await database.undoSwipe(id: s.id, participant: context.participant ?? "", at: clock())
+        _ = try await swipes.undo(id: s.id, named: nil, cookie: context.participant, cookieRejected: context.participantRejected, now: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
@@ -139,9 +139,9 @@ struct PageController: Sendable {
 
     @Sendable func formFlip(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (slug, s) = try await swipeInDeck(context)
-        let id = s.id
-        let to = Decision(rawValue: s.direction)?.mirroredHorizontally ?? .none
-        _ = try await database.flipSwipe(id: id, participant: context.participant ?? "", to: to == .none ? s.direction : to.rawValue, at: clock())
+        let current = Decision(rawValue: s.direction) ?? .none
+        let to = current.mirroredHorizontally == .none ? current : current.mirroredHorizontally
+        _ = try await swipes.flip(id: s.id, to: to, named: nil, cookie: context.participant, cookieRejected: context.participantRejected, now: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
@@ -169,8 +169,9 @@ struct PageController: Sendable {
                 let report = try await database.participantReport(deck: deck, participant: f.id)
                 var reasons = report.suspectReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
                 if let why = report.exclusionReason, !why.isEmpty { reasons.append("excluded: \(why)") }
+                let shown = swipes.signer.pseudonym(of: f.id, deckId: deck.id ?? 0)
                 rows.append([
-                    "id": f.id, "short": String(f.id.prefix(14)) + "…", "suspect": f.suspect, "live": f.live,
+                    "id": shown, "short": String(shown.prefix(14)) + "…", "suspect": f.suspect, "live": f.live,
                     "reason": reasons.joined(separator: ", "), "excluded": f.excluded,
                 ])
             }
@@ -183,7 +184,9 @@ struct PageController: Sendable {
 
     @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
-        let entries = try await database.history(deckId: deck.id ?? 0, participant: context.participant ?? "")
+        let participant = swipes.cookieIdentity(context.participant, deckId: deck.id ?? 0)
+        var entries: [HistoryEntry] = []
+        if let participant { entries = try await database.history(deckId: deck.id ?? 0, participant: participant) }
         let now = clock()
         let rows = entries.map { e -> [String: Any] in
             let d = Decision(rawValue: e.swipe.direction) ?? .none

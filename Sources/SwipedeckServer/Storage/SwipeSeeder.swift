@@ -43,11 +43,12 @@ public struct SwipeSeeder: Sendable {
                 let trace = Self.trace(right: right, rng: &rng)
                 let direction: Decision = right ? .right : .left
                 guard let verdict = try? validate(trace, claimed: direction, profile: profile) else { continue }
-                // Minted-id shape (58 characters: "p", 12 hex of the time, 20 hex), so rows and
-                // indexes are as large as a browser's; the participant's number stands in for
-                // the random part, the run's hash keeps runs apart.
-                let participant = signer.sign(body: String(
-                    format: "p%012llx%04llx%016llx", UInt64(now * 1000) & 0xFFFF_FFFF_FFFF, runTag, UInt64(i / cards.count)))
+                // A stored identity as a browser's credential gives (33 characters), so rows and
+                // indexes are as large as real ones; the participant's number and the run's hash
+                // stand in for the credential's random part.
+                let credential = ParticipantCredential(
+                    scope: .device, mintedAt: now, body: String(format: "s%04llx%016llx", runTag, UInt64(i / cards.count)))
+                guard let participant = signer.identity(of: credential, deckId: deckId)?.id else { continue }
                 let body = "\(run)-\(i)"
                 var swipe = Swipe(
                     id: body, deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
@@ -58,7 +59,7 @@ public struct SwipeSeeder: Sendable {
                     createdAt: now + Double(i) / 1000, undoneAt: nil)
                 swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
                 swipe.traceData = Data(TraceCodec.encode(trace))
-                items.append(.swipe(swipe, quota: deck.quota, paced: false))
+                items.append(.swipe(swipe, quota: deck.quota))
             }
             for outcome in try await database.writeSwipes(items) {
                 if case .created = outcome { created += 1 }

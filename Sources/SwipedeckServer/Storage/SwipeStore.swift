@@ -31,8 +31,8 @@ public protocol SwipeStore: Sendable {
     /// - Throws: `ApiError.notFound("deck")`.
     func deckSlug(id: Int64) async throws -> String
     func card(id: Int64) async throws -> Card?
-    /// Ids of the deck's cards (for the in-memory catalog).
-    func cardIds(deckId: Int64) async throws -> Set<Int64>
+    /// Ids of the deck's cards, active and archived apart (for the in-memory catalog).
+    func cardIds(deckId: Int64) async throws -> (active: Set<Int64>, archived: Set<Int64>)
     /// Up to `limit` active cards after `cursor` (a sort key, exclusive; -1 to start) that the
     /// participant has no live swipe on, in the deck's order (`sortKey`), and how many such
     /// cards are left in all.
@@ -86,8 +86,6 @@ public protocol SwipeStore: Sendable {
     /// Writes the items in one transaction, in which each swipe's rules are checked; returns
     /// each item's outcome (nil for a logged rejection) after the commit.
     func writeSwipes(_ items: [SwipeWriter.Item]) async throws -> [SwipeOutcome?]
-    /// Whether `id` was stored as a participant before ids were signed (accepted unsigned).
-    func isLegacyParticipant(_ id: String) async throws -> Bool
     func swipe(id: String) async throws -> Swipe?
     /// Marks a swipe undone (the row stays). - Throws: `notFound`, `notYourSwipe`.
     func undoSwipe(id: String, participant: String, at now: Double) async throws -> Swipe
@@ -109,6 +107,9 @@ public protocol SwipeStore: Sendable {
     func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws
     /// A participant's swipes in the deck by kind and reason, rejections and exclusions.
     func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport
+    /// Every participant with a swipe in the deck (stored ids; owners' pseudonyms are resolved
+    /// against them).
+    func participantIds(deckId: Int64) async throws -> [String]
     /// Participants with suspect swipes or an exclusion in force, most suspect first.
     func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant]
     /// The owner's decks, newest first, with their activity since `since`.

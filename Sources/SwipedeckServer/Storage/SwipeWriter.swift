@@ -11,9 +11,20 @@ public actor SwipeWriter {
     /// A swipe ready to insert (already validated) or a rejection to log.
     public enum Item: Sendable {
         /// A swipe and the deck rules checked inside the transaction (so they are exact under
-        /// concurrency): the deck's quota, and whether the human-pace rule applies (button/key).
-        case swipe(Swipe, quota: Int? = nil, paced: Bool = false)
+        /// concurrency): the deck's quota, and the human-pace rules (`HumanPace`; nil skips them,
+        /// as the seeder of benchmark data does).
+        case swipe(Swipe, quota: Int? = nil, pace: Pace? = nil)
         case rejection(deckId: Int64, cardId: Int64?, participantId: String?, code: String, at: Double)
+    }
+
+    /// What the human-pace rules need beside the stored swipes.
+    public struct Pace: Sendable, Hashable {
+        /// When the participant's credential was minted (seconds since 1970), if it says so.
+        public var mintedAt: Double?
+
+        public init(mintedAt: Double?) {
+            self.mintedAt = mintedAt
+        }
     }
 
     private struct Job {

@@ -34,8 +34,8 @@ extension PostgresStore {
         try await transaction { connection in
             var outcomes = [SwipeOutcome?](repeating: nil, count: items.count)
             try await insertRejections(items, on: connection)
-            let swipes = items.enumerated().compactMap { i, item -> (index: Int, swipe: Swipe, quota: Int?, paced: Bool)? in
-                if case .swipe(let s, let quota, let paced) = item { return (i, s, quota, paced) }
+            let swipes = items.enumerated().compactMap { i, item -> (index: Int, swipe: Swipe, quota: Int?, pace: SwipeWriter.Pace?)? in
+                if case .swipe(let s, let quota, let pace) = item { return (i, s, quota, pace) }
                 return nil
             }
             var aggregates = PostgresAggregates()
@@ -66,7 +66,7 @@ extension PostgresStore {
     /// Steps 1–5 for the batch's swipes; the shared aggregates' changes go into `aggregates`,
     /// which the caller writes last.
     private func writeBatch(
-        _ swipes: [(index: Int, swipe: Swipe, quota: Int?, paced: Bool)], _ outcomes: inout [SwipeOutcome?],
+        _ swipes: [(index: Int, swipe: Swipe, quota: Int?, pace: SwipeWriter.Pace?)], _ outcomes: inout [SwipeOutcome?],
         _ aggregates: inout PostgresAggregates, on connection: PostgresConnection
     ) async throws {
         // 1. The participants' aggregate rows, locked in a fixed order.
@@ -93,7 +93,7 @@ extension PostgresStore {
         let revisions = Dictionary(try await fetch(
             "SELECT id, revision FROM cards WHERE id = ANY(\(cardIds)::bigint[])", on: connection) { (try $0.next(Int64.self), try $0.next(Int.self)) },
             uniquingKeysWith: { a, _ in a })
-        var recent = try await recentTimes(of: Set(swipes.filter(\.paced).map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }), on: connection)
+        var recent = try await recentTimes(of: Set(swipes.filter { $0.pace != nil }.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }), on: connection)
         // 3. Each item in submission order, seeing the items before it.
         var accepted: [Swipe] = []
         for item in swipes {
@@ -112,10 +112,9 @@ extension PostgresStore {
                 outcomes[item.index] = .refused(.quotaReached(quota))
                 continue
             }
-            if item.paced {
+            if let pace = item.pace {
                 let previous = Array((recent[person] ?? []).sorted(by: >).prefix(2))
-                let mintedAt = ParticipantSigner.mintTime(of: swipe.participantId)
-                if let reason = HumanPace.suspectReason(now: swipe.createdAt, mintedAt: mintedAt, previous: previous) {
+                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: pace.mintedAt, previous: previous) {
                     swipe.suspect = true
                     swipe.suspectReason = reason
                 }

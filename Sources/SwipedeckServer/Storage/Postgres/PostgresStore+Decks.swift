@@ -89,8 +89,12 @@ extension PostgresStore {
         try await fetchOne("SELECT \(unescaped: Self.cardColumns) FROM cards WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.card)
     }
 
-    public func cardIds(deckId: Int64) async throws -> Set<Int64> {
-        Set(try await fetch("SELECT id FROM cards WHERE deckId = \(deckId)") { try $0.next(Int64.self) })
+    public func cardIds(deckId: Int64) async throws -> (active: Set<Int64>, archived: Set<Int64>) {
+        var ids: (active: Set<Int64>, archived: Set<Int64>) = ([], [])
+        for (id, archived) in try await fetch("SELECT id, archivedAt IS NOT NULL FROM cards WHERE deckId = \(deckId)", { (try $0.next(Int64.self), try $0.next(Bool.self)) }) {
+            if archived { ids.archived.insert(id) } else { ids.active.insert(id) }
+        }
+        return ids
     }
 
     /// A listed deck pages in SQL; a shuffled one sorts the deck's unswiped cards in Swift (the

@@ -145,6 +145,11 @@ extension PostgresStore {
             excluded: active != nil, exclusionReason: active?.reason, history: events)
     }
 
+    /// See `SwipeStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
+    public func participantIds(deckId: Int64) async throws -> [String] {
+        try await fetch("SELECT participantId FROM deckParticipants WHERE deckId = \(deckId)") { try $0.next(String.self) }
+    }
+
     public func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant] {
         let rows = try await fetch("""
             SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants

@@ -12,10 +12,6 @@ extension PostgresStore {
             """, on: connection, Self.participantState) ?? SwipeAggregates.ParticipantState()
     }
 
-    public func isLegacyParticipant(_ id: String) async throws -> Bool {
-        try await value("SELECT legacy FROM participants WHERE id = \(id)", as: Bool.self) ?? false
-    }
-
     public func swipe(id: String) async throws -> Swipe? {
         try await fetchOne("SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id)", Self.swipe)
     }

@@ -64,8 +64,14 @@ extension AppDatabase {
     }
 
     /// Ids of the deck's cards (for the in-memory catalog).
-    public func cardIds(deckId: Int64) async throws -> Set<Int64> {
-        try await pool.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ?", arguments: [deckId])) }
+    public func cardIds(deckId: Int64) async throws -> (active: Set<Int64>, archived: Set<Int64>) {
+        try await pool.read { db in
+            var ids: (active: Set<Int64>, archived: Set<Int64>) = ([], [])
+            for row in try Row.fetchAll(db, sql: "SELECT id, archivedAt IS NOT NULL FROM cards WHERE deckId = ?", arguments: [deckId]) {
+                if row[1] as Bool { ids.archived.insert(row[0]) } else { ids.active.insert(row[0]) }
+            }
+            return ids
+        }
     }
 
     /// Up to `limit` active (not archived) cards after `cursor` (exclusive) that the participant

@@ -59,6 +59,13 @@ extension AppDatabase {
 }
 
 /// A participant the owner may want to look at: one with suspect swipes or an exclusion.
+extension AppDatabase {
+    /// See `SwipeStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
+    public func participantIds(deckId: Int64) async throws -> [String] {
+        try await pool.read { db in try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ?", arguments: [deckId]) }
+    }
+}
+
 public struct FlaggedParticipant: Sendable, Hashable {
     public var id: String
     public var suspect: Int

@@ -7,13 +7,6 @@ extension AppDatabase {
         try await pool.write { db in try items.map { try Self.applySwipe($0, db) } }
     }
 
-    /// See `SwipeStore.isLegacyParticipant`: one primary-key lookup.
-    public func isLegacyParticipant(_ id: String) async throws -> Bool {
-        try await pool.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT legacy FROM participants WHERE id = ?"), arguments: [id]) ?? false
-        }
-    }
-
     /// One item inside the group transaction. Storage rules are checked by queries, not by
     /// catching constraint errors, so one refused item never aborts its neighbours.
     ///
@@ -25,7 +18,7 @@ extension AppDatabase {
             try db.cachedStatement(sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [deckId, cardId, participantId, code, at])
             return nil
-        case .swipe(var swipe, let quota, let paced):
+        case .swipe(var swipe, let quota, let pace):
             if let existing = try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]) {
                 return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
             }
@@ -36,12 +29,11 @@ extension AppDatabase {
             // The participant's aggregate row: live swipes in this deck (the quota) and exclusion.
             let state = try SwipeAggregates.participant(db, deckId: swipe.deckId, participant: swipe.participantId)
             if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
-            if paced {
+            if let pace {
                 let previous = try Double.fetchAll(
                     db.cachedStatement(sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
                     arguments: [swipe.participantId, swipe.deckId])
-                let mintedAt = ParticipantSigner.mintTime(of: swipe.participantId)
-                if let reason = HumanPace.suspectReason(now: swipe.createdAt, mintedAt: mintedAt, previous: previous) {
+                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: pace.mintedAt, previous: previous) {
                     swipe.suspect = true
                     swipe.suspectReason = reason
                 }
