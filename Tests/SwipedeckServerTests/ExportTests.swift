@@ -86,7 +86,7 @@ struct ExportTests {
             #expect(records.count == 4)
             #expect(Set(records.compactMap { $0["swipe_id"] }).count == 4)
             let drag = try #require(records.first { $0["card_id"] == String(ids[0]) })
-            #expect(drag["participant"] == pid("e1"))
+            #expect(drag["participant"] == (try await identity("e1", in: "x", env)))
             #expect(drag["card_revision"] == "1")
             #expect(drag["direction"] == "right")
             #expect(drag["kind"] == "drag")
@@ -118,7 +118,7 @@ struct ExportTests {
             #expect(flagged["suspectReason"].string == "machine_like_trace")
             let pressed = try #require(objects.first { $0["card"].int == Int(ids[1]) })
             #expect(pressed["cardRevision"].int == 1)
-            #expect(pressed["participant"].string == pid("e1"))
+            #expect(pressed["participant"].string == (try await identity("e1", in: "x", env)))
             #expect(pressed["input"].string == "button")
             #expect(objects.first { $0["id"].string == undoneId }?["undoneAt"].double == fixedTime)
         }

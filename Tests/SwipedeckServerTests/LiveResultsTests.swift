@@ -204,16 +204,19 @@ struct LiveResultsTests {
             #expect(page.contains(#"data-live="/api/v1/decks/getaways/results/live""#))
             #expect(page.range(of: #"<script type="module" src="/js/live\.[0-9a-f]{10}\.js"></script>"#, options: .regularExpression) != nil)
             #expect(page.contains("/api/v1/decks/getaways/swipes.csv") && page.contains("/api/v1/decks/getaways/swipes.jsonl"))
-            #expect(page.contains(#"title="\#(pid("quick"))""#), "the suspect participant is listed")
+            // Named by the identity (what exports show), never by the credential.
+            let quick = try await identity("quick", in: "getaways", env)
+            #expect(page.contains(#"title="\#(quick)""#), "the suspect participant is listed")
+            #expect(!page.contains(pid("quick")))
             #expect(page.contains("machine_like_trace ×1"), "with the reason and its count")
-            let exclude = "/owner/decks/getaways/participants/\(pid("quick"))/exclude"
+            let exclude = "/owner/decks/getaways/participants/\(quick)/exclude"
             #expect(page.contains(exclude))
             // Without the form's csrf token nothing changes.
             #expect(try await client.postForm(exclude, "csrf=wrong", headers: ann).status == .forbidden)
             #expect(try await env.count("SELECT COUNT(*) FROM exclusions") == 0)
             let excluded = try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ann)
             #expect(excluded.status == .seeOther)
-            #expect(try await env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [pid("quick")]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [quick]) == 1)
             let after = try await client.get(location, headers: ann).text
             #expect(after.contains("Include again") && after.contains("excluded: excluded on the results page"))
             #expect(try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ben).status == .forbidden)

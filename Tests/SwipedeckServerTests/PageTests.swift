@@ -77,7 +77,7 @@ struct PageTests {
             let r = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
             #expect(r.status == .seeOther)
             #expect(r.headers[.location] == "/d/f")
-            let row = try #require(try await env.row("SELECT * FROM swipes WHERE participantId = '\(pid("formuser"))'"))
+            let row = try #require(try await env.row("SELECT * FROM swipes WHERE participantId = ?", [try await identity("formuser", in: "f", env)]))
             #expect(row["input"] as String? == "button")
             #expect(row["direction"] as String? == "right")
             #expect(row["cardId"] as Int64? == ids[0])
@@ -92,13 +92,13 @@ struct PageTests {
             // A double submit of the same form is not an error.
             let twice = try await client.postForm("/d/f/swipe", "card=\(ids[0])&direction=right", headers: me)
             #expect(twice.status == .seeOther)
-            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = ?", [try await identity("formuser", in: "f", env)]) == 1)
 
             let undo = try await client.postForm("/d/f/undo", "card=\(ids[1])", headers: me)
             #expect(undo.status == .seeOther)
             #expect(undo.headers[.location] == "/d/f")
-            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = '\(pid("formuser"))'") == 1)
-            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE participantId = '\(pid("formuser"))'")?["undoneAt"] as Double? == fixedTime)
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = ?", [try await identity("formuser", in: "f", env)]) == 1)
+            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE participantId = ?", [try await identity("formuser", in: "f", env)])?["undoneAt"] as Double? == fixedTime)
             let back = try await client.get("/d/f", headers: me).text
             #expect(back.contains(#"data-card="\#(ids[0])" data-depth="0""#))
             #expect(back.contains(#"data-undo="false""#), "the only swipe is undone")

@@ -42,6 +42,15 @@ func identity(_ name: String, deckId: Int64) -> String {
     return identity.id
 }
 
+/// The identity `pid(name)` (or a minted credential) acts as in deck `slug`: what is stored
+/// and what owners see.
+func identity(_ name: String, in slug: String, _ env: TestEnv) async throws -> String {
+    guard let deckId: Int64 = try await env.row("SELECT id FROM decks WHERE slug = ?", [slug])?.value(at: 0) else {
+        preconditionFailure("no deck \(slug)")
+    }
+    return identity(name, deckId: deckId)
+}
+
 /// A fresh path for a temporary SQLite database.
 func temporaryDatabasePath() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-test-\(UUID().uuidString).sqlite").path

@@ -28,7 +28,7 @@ struct SwipeApiTests {
             #expect(j["card"].int == Int(ids[0]))
             #expect(j["direction"].string == "right")
             #expect(j["input"].string == "drag")
-            #expect(j["participant"].string == pid("alice"))
+            #expect(j["participant"].string == (try await identity("alice", in: "d", env)))
             #expect(j["suspect"].bool == false)
             #expect(j["undone"].bool == false)
             #expect(j["createdAt"].double == fixedTime)
@@ -38,7 +38,7 @@ struct SwipeApiTests {
             let row = try #require(try await env.row("SELECT * FROM swipes WHERE id = 'key-1'"))
             #expect(row["direction"] as String? == "right")
             #expect(row["input"] as String? == "drag")
-            #expect(row["participantId"] as String? == pid("alice"))
+            #expect(row["participantId"] as String? == (try await identity("alice", in: "d", env)))
             #expect(row["suspect"] as Bool? == false)
             #expect(row["cardId"] as Int64? == ids[0])
             #expect(row["createdAt"] as Double? == fixedTime)
@@ -52,7 +52,7 @@ struct SwipeApiTests {
             #expect((row["trace"] as String?) == nil)
             let stored = try #require(row["traceData"] as Data?)
             #expect(TraceCodec.decode(Array(stored)) == sent)
-            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = ? AND kind = 'browser'", [try await identity("alice", in: "d", env)]) == 1)
         }
     }
 
@@ -217,7 +217,7 @@ struct SwipeApiTests {
             // An API decision without a trace.
             #expect(try await client.swipe("open", card: open[2], direction: "right", input: nil, trace: nil, key: "prog").status == .created)
             #expect(try await env.row("SELECT input FROM swipes WHERE id = 'prog'")?["input"] as String? == "api")
-            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(pid("alice"))' AND kind = 'browser'") == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = ? AND kind = 'browser'", [try await identity("alice", in: "open", env)]) == 1)
             // The standard profile enables left and right only.
             expectAPIError(
                 try await client.swipe("open", card: open[2], direction: "up", input: "button", trace: nil, participant: "other"),
@@ -342,12 +342,15 @@ struct SwipeApiTests {
             expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"items":[]}"#), .badRequest, "malformed_json")
             expectAPIError(try await client.postJSON("/api/v1/decks/nope/swipes/batch", #"{"swipes":[\#(one)]}"#), .notFound, "not_found")
 
-            // 100 is allowed: one created, 99 already swiped (same participant and card, fresh keys).
+            // 100 is allowed, each item a decision of its participant: the budget's burst of 40 goes
+            // through (one created, 39 already swiped: same participant and card, fresh keys), the
+            // other 60 are rate-limited.
             let hundred = #"{"swipes":[\#([String](repeating: one, count: 100).joined(separator: ","))]}"#
             let h = try await client.postJSON("/api/v1/decks/d/swipes/batch", hundred).json()["results"].array
             #expect(h.count == 100)
             #expect(h.filter { $0["status"].int == 201 }.count == 1)
-            #expect(h.filter { $0["error"]["code"].string == "already_swiped" }.count == 99)
+            #expect(h.filter { $0["error"]["code"].string == "already_swiped" }.count == 39)
+            #expect(h.filter { $0["error"]["code"].string == "rate_limited" }.count == 60)
         }
     }
 
@@ -382,11 +385,11 @@ struct SwipeApiTests {
         }
     }
 
-    @Test("POST /api/v1/swipes/{id}/flip rewrites the direction and logs the old one")
+    @Test("POST /api/v1/swipes/{id}/flip rewrites the direction of a swipe without a trace and logs the old one")
     func flip() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
-            #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "fay", key: "f-1").status == .created)
+            #expect(try await client.swipe("d", card: ids[0], direction: "right", input: "button", trace: nil, participant: "fay", key: "f-1").status == .created)
 
             let r = try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#)
             #expect(r.status == .ok)
@@ -413,7 +416,7 @@ struct SwipeApiTests {
 
     @Test("GET /api/v1/decks/{deck}/history lists the participant's live swipes, newest first")
     func historyApi() async throws {
-        try await withApp { client, _ in
+        try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a", "b", "c"])
             #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "hal", key: "h-1").status == .created)
             #expect(try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), participant: "hal", key: "h-2").status == .created)
@@ -423,7 +426,8 @@ struct SwipeApiTests {
 
             let h = try await client.get("/api/v1/decks/d/history?participant=\(pid("hal"))").json()["swipes"].array
             #expect(h.map { $0["id"].string } == ["h-4", "h-2"])
-            #expect(h.allSatisfy { $0["participant"].string == pid("hal") && $0["deck"].string == "d" })
+            let hal = try await identity("hal", in: "d", env)
+            #expect(h.allSatisfy { $0["participant"].string == hal && $0["deck"].string == "d" })
             let byCookie = try await client.get("/api/v1/decks/d/history", headers: cookie("ivy")).json()["swipes"].array
             #expect(byCookie.map { $0["id"].string } == ["h-3"])
             let nobody = try await client.get("/api/v1/decks/d/history?participant=\(pid("nobody"))").json()["swipes"].array
