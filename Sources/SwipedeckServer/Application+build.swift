@@ -84,17 +84,19 @@ public func buildApplication(
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
     let names = ParticipantNames(signer: signer, store: database)
-    ResultsController(database: database, catalog: catalog, access: access, decoding: decoding, live: live, names: names, clock: clock)
+    let clusters = ClusterGuard(store: database)
+    ResultsController(
+        database: database, catalog: catalog, access: access, decoding: decoding, live: live, names: names, clusters: clusters, clock: clock)
         .register(on: router)
     ExportsController(database: database, access: access, names: names).register(on: router)
-    PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clock: clock)
+    PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, clock: clock)
         .register(on: router)
     // Failed sign-ins: 10 at once, then one every 5 s, per IP and per owner name.
     OwnerSessionController(
         database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
-    OwnerResultsController(database: database, access: access, names: names, clock: clock).register(on: router)
+    OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
     OwnerDecksController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     OwnerCardsController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     ShareController(catalog: catalog, access: access, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)

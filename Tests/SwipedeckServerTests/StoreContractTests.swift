@@ -163,7 +163,7 @@ struct StoreContractTests {
                     s.createdAt = fixedTime + Double(step)
                     if s.input == "drag" { s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))) }
                     let quota = rng.next() % 4 == 0 ? 4 : nil
-                    let outcome = try await writer.submit(.swipe(s, quota: quota, pace: .init(mintedAt: nil)))
+                    let outcome = try await writer.submit(.swipe(s, quota: quota, origin: .init(mintedAt: nil, network: nil)))
                     answers[n].append("\(step) \(outcome.map(Self.describe) ?? "nil")")
                     if case .created(let c) = outcome { stored.append(c) }
                 case 7:

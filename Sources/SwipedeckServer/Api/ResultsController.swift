@@ -12,6 +12,8 @@ struct ResultsController: Sendable {
     let live: LiveResults
     /// Owners name participants by pseudonym.
     let names: ParticipantNames
+    /// Lockstep clusters leave the ranking before it is read.
+    let clusters: ClusterGuard
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -26,11 +28,13 @@ struct ResultsController: Sendable {
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try await context.parameters.require("deck"), context)
+        try await clusters.check(deck, now: clock())
         return JSONResponse.make(try await database.results(for: deck))
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try await context.parameters.require("deck"), context)
+        try await clusters.check(deck, now: clock())
         let csv = ResultsCSV.render(try await database.results(for: deck))
         return Response(
             status: .ok,

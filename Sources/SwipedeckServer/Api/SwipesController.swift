@@ -32,7 +32,7 @@ struct SwipesController: Sendable {
         let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
-            cookieParticipant: context.participant, cookieRejected: context.participantRejected, now: clock())
+            cookieParticipant: context.participant, cookieRejected: context.participantRejected, network: context.network, now: clock())
         func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
             headers.append(contentsOf: extra)
@@ -70,7 +70,7 @@ struct SwipesController: Sendable {
                     let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.knownParticipant ?? "").utf8), Array(part)])
                     do {
                         let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookieParticipant: context.participant,
-                            cookieRejected: context.participantRejected, now: clock())
+                            cookieRejected: context.participantRejected, network: context.network, now: clock())
                         switch o {
                         case .created(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil))
                         case .replayed(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil))
@@ -111,7 +111,7 @@ struct SwipesController: Sendable {
         }
         let (s, deck) = try await swipes.flip(
             id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
-            cookieRejected: context.participantRejected, now: clock())
+            cookieRejected: context.participantRejected, network: context.network, now: clock())
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
 

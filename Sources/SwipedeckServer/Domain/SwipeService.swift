@@ -28,11 +28,13 @@ public struct SwipeService: Sendable {
     ///   - cookieParticipant: the browser's credential (already checked), used when the body
     ///     names none.
     ///   - cookieRejected: the request carried a participant cookie this server did not issue.
+    ///   - network: the client's network (`ClientNetwork.key`), recorded with the participant's
+    ///     first decision in the deck; nil when unknown.
     ///   - now: seconds since 1970 (passed in; the service reads no clock).
     /// - Throws: `ApiError` naming the broken rule.
     public func submit(
         deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: ParticipantCredential?,
-        cookieRejected: Bool = false, now: Double
+        cookieRejected: Bool = false, network: String? = nil, now: Double
     ) async throws -> SwipeOutcome {
         let deck = try await catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
@@ -81,8 +83,8 @@ public struct SwipeService: Sendable {
                 throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
             }
         }
-        let pace = SwipeWriter.Pace(mintedAt: identity.mintedAt)
-        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, pace: pace)) else { throw ApiError.notFound("swipe") }
+        let origin = SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network)
+        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, origin: origin)) else { throw ApiError.notFound("swipe") }
         return outcome
     }
 
@@ -118,7 +120,9 @@ public struct SwipeService: Sendable {
     ///
     /// - Returns: the swipe that now holds the decision (a new id for a traced one) and the slug.
     /// - Throws: as `undo`, and `direction_not_enabled`, `inputNotAllowed`.
-    public func flip(id: String, to direction: Decision, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> (Swipe, String) {
+    public func flip(
+        id: String, to direction: Decision, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, network: String?, now: Double
+    ) async throws -> (Swipe, String) {
         let (s, deck, identity) = try await ownSwipe(id: id, named: named, cookie: cookie, cookieRejected: cookieRejected, now: now)
         if !deck.swipeProfile.directions.contains(direction) {
             throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
@@ -135,7 +139,7 @@ public struct SwipeService: Sendable {
             id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction.rawValue,
             input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
             suspect: false, requestHash: Self.fingerprint([Array(key.utf8)]), createdAt: now, undoneAt: nil)
-        switch try await writer.submit(.swipe(decision, quota: deck.quota, pace: SwipeWriter.Pace(mintedAt: identity.mintedAt))) {
+        switch try await writer.submit(.swipe(decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network))) {
         case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)
         case .refused(let error)?: throw error
         case nil: throw ApiError.notFound("swipe")

@@ -25,6 +25,9 @@ public struct AppRequestContext: RequestContext {
 }
 
 extension AppRequestContext {
+    /// The client's network (`ClientNetwork.key` of the peer address); nil in router tests.
+    var network: String? { remoteAddress.map(ClientNetwork.key) }
+
     /// The cookie credential's signed body, unless it was assigned by this very request (a part
     /// of the idempotency fingerprint: the same body from another browser is another request).
     var knownParticipant: String? { participantIsNew ? nil : participant?.body }

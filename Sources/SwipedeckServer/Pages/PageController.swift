@@ -9,6 +9,8 @@ struct PageController: Sendable {
     let swipes: SwipeService
     let access: DeckAccess
     let renderer: PageRenderer
+    /// Lockstep clusters leave the ranking before it is read.
+    let clusters: ClusterGuard
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -108,7 +110,7 @@ struct PageController: Sendable {
         do {
             _ = try await swipes.submit(
                 deck: slug, req, key: nil, fingerprint: UUID().uuidString, cookieParticipant: context.participant,
-                cookieRejected: context.participantRejected, now: clock())
+                cookieRejected: context.participantRejected, network: context.network, now: clock())
         } catch ApiError.alreadySwiped {
             // A double submit of the same form: the first one counted; just show the next card.
         }
@@ -141,7 +143,9 @@ struct PageController: Sendable {
         let (slug, s) = try await swipeInDeck(context)
         let current = Decision(rawValue: s.direction) ?? .none
         let to = current.mirroredHorizontally == .none ? current : current.mirroredHorizontally
-        _ = try await swipes.flip(id: s.id, to: to, named: nil, cookie: context.participant, cookieRejected: context.participantRejected, now: clock())
+        _ = try await swipes.flip(
+            id: s.id, to: to, named: nil, cookie: context.participant, cookieRejected: context.participantRejected, network: context.network,
+            now: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
@@ -153,6 +157,7 @@ struct PageController: Sendable {
         } catch ApiError.unauthorized {
             return .redirect(to: "/owner/sign-in?next=/d/\(slug)/results", type: .normal)
         }
+        let found = try await clusters.check(deck, now: clock(), force: context.owner?.manages(deck) == true)
         let report = try await database.results(for: deck)
         var ctx = deckContext(deck)
         let page = request.uri.queryParameters.get("page", as: Int.self) ?? 1
@@ -177,6 +182,14 @@ struct PageController: Sendable {
             }
             ctx["flagged"] = rows
             ctx["hasFlagged"] = !flagged.isEmpty
+            let states = try await database.exclusionStates(deckId: deck.id ?? 0)
+            ctx["clusters"] = found.map { c -> [String: Any] in
+                [
+                    "size": c.members.count, "network": c.network, "from": String(c.joinedFrom), "reason": c.reason,
+                    "excludedCount": c.members.filter(states.excluded.contains).count,
+                ]
+            }
+            ctx["hasClusters"] = !found.isEmpty
         }
         ctx["pageTitle"] = "Results · \(deck.title)"
         return renderer.page("results", ctx)

@@ -110,6 +110,12 @@ public protocol SwipeStore: Sendable {
     /// Every participant with a swipe in the deck (stored ids; owners' pseudonyms are resolved
     /// against them).
     func participantIds(deckId: Int64) async throws -> [String]
+    /// The deck's participants on networks with at least `minCrowd` of them, each with where and
+    /// when they joined and their live decisions (`LockstepClusters`' input).
+    func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member]
+    /// The deck's participants with an exclusion in force, and those whose exclusion the owner
+    /// lifted at least once (never excluded again automatically).
+    func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>)
     /// Participants with suspect swipes or an exclusion in force, most suspect first.
     func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant]
     /// The owner's decks, newest first, with their activity since `since`.

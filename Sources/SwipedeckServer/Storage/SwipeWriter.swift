@@ -11,19 +11,24 @@ public actor SwipeWriter {
     /// A swipe ready to insert (already validated) or a rejection to log.
     public enum Item: Sendable {
         /// A swipe and the deck rules checked inside the transaction (so they are exact under
-        /// concurrency): the deck's quota, and the human-pace rules (`HumanPace`; nil skips them,
-        /// as the seeder of benchmark data does).
-        case swipe(Swipe, quota: Int? = nil, pace: Pace? = nil)
+        /// concurrency): the deck's quota, and, with its origin, the human-pace rules
+        /// (`HumanPace`) and the participant's join record for `LockstepClusters` (nil skips
+        /// both, as the seeder of benchmark data does).
+        case swipe(Swipe, quota: Int? = nil, origin: Origin? = nil)
         case rejection(deckId: Int64, cardId: Int64?, participantId: String?, code: String, at: Double)
     }
 
-    /// What the human-pace rules need beside the stored swipes.
-    public struct Pace: Sendable, Hashable {
+    /// Where a decision comes from: what the human-pace rules and the lockstep clusters need
+    /// beside the stored swipes.
+    public struct Origin: Sendable, Hashable {
         /// When the participant's credential was minted (seconds since 1970), if it says so.
         public var mintedAt: Double?
+        /// The client's network (`ClientNetwork.key`); nil when unknown (no peer address).
+        public var network: String?
 
-        public init(mintedAt: Double?) {
+        public init(mintedAt: Double?, network: String?) {
             self.mintedAt = mintedAt
+            self.network = network
         }
     }
 

@@ -82,6 +82,9 @@ public struct CopyTable: Sendable {
         CopyTable("decisionTimes", key: ["deckId", "kind", "bucket", "decisionMs"], [
             ("deckId", .int), ("kind", .int), ("bucket", .int), ("decisionMs", .double), ("n", .int),
         ]),
+        CopyTable("participantOrigins", key: ["deckId", "participantId"], [
+            ("deckId", .int), ("participantId", .text), ("network", .text), ("joinedAt", .double),
+        ]),
     ]
 
     /// The column list for SQL.

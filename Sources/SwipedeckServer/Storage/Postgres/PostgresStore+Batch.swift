@@ -34,8 +34,8 @@ extension PostgresStore {
         try await transaction { connection in
             var outcomes = [SwipeOutcome?](repeating: nil, count: items.count)
             try await insertRejections(items, on: connection)
-            let swipes = items.enumerated().compactMap { i, item -> (index: Int, swipe: Swipe, quota: Int?, pace: SwipeWriter.Pace?)? in
-                if case .swipe(let s, let quota, let pace) = item { return (i, s, quota, pace) }
+            let swipes = items.enumerated().compactMap { i, item -> (index: Int, swipe: Swipe, quota: Int?, origin: SwipeWriter.Origin?)? in
+                if case .swipe(let s, let quota, let origin) = item { return (i, s, quota, origin) }
                 return nil
             }
             var aggregates = PostgresAggregates()
@@ -66,7 +66,7 @@ extension PostgresStore {
     /// Steps 1–5 for the batch's swipes; the shared aggregates' changes go into `aggregates`,
     /// which the caller writes last.
     private func writeBatch(
-        _ swipes: [(index: Int, swipe: Swipe, quota: Int?, pace: SwipeWriter.Pace?)], _ outcomes: inout [SwipeOutcome?],
+        _ swipes: [(index: Int, swipe: Swipe, quota: Int?, origin: SwipeWriter.Origin?)], _ outcomes: inout [SwipeOutcome?],
         _ aggregates: inout PostgresAggregates, on connection: PostgresConnection
     ) async throws {
         // 1. The participants' aggregate rows, locked in a fixed order.
@@ -93,9 +93,10 @@ extension PostgresStore {
         let revisions = Dictionary(try await fetch(
             "SELECT id, revision FROM cards WHERE id = ANY(\(cardIds)::bigint[])", on: connection) { (try $0.next(Int64.self), try $0.next(Int.self)) },
             uniquingKeysWith: { a, _ in a })
-        var recent = try await recentTimes(of: Set(swipes.filter { $0.pace != nil }.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }), on: connection)
+        var recent = try await recentTimes(of: Set(swipes.filter { $0.origin != nil }.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }), on: connection)
         // 3. Each item in submission order, seeing the items before it.
         var accepted: [Swipe] = []
+        var origins: [(swipe: Swipe, network: String, joinedAt: Double)] = []
         for item in swipes {
             var swipe = item.swipe
             let person = Person(deckId: swipe.deckId, id: swipe.participantId)
@@ -112,9 +113,9 @@ extension PostgresStore {
                 outcomes[item.index] = .refused(.quotaReached(quota))
                 continue
             }
-            if let pace = item.pace {
+            if let origin = item.origin {
                 let previous = Array((recent[person] ?? []).sorted(by: >).prefix(2))
-                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: pace.mintedAt, previous: previous) {
+                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: origin.mintedAt, previous: previous) {
                     swipe.suspect = true
                     swipe.suspectReason = reason
                 }
@@ -130,12 +131,22 @@ extension PostgresStore {
             live.insert(Pair(participant: swipe.participantId, card: swipe.cardId))
             recent[person, default: []].append(swipe.createdAt)
             accepted.append(swipe)
+            if let network = item.origin?.network { origins.append((swipe, network, item.origin?.mintedAt ?? swipe.createdAt)) }
             outcomes[item.index] = .created(swipe)
         }
         if accepted.isEmpty { return }
         // 4. The rows.
         try await insertParticipants(of: accepted, on: connection)
         guard try await insert(accepted, on: connection) == accepted.count else { throw RetryBatch() }
+        if !origins.isEmpty {
+            // The first decision in the deck records where and when the participant joined.
+            try await execute("""
+                INSERT INTO participantOrigins (deckId, participantId, network, joinedAt)
+                SELECT * FROM unnest(\(origins.map(\.swipe.deckId))::bigint[], \(origins.map(\.swipe.participantId))::text[],
+                                     \(origins.map(\.network))::text[], \(origins.map(\.joinedAt))::float8[])
+                ON CONFLICT DO NOTHING
+                """, on: connection)
+        }
         // 5. Counts, in the locked rows (the caller writes the shared aggregates).
         let changed = people.filter { states[$0] != nil }
         try await execute("""

@@ -91,6 +91,14 @@ extension PostgresStore {
                 deckId bigint NOT NULL, kind bigint NOT NULL, bucket bigint NOT NULL, decisionMs double precision NOT NULL,
                 n bigint NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs));
             """),
+        // Where and when each participant joined a deck (their first decision's client network),
+        // for `LockstepClusters`; participants from before have no row and are never compared.
+        ("v3-participant-origins", """
+            CREATE TABLE participantOrigins (
+                deckId bigint NOT NULL, participantId text NOT NULL, network text NOT NULL, joinedAt double precision NOT NULL,
+                PRIMARY KEY (deckId, participantId));
+            CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network)
+            """),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

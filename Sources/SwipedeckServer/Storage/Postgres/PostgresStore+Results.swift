@@ -145,6 +145,30 @@ extension PostgresStore {
             excluded: active != nil, exclusionReason: active?.reason, history: events)
     }
 
+    /// See `SwipeStore.lockstepMembers`: the crowded networks first (index `participantOrigins_by_network`),
+    /// then their members' live swipes.
+    public func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member] {
+        var members: [String: LockstepClusters.Member] = [:]
+        for (id, network, joinedAt, card, direction) in try await fetch("""
+            SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
+            FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
+            WHERE o.deckId = \(deckId) AND o.network IN (
+                SELECT network FROM participantOrigins WHERE deckId = \(deckId) GROUP BY network HAVING COUNT(*) >= \(minCrowd))
+            """, { (try $0.next(String.self), try $0.next(String.self), try $0.next(Double.self), try $0.next(Int64.self), try $0.next(String.self)) }) {
+            members[id, default: LockstepClusters.Member(id: id, network: network, joinedAt: joinedAt, decisions: [:])].decisions[card] = direction
+        }
+        return Array(members.values)
+    }
+
+    /// See `SwipeStore.exclusionStates`.
+    public func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>) {
+        let excluded = try await fetch("SELECT participantId FROM deckParticipants WHERE deckId = \(deckId) AND excluded") { try $0.next(String.self) }
+        let lifted = try await fetch("SELECT DISTINCT participantId FROM exclusions WHERE deckId = \(deckId) AND liftedAt IS NOT NULL") {
+            try $0.next(String.self)
+        }
+        return (Set(excluded), Set(lifted))
+    }
+
     /// See `SwipeStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
     public func participantIds(deckId: Int64) async throws -> [String] {
         try await fetch("SELECT participantId FROM deckParticipants WHERE deckId = \(deckId)") { try $0.next(String.self) }

@@ -60,6 +60,33 @@ extension AppDatabase {
 
 /// A participant the owner may want to look at: one with suspect swipes or an exclusion.
 extension AppDatabase {
+    /// See `SwipeStore.lockstepMembers`: the crowded networks first (index `participantOrigins_by_network`),
+    /// then their members' live swipes (index `swipes_by_participant`).
+    public func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member] {
+        try await pool.read { db in
+            var members: [String: LockstepClusters.Member] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
+                FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
+                WHERE o.deckId = ? AND o.network IN (
+                    SELECT network FROM participantOrigins WHERE deckId = ? GROUP BY network HAVING COUNT(*) >= ?)
+                """, arguments: [deckId, deckId, minCrowd])
+            while let r = try rows.next() {
+                let id: String = r[0]
+                members[id, default: LockstepClusters.Member(id: id, network: r[1], joinedAt: r[2], decisions: [:])].decisions[r[3]] = r[4]
+            }
+            return Array(members.values)
+        }
+    }
+
+    /// See `SwipeStore.exclusionStates`.
+    public func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>) {
+        try await pool.read { db in
+            (Set(try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ? AND excluded = 1", arguments: [deckId])),
+             Set(try String.fetchAll(db, sql: "SELECT DISTINCT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NOT NULL", arguments: [deckId])))
+        }
+    }
+
     /// See `SwipeStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
     public func participantIds(deckId: Int64) async throws -> [String] {
         try await pool.read { db in try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ?", arguments: [deckId]) }

@@ -102,6 +102,16 @@ extension AppDatabase {
             try db.alter(table: "cards") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
             try db.alter(table: "cardRevisions") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
         }
+        // Where and when each participant joined a deck (their first decision's client network),
+        // for `LockstepClusters`; participants from before have no row and are never compared.
+        m.registerMigration("v7-participant-origins") { db in
+            try db.execute(sql: """
+                CREATE TABLE participantOrigins (
+                    deckId INTEGER NOT NULL, participantId TEXT NOT NULL, network TEXT NOT NULL, joinedAt REAL NOT NULL,
+                    PRIMARY KEY (deckId, participantId)) WITHOUT ROWID;
+                CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network);
+                """)
+        }
         return m
     }
 }

@@ -18,7 +18,7 @@ extension AppDatabase {
             try db.cachedStatement(sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [deckId, cardId, participantId, code, at])
             return nil
-        case .swipe(var swipe, let quota, let pace):
+        case .swipe(var swipe, let quota, let origin):
             if let existing = try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]) {
                 return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
             }
@@ -29,11 +29,11 @@ extension AppDatabase {
             // The participant's aggregate row: live swipes in this deck (the quota) and exclusion.
             let state = try SwipeAggregates.participant(db, deckId: swipe.deckId, participant: swipe.participantId)
             if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
-            if let pace {
+            if let origin {
                 let previous = try Double.fetchAll(
                     db.cachedStatement(sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
                     arguments: [swipe.participantId, swipe.deckId])
-                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: pace.mintedAt, previous: previous) {
+                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: origin.mintedAt, previous: previous) {
                     swipe.suspect = true
                     swipe.suspectReason = reason
                 }
@@ -42,6 +42,11 @@ extension AppDatabase {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
                 .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
             try insertSwipe(swipe, db)
+            if let network = origin?.network {
+                // The first decision in the deck records where and when the participant joined.
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO participantOrigins (deckId, participantId, network, joinedAt) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [swipe.deckId, swipe.participantId, network, origin?.mintedAt ?? swipe.createdAt])
+            }
             try SwipeAggregates.add(
                 db, deckId: swipe.deckId, cardId: swipe.cardId, participant: swipe.participantId, direction: swipe.direction,
                 kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, state: state)
