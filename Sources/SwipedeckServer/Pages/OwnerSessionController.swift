@@ -78,9 +78,10 @@ struct OwnerSessionController: Sendable {
         return response
     }
 
-    /// A local path to go to after signing in (never another site: `//host` and `/\host` are refused).
+    /// A local path to go to after signing in, or `/owner`: never another site (`LocalPath`
+    /// refuses `//host`, `/\host`, `/%09/host` and their percent-encoded forms).
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"), next.count <= 500 else { return "/owner" }
+        guard let next, LocalPath.isSafe(next, maxLength: 500) else { return "/owner" }
         return next
     }
 }
