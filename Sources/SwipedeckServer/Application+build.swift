@@ -88,9 +88,13 @@ public func buildApplication(
     ExportsController(database: database, access: access).register(on: router)
     PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clock: clock)
         .register(on: router)
-    // Failed sign-ins: 10 at once, then one every 5 s, per IP and per owner name.
+    // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
+    // address 50, then one a second; at most `maxConcurrentPasswordChecks` bcrypt checks at once.
+    let signInGuard = SignInGuard(maxConcurrentChecks: config.maxConcurrentPasswordChecks)
+    // Computed once per start (one bcrypt at the configured cost) for unknown names to be checked against.
+    let dummyHash = try await passwords.hash(Secret.token())
     OwnerSessionController(
-        database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
+        database: database, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
     OwnerResultsController(database: database, access: access, clock: clock).register(on: router)
