@@ -28,14 +28,19 @@ public func buildApplication(
         try await database.importDeck(deck, cards: cards)
         logger.info("seeded the sample deck", metadata: ["slug": "\(deck.slug)", "cards": "\(cards.count)"])
     }
-    let token: String
+    // The admin token is kept as its SHA-256 only (`adminTokenHash`; migrations turned a stored
+    // plaintext `adminToken` into it), so a copy of the database, or `swipedeck copy`, signs nobody in.
+    let adminTokenHash: String
     if let t = config.adminToken {
-        token = t
+        adminTokenHash = Secret.sha256(t)
     } else {
-        let (t, created) = try await database.setting("adminToken", orCreate: { Secret.token() })
-        token = t
+        let fresh = Secret.token()
+        let (stored, created) = try await database.setting(AdminToken.settingKey, orCreate: { Secret.sha256(fresh) })
+        adminTokenHash = stored
         // Flushed at once: stdout may be a file or a pipe, and this line is shown only once.
-        if created { FileHandle.standardOutput.write(Data("Admin token (shown once, stored in the database): \(t)\n".utf8)) }
+        if created {
+            FileHandle.standardOutput.write(Data("Admin token (shown once; the database keeps only its hash): \(fresh)\n".utf8))
+        }
     }
     if try await database.owners().isEmpty {
         FileHandle.standardOutput.write(Data("No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n".utf8))
@@ -73,7 +78,7 @@ public func buildApplication(
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware())
-    router.add(middleware: OwnerMiddleware(database: database, adminToken: token, clock: clock))
+    router.add(middleware: OwnerMiddleware(database: database, adminTokenHash: adminTokenHash, clock: clock))
     router.add(middleware: RateLimitMiddleware(
         perParticipant: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
         perIP: RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2),
