@@ -24,7 +24,8 @@ import Synchronization
 public final class SignInGuard: Sendable {
     public let perAddress: RateLimiter
     public let perAddressAndName: RateLimiter
-    /// Most password checks running at once. Default 4.
+    /// Most password checks running at once. Default 4: two per core of a small server, so a
+    /// storm of sign-ins leaves the other cores' work (and the owner's own sign-in) room.
     public let maxConcurrentChecks: Int
     private let running = Mutex(0)
     private let peakRunning = Atomic<Int>(0)
@@ -55,7 +56,8 @@ public final class SignInGuard: Sendable {
     /// tokens stay taken and the slot is freed.
     public func check(address: String, name: String, now: Double, _ verify: () async throws -> Bool) async throws -> Verdict {
         let addressKey = "ip:" + address
-        let nameKey = "ipname:" + address + "\u{1F}" + name.lowercased()
+        // Names are at most 64 characters; a longer one (no owner has it) is keyed by its first 64.
+        let nameKey = "ipname:" + address + "\u{1F}" + String(name.lowercased().prefix(64))
         if let wait = perAddress.take(addressKey, now: now) { return .refused(retryAfter: wait) }
         if let wait = perAddressAndName.take(nameKey, now: now) {
             perAddress.refund(addressKey, now: now)

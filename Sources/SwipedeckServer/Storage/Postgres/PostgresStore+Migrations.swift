@@ -92,7 +92,8 @@ extension PostgresStore {
                 n bigint NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs));
             """),
         // The admin token is kept as its SHA-256 only (SQLite's v6-admin-token-hash): a stored
-        // plaintext `adminToken` becomes its lower-case hex hash under `adminTokenHash`.
+        // plaintext `adminToken` becomes its lower-case hex hash under `adminTokenHash`
+        // (`sha256()` is built in since PostgreSQL 11).
         ("v2", """
             INSERT INTO settings (key, value)
                 SELECT 'adminTokenHash', encode(sha256(convert_to(value, 'UTF8')), 'hex') FROM settings WHERE key = 'adminToken'
