@@ -52,6 +52,18 @@ import Testing
         #expect(ImageMetadata.stripped(ImageFixtures.jpeg.bytes, format: .jpeg) == ImageFixtures.jpeg.bytes)
     }
 
+    @Test func jpegLosesCommentsBetweenScansAndKeepsEveryScan() throws {
+        // A second scan after the first (as a progressive JPEG has), with a comment and an APP1
+        // before it; stuffed FF 00 and a restart marker inside its data.
+        let bytes = ImageFixtures.jpeg.bytes
+        let beforeEnd = Array(bytes[..<(bytes.count - 2)])
+        let sos = Self.segment(0xDA, [1, 1, 0x00, 0, 63, 0])
+        let secondScan: [UInt8] = [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56]
+        let dirty = beforeEnd + Self.comment + Self.exifGPS + sos + secondScan + [0xFF, 0xD9]
+        #expect(try ImageSniffer.inspect(dirty).format == .jpeg)
+        #expect(ImageMetadata.stripped(dirty, format: .jpeg) == beforeEnd + sos + secondScan + [0xFF, 0xD9])
+    }
+
     /// A PNG chunk (CRC left 0: not checked).
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let n = data.count

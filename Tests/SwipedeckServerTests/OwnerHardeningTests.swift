@@ -120,19 +120,21 @@ struct OwnerHardeningTests {
     func unknownNamesCostTheSame() async throws {
         try await withApp({ $0.passwordCost = 10 }) { client, env in
             try await Self.addOwner(env, "eve", cost: 10)
-            func median(_ name: String) async throws -> Double {
-                var times: [Double] = []
-                for i in 0..<3 {
-                    let start = Date()
-                    let r = try await client.postForm("/owner/sign-in", "name=\(name)&password=not-it-\(i)-xyz")
-                    times.append(Date().timeIntervalSince(start))
-                    #expect(r.status == .unauthorized && r.text.contains("do not match"))
-                }
-                return times.sorted()[1]
+            func time(_ name: String, _ i: Int) async throws -> Double {
+                let start = Date()
+                let r = try await client.postForm("/owner/sign-in", "name=\(name)&password=not-it-\(i)-xyz")
+                #expect(r.status == .unauthorized && r.text.contains("do not match"))
+                return Date().timeIntervalSince(start)
             }
-            let known = try await median("eve")
-            let unknown = try await median("nobody-here")
-            #expect(unknown > known * 0.4, "unknown name \(unknown) s, known \(known) s")
+            // Interleaved, and the fastest of each kept: load from other tests only adds time.
+            var known = Double.infinity
+            var unknown = Double.infinity
+            for i in 0..<5 {
+                known = min(known, try await time("eve", i))
+                unknown = min(unknown, try await time("nobody-here", i))
+            }
+            // Before: about 1 ms for an unknown name against 60-140 ms for a known one at cost 10.
+            #expect(unknown > known * 0.3, "unknown name \(unknown) s, known \(known) s")
         }
     }
 

@@ -107,11 +107,11 @@ struct StorageTests {
     @Test("the admin token is created once and then read back")
     func adminTokenStored() async throws {
         try await Self.withDatabase { db, path in
-            let (t1, created1) = try await db.setting("adminToken", orCreate: { "first" })
+            let (t1, created1) = try await db.setting(AdminToken.settingKey, orCreate: { "first" })
             #expect(t1 == "first" && created1)
-            let (t2, created2) = try await db.setting("adminToken", orCreate: { "second" })
+            let (t2, created2) = try await db.setting(AdminToken.settingKey, orCreate: { "second" })
             #expect(t2 == "first" && !created2)
-            #expect(try await AppDatabase(path: path).setting("adminToken", orCreate: { "third" }).value == "first")
+            #expect(try await AppDatabase(path: path).setting(AdminToken.settingKey, orCreate: { "third" }).value == "first")
         }
     }
 
