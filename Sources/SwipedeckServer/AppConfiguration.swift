@@ -35,6 +35,10 @@ public struct AppConfiguration: Sendable {
     public var participantSecret: String?
     /// bcrypt cost of owner passwords (4…31). Default 12 (about 0.25 s per hash here).
     public var passwordCost: UInt8 = 12
+    /// Most bcrypt password checks (sign-ins, password changes) running at once; an attempt
+    /// beyond them is answered 429 at once instead of queueing CPU work. Default 4 (two per core
+    /// of a small server: a sign-in storm cannot take the machine).
+    public var maxConcurrentPasswordChecks: Int = 4
     /// The origin people reach the server at (e.g. `https://decks.example.org`), for shared links
     /// and QR codes; nil = the request's own host. No trailing slash.
     public var publicBaseURL: String?

@@ -28,14 +28,19 @@ public func buildApplication(
         try await database.importDeck(deck, cards: cards)
         logger.info("seeded the sample deck", metadata: ["slug": "\(deck.slug)", "cards": "\(cards.count)"])
     }
-    let token: String
+    // The admin token is kept as its SHA-256 only (`adminTokenHash`; migrations turned a stored
+    // plaintext `adminToken` into it), so a copy of the database, or `swipedeck copy`, signs nobody in.
+    let adminTokenHash: String
     if let t = config.adminToken {
-        token = t
+        adminTokenHash = Secret.sha256(t)
     } else {
-        let (t, created) = try await database.setting("adminToken", orCreate: { Secret.token() })
-        token = t
+        let fresh = Secret.token()
+        let (stored, created) = try await database.setting(AdminToken.settingKey, orCreate: { Secret.sha256(fresh) })
+        adminTokenHash = stored
         // Flushed at once: stdout may be a file or a pipe, and this line is shown only once.
-        if created { FileHandle.standardOutput.write(Data("Admin token (shown once, stored in the database): \(t)\n".utf8)) }
+        if created {
+            FileHandle.standardOutput.write(Data("Admin token (shown once; the database keeps only its hash): \(fresh)\n".utf8))
+        }
     }
     if try await database.owners().isEmpty {
         FileHandle.standardOutput.write(Data("No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n".utf8))
@@ -75,7 +80,7 @@ public func buildApplication(
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware())
-    router.add(middleware: OwnerMiddleware(database: database, adminToken: token, clock: clock))
+    router.add(middleware: OwnerMiddleware(database: database, adminTokenHash: adminTokenHash, clock: clock))
     router.add(middleware: RateLimitMiddleware(perIP: ipLimiter, clock: clock))
 
     DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
@@ -91,9 +96,13 @@ public func buildApplication(
     ExportsController(database: database, access: access, names: names).register(on: router)
     PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, clock: clock)
         .register(on: router)
-    // Failed sign-ins: 10 at once, then one every 5 s, per IP and per owner name.
+    // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
+    // address 50, then one a second; at most `maxConcurrentPasswordChecks` bcrypt checks at once.
+    let signInGuard = SignInGuard(maxConcurrentChecks: config.maxConcurrentPasswordChecks)
+    // Computed once per start (one bcrypt at the configured cost) for unknown names to be checked against.
+    let dummyHash = try await passwords.hash(Secret.token())
     OwnerSessionController(
-        database: database, renderer: renderer, passwords: passwords, signInLimiter: RateLimiter(ratePerSecond: 0.2, burst: 10), clock: clock
+        database: database, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
     ).register(on: router)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
     OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: router)

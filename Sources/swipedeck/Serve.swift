@@ -23,6 +23,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder for uploaded images, in its images/ subfolder (env SWIPEDECK_DATA_DIR); default <db>-data beside the database.")
     var dataDir: String?
     @Option(help: "Largest image upload in bytes (env SWIPEDECK_MAX_IMAGE_BYTES); default 8 MiB.") var maxImageBytes: Int?
+    @Option(help: "Most bcrypt password checks at once; sign-ins beyond them get 429 (env SWIPEDECK_PASSWORD_CHECKS); default 4.")
+    var passwordChecks: Int?
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
@@ -54,6 +56,10 @@ struct Serve: AsyncParsableCommand {
         config.seedSampleDeck = !noSample
         config.dataDirectory = dataDir ?? env["SWIPEDECK_DATA_DIR"]
         if let b = maxImageBytes ?? env["SWIPEDECK_MAX_IMAGE_BYTES"].flatMap(Int.init) { config.maxImageBytes = b }
+        if let n = passwordChecks ?? env["SWIPEDECK_PASSWORD_CHECKS"].flatMap(Int.init) {
+            guard n >= 1 else { throw ValidationError("--password-checks must be at least 1.") }
+            config.maxConcurrentPasswordChecks = n
+        }
         var logger = Logger(label: "swipedeck")
         logger.logLevel = env["SWIPEDECK_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = config.host

@@ -46,13 +46,13 @@ struct StorageTests {
                 #expect(tables.contains(t), "missing table \(t)")
             }
             let applied = try Self.read(db) { d in try AppDatabase.migrator.appliedMigrations(d) }
-            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries"])
+            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins"])
             _ = try await Self.importDeck(db, cards: 3)
 
             // Re-open the same file (twice): nothing re-applied, data kept.
             for _ in 0..<2 {
                 let again = try AppDatabase(path: path)
-                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries"])
+                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins"])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try await again.decks().map(\.deck.slug) == ["s"])
                 #expect(try await again.decks().first?.cardCount == 3)
@@ -107,11 +107,11 @@ struct StorageTests {
     @Test("the admin token is created once and then read back")
     func adminTokenStored() async throws {
         try await Self.withDatabase { db, path in
-            let (t1, created1) = try await db.setting("adminToken", orCreate: { "first" })
+            let (t1, created1) = try await db.setting(AdminToken.settingKey, orCreate: { "first" })
             #expect(t1 == "first" && created1)
-            let (t2, created2) = try await db.setting("adminToken", orCreate: { "second" })
+            let (t2, created2) = try await db.setting(AdminToken.settingKey, orCreate: { "second" })
             #expect(t2 == "first" && !created2)
-            #expect(try await AppDatabase(path: path).setting("adminToken", orCreate: { "third" }).value == "first")
+            #expect(try await AppDatabase(path: path).setting(AdminToken.settingKey, orCreate: { "third" }).value == "first")
         }
     }
 

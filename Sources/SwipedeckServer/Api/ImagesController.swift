@@ -9,7 +9,9 @@ import Hummingbird
 /// file, a browser guessing from the extension) is stored and served as the PNG it is, and
 /// anything that is not a PNG, JPEG, WebP or GIF is refused whatever it claims to be. The stored
 /// type is always the one the bytes prove, and it is served with `nosniff`, so the declared type
-/// can change nothing but the wording of an error.
+/// can change nothing but the wording of an error. Metadata (Exif with its GPS position, XMP,
+/// IPTC, comments) is stripped before the image is named and stored (`ImageMetadata`); the
+/// pixel data stays byte for byte.
 struct ImagesController: Sendable {
     let database: any SwipeStore
     let store: ImageStore
@@ -28,19 +30,21 @@ struct ImagesController: Sendable {
         router.get("/images/:name", use: serve)
     }
 
-    /// 201 with `ImageJSON` and `Location` when these bytes are new; 200 with the same body when
+    /// 201 with `ImageJSON` and `Location` when these bytes (metadata stripped) are new; 200 with the same body when
     /// they were uploaded before (by anyone: the first upload's row is kept).
     /// 401 without an owner or the admin token; 413 `body_too_large` over `maxImageBytes`;
     /// 400/415/422 naming the `ImageRefusal` rule.
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = context.owner else { throw ApiError.unauthorized }
-        let bytes = try await Self.collect(request, limit: maxImageBytes)
+        let uploaded = try await Self.collect(request, limit: maxImageBytes)
         let image: InspectedImage
         do {
-            image = try ImageSniffer.inspect(bytes, declaredType: request.headers[.contentType], maxPixels: maxPixels)
+            image = try ImageSniffer.inspect(uploaded, declaredType: request.headers[.contentType], maxPixels: maxPixels)
         } catch {
             throw ApiError.imageRefused(error)
         }
+        // Exif (GPS, camera), XMP, IPTC and comments go before the hash: the name is that of what is served.
+        let bytes = ImageMetadata.stripped(uploaded, format: image.format)
         let name = ImageName(hash: Secret.sha256(bytes: bytes), format: image.format)
         // The file first: a row always names a file that is there.
         _ = try await store.store(bytes, as: name)

@@ -47,14 +47,27 @@ struct ResultsController: Sendable {
     /// first written, so a HEAD request (whose body is dropped) subscribes to nothing. The stream
     /// ends on graceful shutdown (an endless response would hold the server up), and a watcher
     /// that went away is dropped at the next write to it (an update or a heartbeat).
+    ///
+    /// Access is checked again before every event, updates and heartbeats alike
+    /// (`DeckAccess.stillReadsResults`): the stream ends, without sending it, once the viewer
+    /// could no longer open it (the deck made private, its session signed out or expired, its
+    /// API token revoked, the deck given to another owner). So a viewer who lost access receives
+    /// nothing more, and is disconnected within one heartbeat even when nothing changes.
     @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try await context.parameters.require("deck"), context)
         let live = live
+        let access = access
+        let clock = clock
+        let identity = context.owner
+        let bearerHash = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug).cancelOnGracefulShutdown() {
+                    guard await access.stillReadsResults(slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock()) else {
+                        break
+                    }
                     try await writer.write(ByteBuffer(string: event))
                 }
                 try await writer.finish(nil)

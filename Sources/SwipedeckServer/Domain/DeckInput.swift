@@ -143,13 +143,16 @@ public struct DeckInput: Sendable, Codable {
         return !s.unicodeScalars.contains { $0.value < 32 && $0 != "\n" && $0 != "\t" || $0.value == 127 }
     }
 
+    /// A local path (`LocalPath`: no `//`, `/\`, control characters or whitespace, even
+    /// percent-encoded; at most 500 characters) or an `https://` URL of at most 2,000.
     static func isImage(_ s: String) -> Bool {
-        if s.hasPrefix("/") && !s.hasPrefix("//") { return s.count <= 500 && !s.contains(where: \.isWhitespace) }
+        if s.hasPrefix("/") { return LocalPath.isSafe(s, maxLength: 500) }
         return s.hasPrefix("https://") && s.count <= 2000 && URL(string: s) != nil
     }
 
+    /// A local path (`LocalPath`, at most 500 characters) or an `http(s)://` URL of at most 2,000.
     static func isLink(_ s: String) -> Bool {
-        if s.hasPrefix("/") && !s.hasPrefix("//") { return s.count <= 500 && !s.contains(where: \.isWhitespace) }
+        if s.hasPrefix("/") { return LocalPath.isSafe(s, maxLength: 500) }
         return (s.hasPrefix("https://") || s.hasPrefix("http://")) && s.count <= 2000 && URL(string: s) != nil
     }
 

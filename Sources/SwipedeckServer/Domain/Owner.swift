@@ -15,9 +15,9 @@ public struct Owner: Sendable, Hashable, Codable {
         }
     }
 
-    /// Passwords: 10–200 characters (bcrypt reads at most 72 bytes; longer ones still work).
+    /// Whether `s` passes `PasswordPolicy` (10–200 characters, not a common password).
     public static func isAcceptablePassword(_ s: String) -> Bool {
-        s.count >= 10 && s.count <= 200
+        PasswordPolicy.problem(s) == nil
     }
 }
 

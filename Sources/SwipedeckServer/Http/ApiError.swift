@@ -6,6 +6,9 @@ import SwipePhysics
 public enum ApiError: Error, Sendable, Equatable {
     /// 400: the body is not valid JSON or misses a field.
     case malformedJSON(String)
+    /// 400: the request's framing is broken (a chunked body with a bad chunk size or missing
+    /// CRLF, or other HTTP/1.1 the parser refuses after the head arrived); the connection closes.
+    case malformedBody
     /// 400: a field has an invalid value (`code` names the field rule).
     case invalidField(code: String, message: String)
     /// 401: admin token missing or wrong.
@@ -61,7 +64,7 @@ public enum ApiError: Error, Sendable, Equatable {
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .malformedJSON, .invalidField: return .badRequest
+        case .malformedJSON, .malformedBody, .invalidField: return .badRequest
         case .unauthorized, .invalidCredentials: return .unauthorized
         case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck, .notYourDeck: return .forbidden
         case .notFound: return .notFound
@@ -83,6 +86,7 @@ public enum ApiError: Error, Sendable, Equatable {
     public var code: String {
         switch self {
         case .malformedJSON: return "malformed_json"
+        case .malformedBody: return "malformed_body"
         case .invalidField(let code, _): return code
         case .unauthorized: return "unauthorized"
         case .invalidCredentials: return "invalid_credentials"
@@ -114,6 +118,7 @@ public enum ApiError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .malformedJSON(let m): return "The body is not valid JSON for this route: \(m)"
+        case .malformedBody: return "The request body is not well-formed HTTP/1.1 (for example a damaged chunked encoding); the connection is closed."
         case .invalidField(_, let m): return m
         case .unauthorized: return "Sign in as the deck's owner, or send Authorization: Bearer <token> (an owner's API token or the admin token)."
         case .invalidCredentials: return "That owner name and password do not match."

@@ -34,6 +34,34 @@ struct DeckAccess: Sendable {
         return deck
     }
 
+    /// Whether a viewer who opened a results stream may still read the deck's results now: the
+    /// deck as stored now is public, or the viewer still holds their credential and manages it.
+    /// The admin token stays valid for the server's life; a session must still be live
+    /// (`sessionHash`: not signed out, not expired); an API token (`bearerHash`, its SHA-256) not
+    /// revoked. Any failure to read answers false: a stream that cannot be checked closes.
+    func stillReadsResults(slug: String, identity: OwnerIdentity?, bearerHash: String?, now: Double) async -> Bool {
+        do {
+            guard let deck = try await database.deck(slug: slug) else { return false }
+            if deck.resultsPublic { return true }
+            switch identity {
+            case nil: return false
+            case .admin?: return true
+            case .owner(let id, _, let sessionHash)?:
+                let holder: Owner?
+                if let sessionHash {
+                    holder = try await database.sessionOwner(tokenHash: sessionHash, now: now)
+                } else if let bearerHash {
+                    holder = try await database.tokenOwner(tokenHash: bearerHash)
+                } else {
+                    return false
+                }
+                return holder?.id == id && deck.ownerId == id
+            }
+        } catch {
+            return false
+        }
+    }
+
     /// Whether the request may see the deck's results (for links on the swiper's pages).
     func canReadResults(_ deck: Deck, _ context: AppRequestContext) -> Bool {
         deck.resultsPublic || (context.owner?.manages(deck) ?? false)

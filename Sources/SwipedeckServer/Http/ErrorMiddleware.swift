@@ -2,10 +2,14 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Turns every error into an honest response: `ApiError` keeps its status and code; the
-/// router's own 404/405 and body-limit errors are mapped to ours; anything else is a logged 500
-/// with code `internal`. API paths get JSON; pages get the HTML error page.
+/// router's own 404/405 and body-limit errors are mapped to ours; a body the HTTP/1.1 parser
+/// refuses while a handler reads it (a damaged chunked encoding: NIO's `HTTPParserError`
+/// surfaces from the body stream) is 400 `malformed_body` with `Connection: close` (the parser
+/// cannot find the next request on that connection); anything else is a logged 500 with code
+/// `internal`. API paths get JSON; pages get the HTML error page.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let renderer: PageRenderer
@@ -21,6 +25,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 ? JSONResponse.error(apiError)
                 : renderer.errorPage(status: apiError.status, message: apiError.message)
             if case .rateLimited(let s) = apiError { response.headers[.retryAfter] = String(s) }
+            if apiError == .malformedBody { response.headers[.connection] = "close" }
             return response
         }
     }
@@ -36,6 +41,7 @@ struct ErrorMiddleware: RouterMiddleware {
             default: break
             }
         }
+        if error is HTTPParserError { return .malformedBody }
         // A body collected with `collect(upTo:)` that outgrew the limit (chunked, no Content-Length).
         if let e = error as? NIOTooManyBytesError { return .tooLarge(e.maxBytes ?? 0) }
         if error is DecodingError { return .malformedJSON(String(describing: error).prefix(200).description) }

@@ -1,15 +1,21 @@
 import Foundation
 import Hummingbird
 
-/// Owner sign-in and sign-out. Sessions live in an HttpOnly, SameSite=Strict cookie holding a
-/// random token (the database keeps its SHA-256); failed sign-ins are rate-limited per IP and per
-/// name; every owner form carries a token derived from the session (`OwnerForms.csrfToken`).
+/// Owner sign-in, sign-out and password change. Sessions live in an HttpOnly, SameSite=Strict
+/// cookie holding a random token (the database keeps its SHA-256); sign-in attempts pass
+/// `SignInGuard` (limits per address and per address and name, taken before bcrypt, refunded on
+/// success; a few bcrypt checks at once); an unknown name is checked against `dummyHash`, so it
+/// takes as long as a known one; every owner form carries a token derived from the session
+/// (`OwnerForms.csrfToken`).
 struct OwnerSessionController: Sendable {
     let database: any SwipeStore
     let renderer: PageRenderer
     let passwords: PasswordHasher
-    /// Failed sign-ins per IP and per owner name.
-    let signInLimiter: RateLimiter
+    /// Sign-in limits and the bound on concurrent password checks.
+    let signInGuard: SignInGuard
+    /// A bcrypt hash (at `passwords.cost`) of a random password nobody knows, verified for
+    /// unknown names so that they cost what a known name costs.
+    let dummyHash: String
     let clock: @Sendable () -> Double
 
     /// How long a session lasts, seconds (30 days).
@@ -19,6 +25,8 @@ struct OwnerSessionController: Sendable {
         router.get("/owner/sign-in", use: signInPage)
         router.post("/owner/sign-in", use: signIn)
         router.post("/owner/sign-out", use: signOut)
+        router.get("/owner/password", use: passwordPage)
+        router.post("/owner/password", use: changePassword)
     }
 
     struct SignInView {
@@ -45,21 +53,29 @@ struct OwnerSessionController: Sendable {
         let form = try await OwnerForms.decode(SignInForm.self, request)
         let next = Self.safeNext(form.next)
         let now = clock()
-        let keys = ["ip:" + (context.remoteAddress ?? "local"), "name:" + form.name.lowercased()]
-        if let wait = keys.compactMap({ signInLimiter.peek($0, now: now) }).max() {
+        let owner = Owner.isValidName(form.name) ? try await database.owner(named: form.name) : nil
+        let passwords = passwords
+        let hash = owner?.passwordHash ?? dummyHash
+        let password = form.password
+        let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: form.name, now: now) {
+            // An unknown name is checked against the dummy hash (and fails): the same work as a known one.
+            let matches = try await passwords.verify(password, hash: hash)
+            return matches && owner != nil
+        }
+        switch verdict {
+        case .refused(let wait):
             var response = renderer.page(
-                "owner-sign-in", SignInView(next: next, name: form.name, error: "Too many failed sign-ins. Try again in \(wait) s."),
+                "owner-sign-in", SignInView(next: next, name: form.name, error: "Too many sign-ins to check. Try again in \(wait) s."),
                 status: .tooManyRequests)
             response.headers[.retryAfter] = String(wait)
             return response
-        }
-        guard let owner = try await database.owner(named: form.name), let id = owner.id,
-            try await passwords.verify(form.password, hash: owner.passwordHash)
-        else {
-            for key in keys { _ = signInLimiter.take(key, now: now) }
+        case .checked(false):
             return renderer.page(
                 "owner-sign-in", SignInView(next: next, name: form.name, error: ApiError.invalidCredentials.message), status: .unauthorized)
+        case .checked(true):
+            break
         }
+        guard let id = owner?.id else { throw ApiError.invalidCredentials }
         let token = Secret.token()
         try await database.startSession(ownerId: id, tokenHash: Secret.sha256(token), now: now, lifetime: Self.sessionLifetime)
         var response = Response.redirect(to: next, type: .normal)
@@ -78,9 +94,74 @@ struct OwnerSessionController: Sendable {
         return response
     }
 
-    /// A local path to go to after signing in (never another site: `//host` and `/\host` are refused).
+    struct PasswordView {
+        let kind = "owner"
+        let pageTitle = "Change password"
+        let owner: String
+        let csrf: String
+        /// Sentences shown next to their field.
+        let currentError: String?
+        let newError: String?
+        let changed: Bool
+    }
+
+    /// The change-password form of the signed-in owner.
+    @Sendable func passwordPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
+        let changed = request.uri.queryParameters["changed"] != nil
+        return renderer.page(
+            "owner-password",
+            PasswordView(owner: owner.name, csrf: OwnerForms.csrfToken(context), currentError: nil, newError: nil, changed: changed))
+    }
+
+    struct PasswordForm: Decodable {
+        var current: String
+        var new: String
+    }
+
+    /// Checks the current password (through `SignInGuard`, like a sign-in: a stolen session cannot
+    /// guess it faster), applies `PasswordPolicy` to the new one, stores its hash and ends the
+    /// owner's other sessions. 400 with the sentence next to the field for a refused new password,
+    /// 401 for a wrong current one, 429 when the limits are spent; 303 to the page on success.
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let signedIn = OwnerDashboardController.signedIn(context), case .owner(_, _, let session?) = context.owner else {
+            return OwnerDashboardController.signInRedirect(request)
+        }
+        let form = try await OwnerForms.checked(PasswordForm.self, request, context)
+        func page(current: String?, new: String?, status: HTTPResponse.Status) -> Response {
+            renderer.page(
+                "owner-password",
+                PasswordView(owner: signedIn.name, csrf: OwnerForms.csrfToken(context), currentError: current, newError: new, changed: false),
+                status: status)
+        }
+        if let problem = PasswordPolicy.problem(form.new, name: signedIn.name) { return page(current: nil, new: problem, status: .badRequest) }
+        if form.new == form.current { return page(current: nil, new: "Choose a password other than the current one.", status: .badRequest) }
+        let now = clock()
+        guard let owner = try await database.owner(named: signedIn.name), owner.id == signedIn.id else { throw ApiError.unauthorized }
+        let passwords = passwords
+        let current = form.current
+        let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: owner.name, now: now) {
+            try await passwords.verify(current, hash: owner.passwordHash)
+        }
+        switch verdict {
+        case .refused(let wait):
+            var response = page(current: "Too many password checks. Try again in \(wait) s.", new: nil, status: .tooManyRequests)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        case .checked(false):
+            return page(current: "That is not your current password.", new: nil, status: .unauthorized)
+        case .checked(true):
+            break
+        }
+        let hash = try await passwords.hash(form.new)
+        try await database.setPassword(ownerId: signedIn.id, passwordHash: hash, keeping: session, now: now)
+        return .redirect(to: "/owner/password?changed=1", type: .normal)
+    }
+
+    /// A local path to go to after signing in, or `/owner`: never another site (`LocalPath`
+    /// refuses `//host`, `/\host`, `/%09/host` and their percent-encoded forms).
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"), next.count <= 500 else { return "/owner" }
+        guard let next, LocalPath.isSafe(next, maxLength: 500) else { return "/owner" }
         return next
     }
 }

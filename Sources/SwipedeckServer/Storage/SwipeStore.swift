@@ -70,6 +70,10 @@ public protocol SwipeStore: Sendable {
     func sessionOwner(tokenHash: String, now: Double) async throws -> Owner?
     /// Signs a session out (the row stays, with its end time).
     func endSession(tokenHash: String, now: Double) async throws
+    /// Replaces the owner's password hash and ends every live session of theirs but `keeping`
+    /// (the session that changed it; nil ends them all, as the CLI does), in one transaction.
+    /// - Throws: `ApiError.notFound("owner")` for an unknown id.
+    func setPassword(ownerId: Int64, passwordHash: String, keeping: String?, now: Double) async throws
     func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws
     /// The owner's tokens, newest first.
     func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary]

@@ -91,6 +91,15 @@ extension PostgresStore {
                 deckId bigint NOT NULL, kind bigint NOT NULL, bucket bigint NOT NULL, decisionMs double precision NOT NULL,
                 n bigint NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs));
             """),
+        // The admin token is kept as its SHA-256 only (SQLite's v6-admin-token-hash): a stored
+        // plaintext `adminToken` becomes its lower-case hex hash under `adminTokenHash`
+        // (`sha256()` is built in since PostgreSQL 11).
+        ("v2", """
+            INSERT INTO settings (key, value)
+                SELECT 'adminTokenHash', encode(sha256(convert_to(value, 'UTF8')), 'hex') FROM settings WHERE key = 'adminToken'
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+            DELETE FROM settings WHERE key = 'adminToken'
+            """),
         // Where and when each participant joined a deck (their first decision's client network),
         // for `LockstepClusters`; participants from before have no row and are never compared.
         ("v3-participant-origins", """

@@ -60,6 +60,18 @@ extension PostgresStore {
         }
     }
 
+    public func setPassword(ownerId: Int64, passwordHash: String, keeping: String?, now: Double) async throws {
+        try await transaction { connection in
+            guard try await value(
+                "UPDATE owners SET passwordHash = \(passwordHash) WHERE id = \(ownerId) RETURNING 1", on: connection, as: Int.self) != nil
+            else { throw ApiError.notFound("owner") }
+            try await execute("""
+                UPDATE ownerSessions SET endedAt = \(now)
+                WHERE ownerId = \(ownerId) AND endedAt IS NULL AND tokenHash IS DISTINCT FROM \(keeping)
+                """, on: connection)
+        }
+    }
+
     public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
         try await transaction { connection in
             try await execute("""

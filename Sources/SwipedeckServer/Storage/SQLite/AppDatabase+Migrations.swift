@@ -102,6 +102,16 @@ extension AppDatabase {
             try db.alter(table: "cards") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
             try db.alter(table: "cardRevisions") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
         }
+        // The admin token is kept as its SHA-256 only: a stored plaintext token (key `adminToken`)
+        // becomes its hash under `adminTokenHash` (PostgreSQL's v2 does the same).
+        m.registerMigration("v6-admin-token-hash") { db in
+            let legacy = AdminToken.legacySettingKey
+            if let token = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [legacy]) {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [AdminToken.settingKey, Secret.sha256(token)])
+                try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [legacy])
+            }
+        }
         // Where and when each participant joined a deck (their first decision's client network),
         // for `LockstepClusters`; participants from before have no row and are never compared.
         m.registerMigration("v7-participant-origins") { db in

@@ -65,6 +65,16 @@ extension AppDatabase {
         }
     }
 
+    public func setPassword(ownerId: Int64, passwordHash: String, keeping: String?, now: Double) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE owners SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, ownerId])
+            if db.changesCount == 0 { throw ApiError.notFound("owner") }
+            try db.execute(
+                sql: "UPDATE ownerSessions SET endedAt = ? WHERE ownerId = ? AND endedAt IS NULL AND tokenHash IS NOT ?",
+                arguments: [now, ownerId, keeping])
+        }
+    }
+
     public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
         try await pool.write { db in
             try db.execute(
