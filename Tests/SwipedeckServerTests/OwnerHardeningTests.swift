@@ -98,7 +98,7 @@ struct OwnerHardeningTests {
         await database.close()
     }
 
-    @Test("60 parallel wrong passwords: most are refused 429 before bcrypt (before: all 60 were checked)", .timeLimit(.minutes(3)))
+    @Test("60 parallel wrong passwords: the limits are taken before bcrypt, so at most 50 are checked (before: all 60 were)", .timeLimit(.minutes(3)))
     func parallelWrongPasswords() async throws {
         try await withApp({ $0.passwordCost = 10 }) { client, env in
             try await Self.addOwner(env, "dan", cost: 10)
@@ -111,8 +111,10 @@ struct OwnerHardeningTests {
             let checked = statuses.filter { $0 == .unauthorized }.count
             let refused = statuses.filter { $0 == .tooManyRequests }.count
             #expect(checked + refused == 60)
-            #expect(checked <= 20, "\(checked) wrong passwords were checked by bcrypt")
-            #expect(refused >= 40)
+            // Whatever the machine's speed: the address's 50 tokens are taken before bcrypt, and dan's
+            // own 10 (20 of the 60 name dan); how many more the concurrency cap refuses depends on timing.
+            #expect(checked <= 50, "\(checked) wrong passwords were checked by bcrypt")
+            #expect(refused >= 10)
         }
     }
 
