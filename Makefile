@@ -18,7 +18,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev
 
-.PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics fuzz clean
+.PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-stuffing fuzz clean
 
 run:
 	swift run swipedeck
@@ -91,6 +91,13 @@ bench-large: apt
 bench-page: deps
 	swift build -c release --product swipedeck
 	$(PY) scripts/bench_page.py --binary .build/release/swipedeck
+
+# Vote stuffing against default settings for a minute, and an honest classroom beside it (both
+# variants of the attack: batches as fast as it can, then paced drags in many threads).
+bench-stuffing:
+	swift build -c release --product swipedeck
+	python3 scripts/bench_stuffing.py 60
+	STUFFING_PACED=1 python3 scripts/bench_stuffing.py 60
 
 fuzz: venv
 	swift build --product swipedeck
