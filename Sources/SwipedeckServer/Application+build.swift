@@ -51,7 +51,8 @@ public func buildApplication(
     }
     let signer = ParticipantSigner(secret: secret)
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's worth at once.
-    let mintLimiter = RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60)
+    let joins = JoinBudget(limiter: RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
+    let admissions = Admissions(store: database)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(database: database)
@@ -76,7 +77,7 @@ public func buildApplication(
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside ErrorMiddleware, so an error response also sets the cookie of a new participant.
-    router.add(middleware: ParticipantMiddleware(signer: signer, mintLimiter: mintLimiter, clock: clock))
+    router.add(middleware: ParticipantMiddleware(signer: signer, joins: joins, catalog: catalog, clock: clock))
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware())
@@ -85,7 +86,7 @@ public func buildApplication(
 
     DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
     CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
-    ParticipantsController(catalog: catalog, signer: signer, mintLimiter: mintLimiter, clock: clock).register(on: router)
+    ParticipantsController(catalog: catalog, signer: signer, joins: joins, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
     let names = ParticipantNames(signer: signer, store: database)

@@ -32,7 +32,7 @@ struct CredentialTests {
         #expect(Self.signer.identity(of: c, deckId: 1) == a)
         #expect(!a.id.contains(c.body) && !device.contains(a.id))
 
-        let api = Self.minted(.deck(7))
+        let api = Self.minted(.deck(7, .open))
         guard case .valid(let d) = Self.signer.check(api, now: fixedTime) else { Issue.record("not valid"); return }
         #expect(Self.signer.identity(of: d, deckId: 7) != nil)
         #expect(Self.signer.identity(of: d, deckId: 8) == nil)

@@ -29,7 +29,7 @@ struct CardsController: Sendable {
             try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
         let named = try RequestDecoding.query(request, "participant")
         let participant = named == nil && context.participant == nil
-            ? nil : try swipes.identity(named, cookie: context.participant, cookieRejected: false, deckId: deck.id ?? 0, now: clock()).id
+            ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
         let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil

@@ -7,7 +7,9 @@ import Hummingbird
 struct ParticipantsController: Sendable {
     let catalog: Catalog
     let signer: ParticipantSigner
-    let mintLimiter: RateLimiter
+    let joins: JoinBudget
+    let admissions: Admissions
+    let decoding: RequestDecoding
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -29,10 +31,16 @@ struct ParticipantsController: Sendable {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
         if !deck.isOpen { throw ApiError.deckClosed }
         let now = clock()
-        if let ip = context.remoteAddress, let wait = mintLimiter.take("mint:" + ClientNetwork.key(ip), now: now) {
+        var proof = Admissions.Proof()
+        if request.headers[.contentType] != nil {
+            proof = try await decoding.decodeJSON(Admissions.Proof.self, from: request)
+        }
+        // The proof first: a wrong code costs no join.
+        let (admission, subject) = try await admissions.admit(deck, proof)
+        if let wait = joins.take(address: context.remoteAddress, deck: deck, now: now) {
             throw ApiError.rateLimited(retryAfter: wait)
         }
-        let credential = signer.mint(.deck(deck.id ?? 0), now: now)
+        let credential = signer.mint(.deck(deck.id ?? 0, admission), subject: subject, now: now)
         return JSONResponse.make(Minted(participant: credential, expiresAt: Self.iso8601(now + ParticipantSigner.deckLifetime)), status: .created)
     }
 }

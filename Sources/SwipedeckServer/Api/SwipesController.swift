@@ -32,7 +32,7 @@ struct SwipesController: Sendable {
         let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
-            cookieParticipant: context.participant, cookieRejected: context.participantRejected, network: context.network, now: clock())
+            cookies: context.cookies, network: context.network, now: clock())
         func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
             headers.append(contentsOf: extra)
@@ -69,8 +69,8 @@ struct SwipesController: Sendable {
                     let part = (try? encoder.encode(item)) ?? Data()
                     let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.knownParticipant ?? "").utf8), Array(part)])
                     do {
-                        let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookieParticipant: context.participant,
-                            cookieRejected: context.participantRejected, network: context.network, now: clock())
+                        let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookies: context.cookies,
+                            network: context.network, now: clock())
                         switch o {
                         case .created(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil))
                         case .replayed(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil))
@@ -93,8 +93,7 @@ struct SwipesController: Sendable {
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let (s, deck) = try await swipes.undo(
-            id: id, named: try RequestDecoding.query(request, "participant"), cookie: context.participant,
-            cookieRejected: context.participantRejected, now: clock())
+            id: id, named: try RequestDecoding.query(request, "participant"), cookies: context.cookies, now: clock())
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
 
@@ -110,8 +109,7 @@ struct SwipesController: Sendable {
             throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
         }
         let (s, deck) = try await swipes.flip(
-            id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"), cookie: context.participant,
-            cookieRejected: context.participantRejected, network: context.network, now: clock())
+            id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"), cookies: context.cookies, network: context.network, now: clock())
         return JSONResponse.make(SwipeEnvelope(swipe: SwipeJSON(s, deck: deck)))
     }
 
@@ -119,8 +117,7 @@ struct SwipesController: Sendable {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
         let participant = try swipes.identity(
-            try RequestDecoding.query(request, "participant"), cookie: context.participant, cookieRejected: context.participantRejected,
-            deckId: deck.id ?? 0, now: clock())
+            try RequestDecoding.query(request, "participant"), cookies: context.cookies, deck: deck, now: clock())
         let entries = try await database.history(deckId: deck.id ?? 0, participant: participant.id)
         return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])
     }

@@ -38,6 +38,14 @@ public struct Deck: Sendable, Hashable, Codable {
     public var countedInputs: String = "drag,button"
     /// Increases with every change to the deck or its cards (cache keys include it).
     public var revision: Int = 1
+    /// Who may vote. Default `link`: anyone with the deck's link.
+    public var access: DeckAccessMode = .link
+    /// The secret of the `unlisted` link and the key of `allowList` signatures: 43 characters of
+    /// base64url, made when the deck is (or, for an older deck, when its access mode first needs it).
+    public var accessSecret: String = ""
+    /// How many people of one network (`ClientNetwork.key`) may join this deck at once, for an
+    /// event behind one NAT; nil: the server's join budget (`--rate-mint`, 60 × rate at once).
+    public var joinLimit: Int?
 
     public init(
         id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = "standard",

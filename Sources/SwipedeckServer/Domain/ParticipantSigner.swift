@@ -10,8 +10,21 @@ public struct ParticipantCredential: Sendable, Hashable {
     public enum Scope: Sendable, Hashable {
         /// A browser's cookie: one device, a different unlinkable identity in each deck.
         case device
-        /// An API client's credential, minted for one deck (by its id) and refused on any other.
-        case deck(Int64)
+        /// Minted for one deck (by its id) and refused on any other: an API client's, or a
+        /// browser's admission to a deck that takes invited people only (`DeckAccessMode`).
+        case deck(Int64, Admission)
+    }
+
+    /// What a deck credential was minted on (its body's first letter).
+    public enum Admission: Character, Sendable, Hashable {
+        /// Nothing: an open deck's API credential.
+        case open = "d"
+        /// The deck's secret link (`unlisted`).
+        case secretLink = "u"
+        /// A one-time code: the identity follows the code, not the credential.
+        case code = "c"
+        /// A signed external id: the identity follows the id, not the credential.
+        case external = "e"
     }
 
     public let scope: Scope
@@ -35,8 +48,10 @@ public struct ParticipantIdentity: Sendable, Hashable {
 /// A credential is `<body>-<mac>`, `mac` being the first 96 bits of
 /// HMAC-SHA256(secret, "credential:" + body) as 24 hex digits. A minted body is a scope letter,
 /// 8 hex digits of deck id (0 for a device), the mint time in milliseconds since 1970 as 12 hex
-/// digits and 64 random bits as 16 hex digits: `b…` (a browser's device credential) or `d…` (an
-/// API credential for one deck), 62 characters in all, inside the 64 of `Participant.isValidId`.
+/// digits and a 64-bit subject as 16 hex digits: `b…` (a browser's device credential) or one of
+/// the `Admission` letters (a credential for one deck), 62 characters in all, inside the 64 of
+/// `Participant.isValidId`. The subject is random, except for a code or an external id, where it
+/// is a keyed hash of it, so that one code (one external id) is one identity on any device.
 /// Only a holder of the secret can make one, and checking needs no database read.
 ///
 /// Ids of the first signed format (HMAC over "participant:" + body, stored as they were and
@@ -59,16 +74,20 @@ public struct ParticipantSigner: Sendable {
         self.secret = Array(secret.utf8)
     }
 
-    /// A fresh credential minted at `now` (seconds since 1970) for `scope`.
-    public func mint(_ scope: ParticipantCredential.Scope, now: Double) -> String {
+    /// A fresh credential minted at `now` (seconds since 1970) for `scope`; `subject` is the code
+    /// or external id of a `.code` / `.external` admission (ignored otherwise).
+    public func mint(_ scope: ParticipantCredential.Scope, subject: String = "", now: Double) -> String {
         var generator = SystemRandomNumberGenerator()
         let millis = UInt64(max(0, now * 1000)) & 0xFFFF_FFFF_FFFF
-        let (letter, deck): (String, UInt64) =
-            switch scope {
-            case .device: ("b", 0)
-            case .deck(let id): ("d", UInt64(truncatingIfNeeded: id) & 0xFFFF_FFFF)
-            }
-        return sign(body: letter + Hex.string(deck, width: 8) + Hex.string(millis, width: 12) + Hex.string(generator.next() as UInt64, width: 16))
+        let random = Hex.string(generator.next() as UInt64, width: 16)
+        switch scope {
+        case .device:
+            return sign(body: "b" + Hex.string(0, width: 8) + Hex.string(millis, width: 12) + random)
+        case .deck(let id, let admission):
+            let deck = Hex.string(UInt64(truncatingIfNeeded: id) & 0xFFFF_FFFF, width: 8)
+            let tail = admission == .code || admission == .external ? mac("subject:\(id):\(admission.rawValue):", subject, bytes: 8) : random
+            return sign(body: String(admission.rawValue) + deck + Hex.string(millis, width: 12) + tail)
+        }
     }
 
     /// `body` with its signature appended. Bodies of any other shape than a minted one (tests
@@ -98,25 +117,40 @@ public struct ParticipantSigner: Sendable {
         for (a, b) in zip(given, want) { difference |= a ^ b }
         guard difference == 0 else { return .unknown }
         let utf8 = Array(body.utf8)
-        guard utf8.count == 37, utf8[0] == UInt8(ascii: "b") || utf8[0] == UInt8(ascii: "d"),
+        guard utf8.count == 37, let letter = body.first, letter == "b" || ParticipantCredential.Admission(rawValue: letter) != nil,
             let deck = UInt64(String(decoding: utf8[1..<9], as: UTF8.self), radix: 16),
             let millis = UInt64(String(decoding: utf8[9..<21], as: UTF8.self), radix: 16)
         else {
             return .valid(ParticipantCredential(scope: .device, mintedAt: nil, body: body))
         }
         let mintedAt = Double(millis) / 1000
-        let device = utf8[0] == UInt8(ascii: "b")
-        if now - mintedAt > (device ? Self.deviceLifetime : Self.deckLifetime) { return .expired }
-        return .valid(ParticipantCredential(scope: device ? .device : .deck(Int64(deck)), mintedAt: mintedAt, body: body))
+        let admission = ParticipantCredential.Admission(rawValue: letter)
+        if now - mintedAt > (admission == nil ? Self.deviceLifetime : Self.deckLifetime) { return .expired }
+        let scope: ParticipantCredential.Scope = admission.map { .deck(Int64(deck), $0) } ?? .device
+        return .valid(ParticipantCredential(scope: scope, mintedAt: mintedAt, body: body))
     }
 
     /// The identity `credential` acts as in deck `deckId`: `q` and the first 128 bits of
-    /// HMAC-SHA256(secret, "identity:" + deck + ":" + body) as hex. The same credential gives the
-    /// same identity in a deck every time and unlinkable ones in two decks; nothing leads back
-    /// from an identity to its credential. Nil when the credential was minted for another deck.
+    /// HMAC-SHA256(secret, "identity:" + deck + ":" + body) as hex — of the letter and subject
+    /// only for a code or an external id, so every credential minted on one code is one identity.
+    /// The same credential gives the same identity in a deck every time and unlinkable ones in two
+    /// decks; nothing leads back from an identity to its credential. Nil when the credential was
+    /// minted for another deck.
     public func identity(of credential: ParticipantCredential, deckId: Int64) -> ParticipantIdentity? {
-        if case .deck(let id) = credential.scope, id != deckId & 0xFFFF_FFFF { return nil }
-        return ParticipantIdentity(id: "q" + mac("identity:\(deckId):", credential.body, bytes: 16), mintedAt: credential.mintedAt)
+        var subject = credential.body
+        if case .deck(let id, let admission) = credential.scope {
+            if id != deckId & 0xFFFF_FFFF { return nil }
+            if admission == .code || admission == .external { subject = String(admission.rawValue) + String(credential.body.suffix(16)) }
+        }
+        return ParticipantIdentity(id: "q" + mac("identity:\(deckId):", subject, bytes: 16), mintedAt: credential.mintedAt)
+    }
+
+    /// The signature an `allowList` deck's link carries for external id `pid`: the first 32 hex
+    /// digits of HMAC-SHA256(the deck's access secret, "pid:" + pid).
+    public static func externalSignature(pid: String, accessSecret: String) -> String {
+        var hmac = HMAC<SHA256>(key: SymmetricKey(data: Array(accessSecret.utf8)))
+        hmac.update(data: Array(("pid:" + pid).utf8))
+        return Hex.string(hmac.finalize().prefix(16))
     }
 
     /// How owners and exports name a stored participant of deck `deckId`. Identities are shown as

@@ -25,21 +25,19 @@ public struct SwipeService: Sendable {
     /// - Parameters:
     ///   - key: the `Idempotency-Key`; nil makes a fresh one (no replay protection).
     ///   - fingerprint: identifies the request body, to tell a replay from a reuse of the key.
-    ///   - cookieParticipant: the browser's credential (already checked), used when the body
-    ///     names none.
-    ///   - cookieRejected: the request carried a participant cookie this server did not issue.
+    ///   - cookies: the browser's credentials (already checked), used when the body names none.
     ///   - network: the client's network (`ClientNetwork.key`), recorded with the participant's
     ///     first decision in the deck; nil when unknown.
     ///   - now: seconds since 1970 (passed in; the service reads no clock).
     /// - Throws: `ApiError` naming the broken rule.
     public func submit(
-        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookieParticipant: ParticipantCredential?,
-        cookieRejected: Bool = false, network: String? = nil, now: Double
+        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookies: ParticipantCookies,
+        network: String? = nil, now: Double
     ) async throws -> SwipeOutcome {
         let deck = try await catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
         let key = try key.map(Self.checkedKey) ?? UUID().uuidString
-        let identity = try self.identity(r.participant, cookie: cookieParticipant, cookieRejected: cookieRejected, deckId: deckId, now: now)
+        let identity = try self.identity(r.participant, cookies: cookies, deck: deck, now: now)
         let participant = identity.id
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
@@ -90,21 +88,21 @@ public struct SwipeService: Sendable {
 
     /// Undoes swipe `id` for the participant who made it (the row stays, marked undone).
     ///
-    /// - Parameters: `named`, `cookie`, `cookieRejected` as for `identity`; `now` seconds since 1970.
+    /// - Parameters: `named`, `cookies` as for `identity`; `now` seconds since 1970.
     /// - Returns: the undone swipe and its deck's slug.
     /// - Throws: `notFound("swipe")`, the credential's errors, `notYourSwipe`, `rateLimited`,
     ///   `deckClosed` (a closed deck's decisions are frozen), `alreadyUndone`.
-    public func undo(id: String, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> (Swipe, String) {
-        let (s, deck, _) = try await ownSwipe(id: id, named: named, cookie: cookie, cookieRejected: cookieRejected, now: now)
+    public func undo(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (Swipe, String) {
+        let (s, deck, _) = try await ownSwipe(id: id, named: named, cookies: cookies, now: now)
         return (try await store.undoSwipe(id: s.id, participant: s.participantId, at: now), deck.slug)
     }
 
     /// Undoes the acting participant's most recent live swipe in the deck, if any.
     /// - Throws: the credential's errors, `rateLimited`, `deckClosed`.
-    public func undoLatest(deck slug: String, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> Swipe? {
+    public func undoLatest(deck slug: String, cookies: ParticipantCookies, now: Double) async throws -> Swipe? {
         let deck = try await catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
-        let identity = try self.identity(nil, cookie: cookie, cookieRejected: cookieRejected, deckId: deckId, now: now)
+        let identity = try self.identity(nil, cookies: cookies, deck: deck, now: now)
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
         return try await store.undoLatestSwipe(deckId: deckId, participant: identity.id, at: now)
@@ -121,9 +119,9 @@ public struct SwipeService: Sendable {
     /// - Returns: the swipe that now holds the decision (a new id for a traced one) and the slug.
     /// - Throws: as `undo`, and `direction_not_enabled`, `inputNotAllowed`.
     public func flip(
-        id: String, to direction: Decision, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, network: String?, now: Double
+        id: String, to direction: Decision, named: String?, cookies: ParticipantCookies, network: String?, now: Double
     ) async throws -> (Swipe, String) {
-        let (s, deck, identity) = try await ownSwipe(id: id, named: named, cookie: cookie, cookieRejected: cookieRejected, now: now)
+        let (s, deck, identity) = try await ownSwipe(id: id, named: named, cookies: cookies, now: now)
         if !deck.swipeProfile.directions.contains(direction) {
             throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
         }
@@ -148,19 +146,20 @@ public struct SwipeService: Sendable {
 
     /// Swipe `id`, its deck and the acting identity, once the identity is the swipe's maker, has
     /// budget left and the deck is open.
-    private func ownSwipe(id: String, named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, now: Double) async throws -> (Swipe, Deck, ParticipantIdentity) {
+    private func ownSwipe(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (Swipe, Deck, ParticipantIdentity) {
         guard let s = try await store.swipe(id: id) else { throw ApiError.notFound("swipe") }
         let deck = try await catalog.deck(try await store.deckSlug(id: s.deckId))
-        let identity = try self.identity(named, cookie: cookie, cookieRejected: cookieRejected, deckId: s.deckId, now: now)
+        let identity = try self.identity(named, cookies: cookies, deck: deck, now: now)
         if identity.id != s.participantId { throw ApiError.notYourSwipe }
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
         return (s, deck, identity)
     }
 
-    /// The browser's identity in deck `deckId`, for reads (nil without a cookie credential).
-    public func cookieIdentity(_ cookie: ParticipantCredential?, deckId: Int64) -> String? {
-        cookie.flatMap { signer.identity(of: $0, deckId: deckId)?.id }
+    /// The browser's identity in `deck`, for reads: nil without a cookie credential that may act
+    /// on the deck.
+    public func cookieIdentity(_ cookies: ParticipantCookies, deck: Deck) -> String? {
+        try? identity(nil, cookies: cookies, deck: deck, now: 0).id  // Every refusal means the same here: nobody.
     }
 
     /// Takes one decision from the identity's budget (a swipe, a batch item, an undo, a flip).
@@ -178,12 +177,15 @@ public struct SwipeService: Sendable {
         return k
     }
 
-    /// The participant acting on deck `deckId`: the identity of the credential the body or query
-    /// names, else of the browser's cookie. A published identity or pseudonym is no credential.
+    /// The participant acting on `deck`: the identity of the credential the body or query names,
+    /// else of the browser's cookies (its admission to the deck, else its device credential). A
+    /// published identity or pseudonym is no credential. On a deck that takes invited people only
+    /// (`DeckAccessMode`), only a credential minted on the mode's admission acts.
     /// - Throws: `invalid_participant` (malformed), `unknownParticipant` (not issued here, named or
-    ///   by cookie, or of the retired format), `participantExpired`, `participantOtherDeck` (an API
-    ///   credential minted for another deck), `participant_required` (neither).
-    public func identity(_ named: String?, cookie: ParticipantCredential?, cookieRejected: Bool, deckId: Int64, now: Double) throws -> ParticipantIdentity {
+    ///   by cookie, or of the retired format), `participantExpired`, `participantOtherDeck` (a
+    ///   credential minted for another deck), `accessRequired`, `participant_required` (none).
+    public func identity(_ named: String?, cookies: ParticipantCookies, deck: Deck, now: Double) throws -> ParticipantIdentity {
+        let deckId = deck.id ?? 0
         let credential: ParticipantCredential
         if let named {
             guard Participant.isValidId(named) else {
@@ -194,9 +196,9 @@ public struct SwipeService: Sendable {
             case .expired: throw ApiError.participantExpired
             case .unknown: throw ApiError.unknownParticipant
             }
-        } else if let cookie {
+        } else if let cookie = cookies.credential(for: deckId) {
             credential = cookie
-        } else if cookieRejected {
+        } else if cookies.rejected {
             throw ApiError.unknownParticipant
         } else {
             throw ApiError.invalidField(
@@ -204,6 +206,9 @@ public struct SwipeService: Sendable {
                 message: "Send a participant credential (POST /api/v1/decks/{deck}/participants mints one) or accept the session cookie.")
         }
         guard let identity = signer.identity(of: credential, deckId: deckId) else { throw ApiError.participantOtherDeck }
+        if let admission = deck.access.admission {
+            guard case .deck(_, admission) = credential.scope else { throw ApiError.accessRequired }
+        }
         return identity
     }
 

@@ -24,6 +24,9 @@ public enum ApiError: Error, Sendable, Equatable {
     case participantExpired
     /// 403: an API participant credential minted for another deck.
     case participantOtherDeck
+    /// 403: the deck takes invited people only, and this participant was not admitted (or the
+    /// proof of an admission — secret link, code, signed id — was wrong).
+    case accessRequired
     /// 403: the signed-in owner (or token) does not manage this deck.
     case notYourDeck
     /// 403: undoing or flipping somebody else's swipe.
@@ -66,7 +69,7 @@ public enum ApiError: Error, Sendable, Equatable {
         switch self {
         case .malformedJSON, .malformedBody, .invalidField: return .badRequest
         case .unauthorized, .invalidCredentials: return .unauthorized
-        case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck, .notYourDeck: return .forbidden
+        case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck, .accessRequired, .notYourDeck: return .forbidden
         case .notFound: return .notFound
         case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .quotaReached, .ownerNameTaken: return .conflict
         case .tooLarge: return .contentTooLarge
@@ -94,6 +97,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .unknownParticipant: return "unknown_participant"
         case .participantExpired: return "participant_expired"
         case .participantOtherDeck: return "participant_other_deck"
+        case .accessRequired: return "access_required"
         case .notYourDeck: return "not_your_deck"
         case .deckClosed: return "deck_closed"
         case .cardArchived: return "card_archived"
@@ -126,6 +130,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .unknownParticipant: return "This participant credential was not issued by this server; get one from POST /api/v1/decks/{deck}/participants."
         case .participantExpired: return "This participant credential has expired; get a new one from POST /api/v1/decks/{deck}/participants."
         case .participantOtherDeck: return "This participant credential was minted for another deck; get one for this deck from POST /api/v1/decks/{deck}/participants."
+        case .accessRequired: return "This deck takes invited people only: open the link or enter the code you were given."
         case .notYourDeck: return "This deck belongs to another owner."
         case .deckClosed: return "This deck is closed: its owner is not taking swipes now, and decisions made cannot be changed."
         case .cardArchived: return "This card is archived: its owner is not taking swipes on it."

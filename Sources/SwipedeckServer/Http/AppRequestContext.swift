@@ -13,6 +13,8 @@ public struct AppRequestContext: RequestContext {
     /// True when the request carried a participant cookie this server did not issue (forged,
     /// altered, expired, retired, or signed with another secret): a swipe relying on it is refused 403.
     public var participantRejected = false
+    /// Admissions to decks that take invited people only, by deck id (`sd_d<id>` cookies, checked).
+    public var deckCredentials: [Int64: ParticipantCredential] = [:]
     /// Who manages decks on this request: the admin token, or an owner by session or API token.
     public var owner: OwnerIdentity?
     /// Peer IP for rate limiting; nil in router tests.
@@ -25,6 +27,9 @@ public struct AppRequestContext: RequestContext {
 }
 
 extension AppRequestContext {
+    /// Every participant credential the browser sent.
+    var cookies: ParticipantCookies { ParticipantCookies(device: participant, decks: deckCredentials, rejected: participantRejected) }
+
     /// The client's network (`ClientNetwork.key` of the peer address); nil in router tests.
     var network: String? { remoteAddress.map(ClientNetwork.key) }
 

@@ -10,19 +10,23 @@ import Hummingbird
 ///   (`participantRejected`): a swipe relying on it gets 403 `unknown_participant`; a page view
 ///   replaces it with a fresh one.
 /// - A fresh credential is minted only for page views (GET or HEAD of a non-asset path), within
-///   the join budget of the client's network (the one `POST …/participants` uses); past it the
-///   page is served without one. Static assets never mint: a `Set-Cookie` would keep shared
-///   caches from storing them.
+///   the join budget of the client's network (`JoinBudget`, which `POST …/participants` shares;
+///   on a deck's pages, the deck's own join limit when it has one); past it the page is served
+///   without one. Static assets never mint: a `Set-Cookie` would keep shared caches from storing
+///   them.
 struct ParticipantMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_pid"
     let signer: ParticipantSigner
-    let mintLimiter: RateLimiter
+    let joins: JoinBudget
+    /// Finds the deck of a `/d/{deck}…` page (for its join limit).
+    let catalog: Catalog
     let clock: @Sendable () -> Double
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let now = clock()
+        context.deckCredentials = Self.admissions(request, signer: signer, now: now)
         if let value = request.cookies[Self.cookieName]?.value {
             if case .valid(let credential) = signer.check(value, now: now) {
                 context.participant = credential
@@ -33,7 +37,7 @@ struct ParticipantMiddleware: RouterMiddleware {
         guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path) else {
             return try await next(request, context)
         }
-        if let ip = context.remoteAddress, mintLimiter.take("mint:" + ClientNetwork.key(ip), now: now) != nil {
+        if joins.take(address: context.remoteAddress, deck: await Self.deck(of: request.uri.path, catalog), now: now) != nil {
             return try await next(request, context)
         }
         let fresh = signer.mint(.device, now: now)
@@ -45,6 +49,30 @@ struct ParticipantMiddleware: RouterMiddleware {
         response.setCookie(Cookie(
             name: Self.cookieName, value: fresh, maxAge: Int(ParticipantSigner.deviceLifetime), path: "/", httpOnly: true, sameSite: .lax))
         return response
+    }
+
+    /// The deck a `/d/{deck}…` path shows, if it exists.
+    static func deck(of path: String, _ catalog: Catalog) async -> Deck? {
+        guard path.hasPrefix("/d/"), let slug = path.dropFirst(3).split(separator: "/").first else { return nil }
+        return try? await catalog.deck(String(slug))  // An unknown deck's page mints on the network's budget.
+    }
+
+    /// The valid admissions among the request's `sd_d<deck id>` cookies, by deck id (a cookie
+    /// whose credential is for another deck than its name says is ignored).
+    static func admissions(_ request: Request, signer: ParticipantSigner, now: Double) -> [Int64: ParticipantCredential] {
+        var found: [Int64: ParticipantCredential] = [:]
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.drop { $0 == " " }
+                guard trimmed.hasPrefix("sd_d"), let equals = trimmed.firstIndex(of: "="),
+                    let deckId = Int64(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)..<equals]),
+                    case .valid(let credential) = signer.check(String(trimmed[trimmed.index(after: equals)...]), now: now),
+                    case .deck(let id, _) = credential.scope, id == deckId & 0xFFFF_FFFF
+                else { continue }
+                found[deckId] = credential
+            }
+        }
+        return found
     }
 
     /// Scripts, stylesheets (the per-profile stack CSS too), images (QR codes too), the OpenAPI

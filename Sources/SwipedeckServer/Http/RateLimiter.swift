@@ -29,9 +29,11 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes `cost` tokens for `key` at time `now` (seconds). Returns nil when allowed, or the
-    /// whole seconds to wait until they are there (nothing is taken then).
-    public func take(_ key: String, cost: Double = 1, now: Double) -> Int? {
+    /// whole seconds to wait until they are there (nothing is taken then). `burst` overrides the
+    /// limiter's own for this key (a deck's join limit).
+    public func take(_ key: String, cost: Double = 1, burst: Double? = nil, now: Double) -> Int? {
         if ratePerSecond <= 0 { return nil }
+        let burst = burst ?? self.burst
         return buckets.withLock { b in
             if b.count > 100_000 { b = b.filter { now - $0.value.updated < 60 } }
             var bucket = b[key] ?? Bucket(tokens: burst, updated: now)

@@ -36,7 +36,7 @@ struct PageController: Sendable {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
         let profile = deck.swipeProfile
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
-        let participant = swipes.cookieIdentity(context.participant, deckId: deck.id ?? 0)
+        let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         let (cards, remaining) = try await database.unswipedCards(
             deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try await catalog.cardCount(deck.slug)
@@ -109,8 +109,8 @@ struct PageController: Sendable {
         let req = SwipeRequest(card: form.card, direction: form.direction, input: SwipeInput.button.rawValue)
         do {
             _ = try await swipes.submit(
-                deck: slug, req, key: nil, fingerprint: UUID().uuidString, cookieParticipant: context.participant,
-                cookieRejected: context.participantRejected, network: context.network, now: clock())
+                deck: slug, req, key: nil, fingerprint: UUID().uuidString, cookies: context.cookies,
+                network: context.network, now: clock())
         } catch ApiError.alreadySwiped {
             // A double submit of the same form: the first one counted; just show the next card.
         }
@@ -119,15 +119,15 @@ struct PageController: Sendable {
 
     @Sendable func formUndo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        if context.participant != nil {
-            _ = try await swipes.undoLatest(deck: slug, cookie: context.participant, cookieRejected: context.participantRejected, now: clock())
+        if context.cookies.credential(for: try await catalog.deck(slug).id ?? 0) != nil {
+            _ = try await swipes.undoLatest(deck: slug, cookies: context.cookies, now: clock())
         }
         return .redirect(to: "/d/\(slug)", type: .normal)
     }
 
     @Sendable func formUndoOne(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (slug, s) = try await swipeInDeck(context)
-        _ = try await swipes.undo(id: s.id, named: nil, cookie: context.participant, cookieRejected: context.participantRejected, now: clock())
+        _ = try await swipes.undo(id: s.id, named: nil, cookies: context.cookies, now: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
@@ -144,8 +144,7 @@ struct PageController: Sendable {
         let current = Decision(rawValue: s.direction) ?? .none
         let to = current.mirroredHorizontally == .none ? current : current.mirroredHorizontally
         _ = try await swipes.flip(
-            id: s.id, to: to, named: nil, cookie: context.participant, cookieRejected: context.participantRejected, network: context.network,
-            now: clock())
+            id: s.id, to: to, named: nil, cookies: context.cookies, network: context.network, now: clock())
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
@@ -197,7 +196,7 @@ struct PageController: Sendable {
 
     @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
-        let participant = swipes.cookieIdentity(context.participant, deckId: deck.id ?? 0)
+        let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         var entries: [HistoryEntry] = []
         if let participant { entries = try await database.history(deckId: deck.id ?? 0, participant: participant) }
         let now = clock()

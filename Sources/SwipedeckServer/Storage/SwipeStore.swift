@@ -125,6 +125,15 @@ public protocol SwipeStore: Sendable {
     /// The owner's decks, newest first, with their activity since `since`.
     func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity]
 
+    // MARK: Access codes
+
+    /// Stores new one-time codes of a deck (codes already there are skipped).
+    func addAccessCodes(deckId: Int64, _ codes: [String], now: Double) async throws
+    /// The deck's codes, oldest first.
+    func accessCodes(deckId: Int64) async throws -> [String]
+    /// Whether `code` is one of the deck's codes.
+    func hasAccessCode(deckId: Int64, code: String) async throws -> Bool
+
     // MARK: Images
 
     /// Records an uploaded image unless its hash is recorded; true when this call added it.

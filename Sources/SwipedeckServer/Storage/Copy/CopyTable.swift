@@ -28,7 +28,7 @@ public struct CopyTable: Sendable {
             ("id", .int), ("slug", .text), ("title", .text), ("description", .text), ("profile", .text), ("allowButtons", .bool),
             ("leftLabel", .text), ("rightLabel", .text), ("upLabel", .text), ("downLabel", .text), ("createdAt", .double),
             ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
-            ("countedInputs", .text), ("revision", .int),
+            ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text), ("joinLimit", .int),
         ]),
         CopyTable("cards", key: ["id"], serialId: true, [
             ("id", .int), ("deckId", .int), ("position", .int), ("title", .text), ("subtitle", .text), ("body", .text), ("image", .text),
@@ -85,6 +85,7 @@ public struct CopyTable: Sendable {
         CopyTable("participantOrigins", key: ["deckId", "participantId"], [
             ("deckId", .int), ("participantId", .text), ("network", .text), ("joinedAt", .double),
         ]),
+        CopyTable("accessCodes", key: ["deckId", "code"], [("deckId", .int), ("code", .text), ("createdAt", .double)]),
     ]
 
     /// The column list for SQL.

@@ -30,10 +30,11 @@ extension PostgresStore {
     func insertDeck(_ d: Deck, on connection: PostgresConnection) async throws -> Int64? {
         try await value("""
             INSERT INTO decks (slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel,
-                               createdAt, ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision)
+                               createdAt, ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision,
+                               access, accessSecret, joinLimit)
             VALUES (\(d.slug), \(d.title), \(d.description), \(d.profile), \(d.allowButtons), \(d.leftLabel), \(d.rightLabel),
                     \(d.upLabel), \(d.downLabel), \(d.createdAt), \(d.ownerId), \(d.isOpen), \(d.resultsPublic), \(d.quota),
-                    \(d.cardOrder), \(d.countedInputs), \(d.revision))
+                    \(d.cardOrder), \(d.countedInputs), \(d.revision), \(d.access.rawValue), \(d.accessSecret), \(d.joinLimit))
             RETURNING id
             """, on: connection, as: Int64.self)
     }

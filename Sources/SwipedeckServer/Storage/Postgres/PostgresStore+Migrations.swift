@@ -108,6 +108,14 @@ extension PostgresStore {
                 PRIMARY KEY (deckId, participantId));
             CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network)
             """),
+        // Who may vote on a deck (`DeckAccessMode`), its access secret, a per-deck join limit, and
+        // the one-time codes of `codes` decks (SQLite's v8-deck-access).
+        ("v4-deck-access", """
+            ALTER TABLE decks ADD COLUMN access text NOT NULL DEFAULT 'link';
+            ALTER TABLE decks ADD COLUMN accessSecret text NOT NULL DEFAULT '';
+            ALTER TABLE decks ADD COLUMN joinLimit bigint;
+            CREATE TABLE accessCodes (deckId bigint NOT NULL, code text NOT NULL, createdAt double precision NOT NULL, PRIMARY KEY (deckId, code))
+            """),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

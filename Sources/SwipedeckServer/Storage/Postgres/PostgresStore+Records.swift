@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStore {
     static let deckColumns = """
         id, slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel, createdAt, \
-        ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision
+        ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit
         """
 
     static func deck(_ c: inout PostgresColumns) throws -> Deck {
@@ -20,6 +20,9 @@ extension PostgresStore {
         d.cardOrder = try c.next()
         d.countedInputs = try c.next()
         d.revision = try c.next()
+        d.access = DeckAccessMode(rawValue: try c.next(String.self)) ?? .link
+        d.accessSecret = try c.next()
+        d.joinLimit = try c.next()
         return d
     }
 

@@ -122,6 +122,17 @@ extension AppDatabase {
                 CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network);
                 """)
         }
+        // Who may vote on a deck (`DeckAccessMode`), its access secret, a per-deck join limit, and
+        // the one-time codes of `codes` decks.
+        m.registerMigration("v8-deck-access") { db in
+            try db.execute(sql: """
+                ALTER TABLE decks ADD COLUMN access TEXT NOT NULL DEFAULT 'link';
+                ALTER TABLE decks ADD COLUMN accessSecret TEXT NOT NULL DEFAULT '';
+                ALTER TABLE decks ADD COLUMN joinLimit INTEGER;
+                CREATE TABLE accessCodes (
+                    deckId INTEGER NOT NULL, code TEXT NOT NULL, createdAt REAL NOT NULL, PRIMARY KEY (deckId, code)) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

@@ -1,0 +1,96 @@
+/// Admits participants to decks that take invited people only (`DeckAccessMode`): checks the
+/// proof a page view or an API mint carries and says what credential it earns.
+public struct Admissions: Sendable {
+    let store: any SwipeStore
+
+    public init(store: any SwipeStore) {
+        self.store = store
+    }
+
+    /// What a visitor or a program presents: the secret link's key, a code, or a signed id.
+    public struct Proof: Sendable, Decodable {
+        public var key: String?
+        public var code: String?
+        public var pid: String?
+        public var sig: String?
+
+        public init(key: String? = nil, code: String? = nil, pid: String? = nil, sig: String? = nil) {
+            self.key = key
+            self.code = code
+            self.pid = pid
+            self.sig = sig
+        }
+
+        /// Whether anything was presented.
+        public var isEmpty: Bool { key == nil && code == nil && pid == nil && sig == nil }
+    }
+
+    /// The admission `proof` earns on `deck`, and its subject (the code or the external id).
+    /// An open (`link`) deck admits everybody as `.open`, whatever is presented.
+    /// - Throws: `accessRequired` when the proof is missing or wrong for the deck's mode.
+    public func admit(_ deck: Deck, _ proof: Proof) async throws -> (ParticipantCredential.Admission, String) {
+        switch deck.access {
+        case .link:
+            return (.open, "")
+        case .unlisted:
+            guard let key = proof.key, !deck.accessSecret.isEmpty, Self.same(key, deck.accessSecret) else { throw ApiError.accessRequired }
+            return (.secretLink, "")
+        case .codes:
+            guard let code = proof.code.map(AccessCode.normalized), AccessCode.isWellFormed(code),
+                try await store.hasAccessCode(deckId: deck.id ?? 0, code: code)
+            else { throw ApiError.accessRequired }
+            return (.code, code)
+        case .allowList:
+            guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid), !deck.accessSecret.isEmpty,
+                Self.same(sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: deck.accessSecret))
+            else { throw ApiError.accessRequired }
+            return (.external, pid)
+        }
+    }
+
+    /// An external id: 1–128 characters of `[A-Za-z0-9._@:-]` (an email address, a student number, a UUID).
+    public static func isExternalId(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { b in
+            (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 46 || b == 95 || b == 64 || b == 58 || b == 45
+        }
+    }
+
+    /// `a == b` in time independent of where they differ.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for (p, q) in zip(x, y) { difference |= p ^ q }
+        return difference == 0
+    }
+}
+
+/// One-time codes of a `codes` deck: 8 characters from an alphabet without look-alikes (no 0/O,
+/// 1/I/L), shown as two groups of four (`K7MX-3QP9`); typed in any case, with or without the dash
+/// or spaces. 31^8 ≈ 8.5 × 10^11 codes: guessing one of a thousand issued takes ~10^8 tries,
+/// which the join budget makes days per network.
+public enum AccessCode {
+    public static let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+    /// Most codes one request makes. Default 1,000 (a big event's printed sheet).
+    public static let maxPerRequest = 1000
+
+    /// A fresh code (the dash not included).
+    public static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<8).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+
+    /// `code` upper-cased without spaces and dashes.
+    public static func normalized(_ code: String) -> String {
+        code.uppercased().filter { $0 != "-" && $0 != " " }
+    }
+
+    public static func isWellFormed(_ code: String) -> Bool {
+        code.count == 8 && code.allSatisfy(alphabet.contains)
+    }
+
+    /// `K7MX3QP9` as `K7MX-3QP9`.
+    public static func shown(_ code: String) -> String {
+        String(code.prefix(4)) + "-" + String(code.dropFirst(4))
+    }
+}

@@ -1,0 +1,24 @@
+/// How many people of one network may join (be minted a participant credential) and how fast:
+/// browser cookies on page views and `POST …/participants` share it. Keyed by the client's
+/// network (`ClientNetwork.key`), refilled at the server's rate (`--rate-mint`); at once, the
+/// server's burst (60 × rate: 120 phones behind one NAT within a minute), or a deck's own
+/// `joinLimit` when its owner raised it for an event (that deck's joins then have a budget of
+/// their own).
+public struct JoinBudget: Sendable {
+    let limiter: RateLimiter
+
+    public init(limiter: RateLimiter) {
+        self.limiter = limiter
+    }
+
+    /// Takes one join for a client at `address` joining `deck` (nil: a page that is no deck's).
+    /// - Returns: nil when allowed, else the seconds to wait.
+    public func take(address: String?, deck: Deck?, now: Double) -> Int? {
+        guard let address else { return nil }
+        let network = ClientNetwork.key(address)
+        if let deck, let limit = deck.joinLimit, let id = deck.id {
+            return limiter.take("mint:\(network):\(id)", burst: Double(limit), now: now)
+        }
+        return limiter.take("mint:" + network, now: now)
+    }
+}
