@@ -86,6 +86,7 @@ public func buildApplication(
 
     DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
     CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
+    AccessController(database: database, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, signer: signer, joins: joins, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
@@ -95,7 +96,9 @@ public func buildApplication(
         database: database, catalog: catalog, access: access, decoding: decoding, live: live, names: names, clusters: clusters, clock: clock)
         .register(on: router)
     ExportsController(database: database, access: access, names: names).register(on: router)
-    PageController(database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, clock: clock)
+    PageController(
+        database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, joins: joins,
+        admissions: admissions, clock: clock)
         .register(on: router)
     // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
     // address 50, then one a second; at most `maxConcurrentPasswordChecks` bcrypt checks at once.
@@ -109,7 +112,7 @@ public func buildApplication(
     OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
     OwnerDecksController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     OwnerCardsController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
-    ShareController(catalog: catalog, access: access, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
+    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
 

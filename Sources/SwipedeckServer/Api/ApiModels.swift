@@ -16,10 +16,14 @@ struct DeckJSON: Encodable {
     let quota: Int?
     let order: String
     let countedInputs: [String]
+    /// Who may vote (`DeckAccessMode`) and how many of one network may join at once (null: the server's budget).
+    let access: String
+    let joinLimit: Int?
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
-        case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order, countedInputs, links
+        case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order, countedInputs, access,
+            joinLimit, links
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -36,6 +40,8 @@ struct DeckJSON: Encodable {
         try c.encode(quota, forKey: .quota)  // null when there is none, not absent
         try c.encode(order, forKey: .order)
         try c.encode(countedInputs, forKey: .countedInputs)
+        try c.encode(access, forKey: .access)
+        try c.encode(joinLimit, forKey: .joinLimit)  // null when there is none, not absent
         try c.encode(links, forKey: .links)
     }
 
@@ -52,6 +58,8 @@ struct DeckJSON: Encodable {
         quota = d.quota
         order = d.cardOrder
         countedInputs = CountedInput.allCases.filter(d.counted.contains).map(\.rawValue)
+        access = d.access.rawValue
+        joinLimit = d.joinLimit
         links = ["page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards", "results": "/api/v1/decks/\(d.slug)/results"]
     }
 }

@@ -28,7 +28,9 @@ struct CardsController: Sendable {
         let cursor = try RequestDecoding.intParam(
             try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
         let named = try RequestDecoding.query(request, "participant")
-        let participant = named == nil && context.participant == nil
+        // An invitation-only deck's cards are for the people it admitted (and its owner).
+        let reader = deck.access != .link && context.owner?.manages(deck) != true
+        let participant = named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
         let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)

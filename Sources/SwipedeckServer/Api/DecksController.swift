@@ -28,7 +28,9 @@ struct DecksController: Sendable {
     struct ProfileList: Encodable { let profiles: [SwipeProfile] }
 
     @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        JSONResponse.make(["decks": try await database.decks().map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
+        // Decks that take invited people only are listed to their owner alone.
+        let decks = try await database.decks().filter { $0.deck.access == .link || context.owner?.manages($0.deck) == true }
+        return JSONResponse.make(["decks": decks.map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
     }
 
     @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -2,8 +2,10 @@ import Foundation
 import Hummingbird
 
 /// `POST /api/v1/decks/{deck}/participants`: mints a participant credential for a program,
-/// valid on this deck only and for `ParticipantSigner.deckLifetime`. Rate-limited per client
-/// network (the join budget browser cookies share), so nobody mints a crowd.
+/// valid on this deck only and for `ParticipantSigner.deckLifetime`. On a deck that takes invited
+/// people only, the JSON body carries the proof (`{"key":…}`, `{"code":…}` or `{"pid":…,"sig":…}`,
+/// `Admissions`). Rate-limited per client network (the join budget browser cookies share), so
+/// nobody mints a crowd or guesses codes fast.
 struct ParticipantsController: Sendable {
     let catalog: Catalog
     let signer: ParticipantSigner
@@ -35,11 +37,12 @@ struct ParticipantsController: Sendable {
         if request.headers[.contentType] != nil {
             proof = try await decoding.decodeJSON(Admissions.Proof.self, from: request)
         }
-        // The proof first: a wrong code costs no join.
-        let (admission, subject) = try await admissions.admit(deck, proof)
+        // A join is taken first, so wrong codes and signatures are guessed no faster than people join.
         if let wait = joins.take(address: context.remoteAddress, deck: deck, now: now) {
             throw ApiError.rateLimited(retryAfter: wait)
         }
+        let (admission, subject) = try await admissions.admit(deck, proof)
+        if admission == .code || admission == .external { joins.refund(address: context.remoteAddress, deck: deck, now: now) }
         let credential = signer.mint(.deck(deck.id ?? 0, admission), subject: subject, now: now)
         return JSONResponse.make(Minted(participant: credential, expiresAt: Self.iso8601(now + ParticipantSigner.deckLifetime)), status: .created)
     }

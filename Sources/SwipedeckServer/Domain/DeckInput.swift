@@ -120,10 +120,11 @@ public struct DeckInput: Sendable, Codable {
         }
         if cards.isEmpty { throw fail("no_cards", "a deck needs at least one card.") }
         if cards.count > Self.maxCards { throw fail("too_many_cards", "a deck holds at most \(Self.maxCards) cards.") }
-        let deck = Deck(
+        var deck = Deck(
             slug: slug, title: title, description: description ?? "", profile: profileName, allowButtons: allowButtons ?? true,
             leftLabel: labels?.left ?? "NOPE", rightLabel: labels?.right ?? "LIKE", upLabel: labels?.up ?? "SUPER",
             downLabel: labels?.down ?? "LATER", createdAt: now)
+        deck.accessSecret = Secret.token()
         var rows: [Card] = []
         rows.reserveCapacity(cards.count)
         for (i, c) in cards.enumerated() {

@@ -18,11 +18,18 @@ public struct DeckPatch: Sendable, Decodable {
     public var order: String?
     /// Input kinds the ranking counts: a non-empty list of `drag`, `button`, `api`.
     public var countedInputs: [String]?
+    /// Who may vote: a `DeckAccessMode` raw value.
+    public var access: String?
+    /// Present and nil: the server's join budget; absent: unchanged.
+    public var joinLimit: Int??
+    /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
+    /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
+    public static let maxJoinLimit = 10_000
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs
+        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs, access, joinLimit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -37,11 +44,15 @@ public struct DeckPatch: Sendable, Decodable {
         if c.contains(.quota) { quota = .some(try c.decodeIfPresent(Int.self, forKey: .quota)) }
         order = try c.decodeIfPresent(String.self, forKey: .order)
         countedInputs = try c.decodeIfPresent([String].self, forKey: .countedInputs)
+        access = try c.decodeIfPresent(String.self, forKey: .access)
+        if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
     }
 
     /// `deck` with the patch applied, if every rule holds.
     /// - Throws: `ApiError.invalidField` naming the rule (`invalid_title`, `invalid_description`,
-    ///   `unknown_profile`, `invalid_label`, `invalid_quota`, `invalid_order`, `invalid_counted_inputs`).
+    ///   `unknown_profile`, `invalid_label`, `invalid_quota`, `invalid_order`, `invalid_counted_inputs`,
+    ///   `invalid_access`, `invalid_join_limit`). A deck that needs an access secret and has none
+    ///   (made before access modes) gets one.
     public func applied(to deck: Deck) throws(ApiError) -> Deck {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         var d = deck
@@ -85,6 +96,19 @@ public struct DeckPatch: Sendable, Decodable {
                 throw fail("invalid_counted_inputs", "countedInputs must list one or more of: drag, button, api (suspect swipes never count).")
             }
             d.countedInputs = CountedInput.stored(Set(kinds))
+        }
+        if let access {
+            guard let mode = DeckAccessMode(rawValue: access) else {
+                throw fail("invalid_access", "access must be one of: \(DeckAccessMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            d.access = mode
+        }
+        if d.access != .link && d.accessSecret.isEmpty { d.accessSecret = Secret.token() }
+        if let joinLimit {
+            if let n = joinLimit, !(1...Self.maxJoinLimit).contains(n) {
+                throw fail("invalid_join_limit", "joinLimit must be a whole number of people from 1 to \(Self.maxJoinLimit), or null for the server's budget.")
+            }
+            d.joinLimit = joinLimit
         }
         return d
     }

@@ -36,6 +36,8 @@ public struct ResultsReport: Sendable, Encodable {
     public var title: String
     /// The kinds the ranking counts (`CountedInput` raw values).
     public var countedInputs: [String]
+    /// Who could vote when these results were read (`DeckAccessMode`; changes are deck events).
+    public var access: String
     public var cards: [CardResult]
     /// Distinct participants with a counted swipe.
     public var participants: Int
@@ -90,6 +92,7 @@ public struct ResultsReport: Sendable, Encodable {
         self.deck = deck.slug
         title = deck.title
         countedInputs = CountedInput.allCases.filter(deck.counted.contains).map(\.rawValue)
+        access = deck.access.rawValue
         self.cards = results
         self.participants = participants
         swipes = tally.directionTotals.values.reduce(0, +)

@@ -15,10 +15,21 @@ public struct JoinBudget: Sendable {
     /// - Returns: nil when allowed, else the seconds to wait.
     public func take(address: String?, deck: Deck?, now: Double) -> Int? {
         guard let address else { return nil }
+        let (key, burst) = Self.bucket(address, deck)
+        return limiter.take(key, burst: burst, now: now)
+    }
+
+    /// Gives a join back: an admission by code or signed id joins nobody new (the code is the
+    /// person), so only wrong proofs and secret-link joins keep their token.
+    public func refund(address: String?, deck: Deck?, now: Double) {
+        guard let address else { return }
+        let (key, burst) = Self.bucket(address, deck)
+        limiter.refund(key, burst: burst, now: now)
+    }
+
+    static func bucket(_ address: String, _ deck: Deck?) -> (String, Double?) {
         let network = ClientNetwork.key(address)
-        if let deck, let limit = deck.joinLimit, let id = deck.id {
-            return limiter.take("mint:\(network):\(id)", burst: Double(limit), now: now)
-        }
-        return limiter.take("mint:" + network, now: now)
+        if let deck, let limit = deck.joinLimit, let id = deck.id { return ("mint:\(network):\(id)", Double(limit)) }
+        return ("mint:" + network, nil)
     }
 }

@@ -52,9 +52,10 @@ public final class RateLimiter: Sendable {
 
 extension RateLimiter {
     /// Gives back a token taken from `key` (up to `burst`): for a limit counting only failures,
-    /// taken before the attempt and returned when it succeeds.
-    public func refund(_ key: String, now: Double) {
+    /// taken before the attempt and returned when it succeeds. `burst` as for `take`.
+    public func refund(_ key: String, burst: Double? = nil, now: Double) {
         if ratePerSecond <= 0 { return }
+        let burst = burst ?? self.burst
         buckets.withLock { b in
             guard var bucket = b[key] else { return }
             bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * ratePerSecond + 1)

@@ -26,6 +26,13 @@ struct DeckFormView {
     let quota: String
     let listed: Bool
     let shuffled: Bool
+    struct AccessOption {
+        let value: String
+        let words: String
+        let selected: Bool
+    }
+    let accessModes: [AccessOption]
+    let joinLimit: String
     /// The slug can be chosen only when the deck is made (links to it are out there afterwards).
     var slugEditable = false
 
@@ -42,7 +49,8 @@ struct DeckFormView {
         self.init(
             slug: deck.slug, title: deck.title, description: deck.description, labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
             profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,
-            counted: deck.counted, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder)
+            counted: deck.counted, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder, access: deck.access.rawValue,
+            joinLimit: deck.joinLimit.map(String.init) ?? "")
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -52,12 +60,13 @@ struct DeckFormView {
             slug: form["slug"] ?? "", title: form["title"] ?? "", description: form["description"] ?? "",
             labels: (form["left"] ?? "NOPE", form["right"] ?? "LIKE", form["up"] ?? "SUPER", form["down"] ?? "LATER"),
             profile: form["profile"] ?? "standard", open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
-            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? "listed")
+            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? "listed",
+            access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
     }
 
     init(
         slug: String, title: String, description: String, labels: (String, String, String, String), profile: String, open: Bool,
-        resultsPublic: Bool, allowButtons: Bool, counted: Set<CountedInput>, quota: String, order: String
+        resultsPublic: Bool, allowButtons: Bool, counted: Set<CountedInput>, quota: String, order: String, access: String, joinLimit: String
     ) {
         self.slug = slug
         self.title = title
@@ -75,6 +84,8 @@ struct DeckFormView {
         self.quota = quota
         listed = order != CardOrder.shuffled.rawValue
         shuffled = order == CardOrder.shuffled.rawValue
+        accessModes = DeckAccessMode.allCases.map { AccessOption(value: $0.rawValue, words: $0.words, selected: $0.rawValue == access) }
+        self.joinLimit = joinLimit
     }
 
     /// The settings part of the form as a patch (checked by `DeckPatch.applied(to:)`).
@@ -97,6 +108,15 @@ struct DeckFormView {
             patch.quota = .some(n)
         } else {
             throw .invalidField(code: "invalid_quota", message: "Cards per person must be a whole number, or empty for no limit.")
+        }
+        patch.access = form["access"]
+        let joinLimit = (form["joinLimit"] ?? "").trimmingCharacters(in: .whitespaces)
+        if joinLimit.isEmpty {
+            patch.joinLimit = .some(nil)
+        } else if let n = Int(joinLimit) {
+            patch.joinLimit = .some(n)
+        } else {
+            throw .invalidField(code: "invalid_join_limit", message: "People who may join at once must be a whole number, or empty for the server's budget.")
         }
         return patch
     }

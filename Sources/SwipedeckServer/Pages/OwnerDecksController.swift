@@ -50,6 +50,7 @@ struct OwnerDecksController: Sendable {
         let now = clock()
         var deck = Deck(slug: slug, title: form["title"] ?? "", createdAt: now)
         deck.ownerId = owner.id
+        deck.accessSecret = Secret.token()
         do {
             deck = try DeckFormView.patch(form).applied(to: deck)
             deck.title = deck.title.trimmingCharacters(in: .whitespaces)
@@ -128,6 +129,8 @@ struct OwnerDecksController: Sendable {
     /// The settings as stored in the deck's event log.
     static func describe(_ d: Deck) -> String {
         let quota = d.quota.map(String.init) ?? "null"
-        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder)\",\"countedInputs\":\"\(d.countedInputs)\"}"
+        let joinLimit = d.joinLimit.map(String.init) ?? "null"
+        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder)\",\"countedInputs\":\"\(d.countedInputs)\","
+            + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit)}"
     }
 }

@@ -11,6 +11,8 @@ struct PageController: Sendable {
     let renderer: PageRenderer
     /// Lockstep clusters leave the ranking before it is read.
     let clusters: ClusterGuard
+    let joins: JoinBudget
+    let admissions: Admissions
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -26,7 +28,8 @@ struct PageController: Sendable {
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let decks = try await database.decks().map { s -> [String: Any] in
+        // Only decks anyone with the link may vote on are listed.
+        let decks = try await database.decks().filter { $0.deck.access == .link }.map { s -> [String: Any] in
             ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty]
         }
         return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
@@ -34,6 +37,7 @@ struct PageController: Sendable {
 
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        if deck.access != .link, let gate = try await admission(request, context, deck) { return gate }
         let profile = deck.swipeProfile
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
@@ -148,6 +152,54 @@ struct PageController: Sendable {
         return .redirect(to: "/d/\(slug)/history", type: .normal)
     }
 
+    /// On a deck that takes invited people only: admits a visitor whose link carries the proof
+    /// (`?k=`, `?code=`, `?pid=&sig=`) with a cookie for this deck and sends them to the clean
+    /// URL (the proof leaves the address bar and the history), or shows the invitation page — with
+    /// a code field for a `codes` deck. Nil when the visitor was admitted before.
+    func admission(_ request: Request, _ context: AppRequestContext, _ deck: Deck) async throws -> Response? {
+        let q = request.uri.queryParameters
+        let proof = Admissions.Proof(
+            key: q["k"].map(String.init), code: q["code"].map(String.init), pid: q["pid"].map(String.init), sig: q["sig"].map(String.init))
+        guard let deckId = deck.id else { return nil }
+        if proof.isEmpty {
+            if let held = context.deckCredentials[deckId], case .deck(_, deck.access.admission) = held.scope { return nil }
+            return invitation(deck, error: nil, status: .ok)
+        }
+        let now = clock()
+        if let wait = joins.take(address: context.remoteAddress, deck: deck, now: now) {
+            var r = invitation(deck, error: "Many people joined from your network just now. Try again in \(wait) s.", status: .tooManyRequests)
+            r.headers[.retryAfter] = String(wait)
+            return r
+        }
+        let admitted: (ParticipantCredential.Admission, String)
+        do {
+            admitted = try await admissions.admit(deck, proof)
+        } catch ApiError.accessRequired {
+            let why = deck.access == .codes
+                ? "That code is not one of this deck's. Check it (letters and digits, no 0, 1, I, L or O) and try again."
+                : "This link does not let anyone in: it may be cut short or old. Ask the person who shared it for the link again."
+            return invitation(deck, error: why, status: .forbidden)
+        }
+        if admitted.0 == .code || admitted.0 == .external { joins.refund(address: context.remoteAddress, deck: deck, now: now) }
+        let token = swipes.signer.mint(.deck(deckId, admitted.0), subject: admitted.1, now: now)
+        var response = Response.redirect(to: "/d/\(deck.slug)", type: .normal)
+        response.setCookie(Cookie(
+            name: ParticipantCookies.deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/",
+            httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// The page a visitor of an invitation-only deck sees before they are admitted.
+    func invitation(_ deck: Deck, error: String?, status: HTTPResponse.Status) -> Response {
+        var ctx = deckContext(deck)
+        ctx["kind"] = "invite"
+        ctx["pageTitle"] = deck.title
+        ctx["askCode"] = deck.access == .codes
+        ctx["error"] = error ?? ""
+        ctx["hasError"] = error != nil
+        return renderer.page("invite", ctx, status: status)
+    }
+
     @Sendable func resultsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let deck: Deck
@@ -222,6 +274,10 @@ struct PageController: Sendable {
     @Sendable func detailPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
+        // An invitation-only deck's cards are for the people it admitted (and its owner).
+        if deck.access != .link && swipes.cookieIdentity(context.cookies, deck: deck) == nil && context.owner?.manages(deck) != true {
+            return invitation(deck, error: nil, status: .forbidden)
+        }
         guard let id = Int64(try await context.parameters.require("card")), try await catalog.contains(card: id, in: slug),
             let card = try await database.card(id: id)
         else { throw ApiError.notFound("card") }

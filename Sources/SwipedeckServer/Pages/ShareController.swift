@@ -3,10 +3,14 @@ import Hummingbird
 
 /// Sharing a deck: its absolute link as a QR code drawn on the server (`/d/{deck}/qr.svg`, for
 /// anybody: the link is public), and the owner's share panel with the link, a copy button and
-/// the code.
+/// the code — for a deck that takes invited people only, the secret link and its QR code
+/// (`/owner/decks/{deck}/invite.svg`), the one-time codes and their printable sheet
+/// (`/owner/decks/{deck}/codes`), or how to sign an allow list's links.
 struct ShareController: Sendable {
+    let database: any SwipeStore
     let catalog: Catalog
     let access: DeckAccess
+    let clock: @Sendable () -> Double
     let renderer: PageRenderer
     /// `AppConfiguration.publicBaseURL`: the origin people reach the server at, if configured.
     let publicBaseURL: String?
@@ -14,21 +18,18 @@ struct ShareController: Sendable {
     func register(on router: Router<AppRequestContext>) {
         router.get("/d/:deck/qr.svg", use: qrCode)
         router.get("/owner/decks/:deck/share", use: sharePanel)
+        router.get("/owner/decks/:deck/invite.svg", use: invitationCode)
+        router.get("/owner/decks/:deck/codes", use: codeSheet)
+        router.post("/owner/decks/:deck/codes", use: makeCodes)
     }
 
-    /// The deck's absolute link: the configured public base URL, else this request's host
-    /// (`X-Forwarded-Proto: https` from a reverse proxy makes it https).
-    func deckLink(_ slug: String, _ request: Request) -> String {
-        if let base = publicBaseURL { return base + "/d/" + slug }
-        let scheme = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
-        // HTTP/1.1 carries the host as a `Host` field; HTTP/2 and the NIO HTTP/1 codec as `:authority`.
-        let host = request.headers[.init("Host")!] ?? request.head.authority ?? "localhost"
-        return "\(scheme)://\(host)/d/\(slug)"
+    /// `path` (a path on this server) as an absolute link, as `deckLink` makes one.
+    func absolute(_ path: String, _ request: Request) -> String {
+        String(deckLink("", request).dropLast(3)) + path
     }
 
-    @Sendable func qrCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await catalog.deck(try await context.parameters.require("deck"))
-        let link = deckLink(deck.slug, request)
+    /// An SVG QR code of `link`.
+    func qrResponse(_ link: String) throws -> Response {
         let code: QRCode
         do {
             code = try QRCode(encoding: link)
@@ -43,6 +44,66 @@ struct ShareController: Sendable {
             body: .init(byteBuffer: ByteBuffer(string: code.svg(title: "QR code for \(link)"))))
     }
 
+    /// The secret link of an `unlisted` deck as a QR code (its owner's only).
+    @Sendable func invitationCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        var response = try qrResponse(absolute(AccessController.invitation(deck), request))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    struct CodeView {
+        let code: String
+        let link: String
+        let svg: String
+    }
+
+    /// Every code of the deck with its link and QR code, to print and cut out.
+    @Sendable func codeSheet(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let codes = try await database.accessCodes(deckId: deck.id ?? 0).map { code -> CodeView in
+            let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", request)
+            let svg = (try? QRCode(encoding: link))?.svg(title: "QR code for \(link)") ?? ""  // Too long a host: the code is printed without QR.
+            return CodeView(code: AccessCode.shown(code), link: link, svg: svg)
+        }
+        let view: [String: Any] = [
+            "kind": "owner", "pageTitle": "Codes · \(deck.title)", "slug": deck.slug, "title": deck.title, "codes": codes,
+            "hasCodes": !codes.isEmpty, "active": deck.access == .codes, "csrf": OwnerForms.csrfToken(context),
+        ]
+        var response = renderer.page("owner-codes", view)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    struct MakeCodesForm: Decodable { var count: String }
+
+    @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let form = try await OwnerForms.checked(MakeCodesForm.self, request, context)
+        guard let count = Int(form.count.trimmingCharacters(in: .whitespaces)) else {
+            throw ApiError.invalidField(code: "invalid_count", message: "How many codes must be a whole number from 1 to \(AccessCode.maxPerRequest).")
+        }
+        _ = try await AccessController.make(count, for: deck, database, now: clock())
+        return .redirect(to: "/owner/decks/\(deck.slug)/codes", type: .normal)
+    }
+
+    /// The deck's absolute link: the configured public base URL, else this request's host
+    /// (`X-Forwarded-Proto: https` from a reverse proxy makes it https).
+    func deckLink(_ slug: String, _ request: Request) -> String {
+        if let base = publicBaseURL { return base + "/d/" + slug }
+        let scheme = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
+        // HTTP/1.1 carries the host as a `Host` field; HTTP/2 and the NIO HTTP/1 codec as `:authority`.
+        let host = request.headers[.init("Host")!] ?? request.head.authority ?? "localhost"
+        return "\(scheme)://\(host)/d/\(slug)"
+    }
+
+    @Sendable func qrCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        return try qrResponse(deckLink(deck.slug, request))
+    }
+
     struct ShareView {
         let kind = "owner"
         let pageTitle: String
@@ -52,14 +113,28 @@ struct ShareController: Sendable {
         let title: String
         let link: String
         let open: Bool
+        /// The deck's access mode in words, and what to share in it.
+        let accessWords: String
+        let unlisted: Bool
+        let codes: Bool
+        let codeCount: Int
+        let allowList: Bool
+        let signatureKey: String
+        let exampleLink: String
     }
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let codeCount = try await database.accessCodes(deckId: deck.id ?? 0).count
+        let example = "alice@example.org"
         let view = ShareView(
             pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug, title: deck.title,
-            link: deckLink(deck.slug, request), open: deck.isOpen)
+            link: absolute(AccessController.invitation(deck), request), open: deck.isOpen, accessWords: deck.access.words,
+            unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount, allowList: deck.access == .allowList,
+            signatureKey: deck.access == .allowList ? deck.accessSecret : "",
+            exampleLink: absolute(
+                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", request))
         return renderer.page("owner-share", view)
     }
 }
