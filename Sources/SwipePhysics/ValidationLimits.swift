@@ -9,9 +9,14 @@ public struct ValidationLimits: Sendable, Hashable, Codable {
     public var minDurationMs: Double
     /// Longest gesture, ms since pointerdown. Default 30,000.
     public var maxDurationMs: Double
-    /// Fastest segment between two samples (and from the pointerdown point to the first), px/ms.
+    /// Fastest movement, px/ms, judged over `speedWindowMs` (see `hasImpossibleSpeed`).
     /// Default 20 (20,000 px/s; fast human flicks peak near 10).
     public var maxSpeed: Double
+    /// Shortest span the speed rule judges, ms: a sample is measured from the latest sample at least
+    /// this much earlier (else from the pointerdown point), and a shorter span counts as this long.
+    /// Default 24 (ours: one and a half 60 Hz frames; a burst stamped a whole frame late passes at
+    /// the fastest flicks, see `hasImpossibleSpeed`).
+    public var speedWindowMs: Double
     /// Smallest card side, CSS px. Default 16.
     public var minCardSize: Double
     /// Largest card side, CSS px. Default 4096.
@@ -33,8 +38,8 @@ public struct ValidationLimits: Sendable, Hashable, Codable {
     public var pointerSlopPx: Double
 
     public init(
-        minSamples: Int = 2, maxSamples: Int = 2048, minDurationMs: Double = 8, maxDurationMs: Double = 30_000,
-        maxSpeed: Double = 20, minCardSize: Double = 16, maxCardSize: Double = 4096,
+        minSamples: Int = 3, maxSamples: Int = 1200, minDurationMs: Double = 16, maxDurationMs: Double = 10_000,
+        maxSpeed: Double = 20, speedWindowMs: Double = 24, minCardSize: Double = 16, maxCardSize: Double = 4096,
         minViewport: Double = 100, maxViewport: Double = 16384, suspectMinSamples: Int = 5,
         suspectIntervalTolerance: Double = 0.02, suspectSpeedTolerance: Double = 0.02, suspectLineTolerancePx: Double = 0.5,
         pointerSlopPx: Double = 2
@@ -44,6 +49,7 @@ public struct ValidationLimits: Sendable, Hashable, Codable {
         self.minDurationMs = minDurationMs
         self.maxDurationMs = maxDurationMs
         self.maxSpeed = maxSpeed
+        self.speedWindowMs = speedWindowMs
         self.minCardSize = minCardSize
         self.maxCardSize = maxCardSize
         self.minViewport = minViewport

@@ -113,7 +113,7 @@ struct RobustnessPropertyTests {
                 let k = rng.int(0, 1)
                 tr.t = Array(tr.t.prefix(k)); tr.x = Array(tr.x.prefix(k)); tr.y = Array(tr.y.prefix(k))
             case 10: tr.t = tr.t.map { $0 / 1000 }  // squashed into a millisecond
-            case 11: tr.t = tr.t.map { $0 * 100 }  // stretched past 30 s, or just slowed down
+            case 11: tr.t = tr.t.map { $0 * 100 }  // stretched past 10 s, or just slowed down
             case 12: tr.t = tr.t.map { $0 * garbageDouble(&rng) }
             default: tr.y.append(garbageDouble(&rng))
             }
