@@ -7,9 +7,11 @@ Chromium (Playwright, /usr/bin/chromium) at 390×844 with touch and at 1280×800
 drives fast flicks through Chromium's own input pipeline (CDP Input.dispatchTouchEvent /
 Input.dispatchMouseEvent): a still press of 0–30 ms, then a minimum-jerk stroke whose peak speed is
 2–10 px/ms (fast human flicks peak near 10), released 0–12 ms after the last move. Moves come at a
-device rate (touch 60 or 120 Hz, mouse 125, 500 or 1000 Hz) and are either stamped by the plan
-(CDP `timestamp`) or left for the browser to stamp as they arrive, with late moves sent in bursts
-as a loaded machine delivers them. physics.js is served with `classify` wrapped, so every drag's
+device rate (touch 60 or 120 Hz, mouse 125, 500 or 1000 Hz), each dispatched on its own, so the
+page gets every one (a browser that aligns input to frames sends fewer). Each event carries the
+time the page sees it (CDP `timestamp`): steady, when it was made; with bursts, 30 % of the 60 Hz
+frames stall and their moves are stamped as they arrive at the frame's end, 0.1–0.8 ms apart, as
+a loaded machine stamps them. physics.js is served with `classify` wrapped, so every drag's
 trace and the page's verdict are recorded; the POST /swipes answers show what the server refused.
 
     python3 scripts/measure_traces.py [--binary .build/debug/swipedeck] [--flicks 200] [--seed 1]
@@ -17,8 +19,8 @@ trace and the page's verdict are recorded; the POST /swipes answers show what th
 
 Prints the sample counts and durations (t[n−1] − t[0], ms) of the traces the page throws (judged
 with no floor on samples or duration, the floors being what is measured) and of every drag it
-judged, by input; --corpus writes the thrown traces with bursts (two samples under 1 ms apart) and
-the shortest ones as `swipedeck classify` lines with the profile and input beside them.
+judged, by input, and how many a per-pair speed rule would refuse; --corpus writes a selection of
+the thrown traces (`corpus`) as `swipedeck classify` lines with the profile and input beside them.
 """
 import argparse
 import json
@@ -85,7 +87,7 @@ def min_jerk(s):
 
 
 def plan(rng, width, touch):
-    """A flick: (moves as (ms after the press, dx, dy)), release ms after the press, the move rate."""
+    """A flick: its moves as (ms after the press, dx, dy), and when it is released (ms after the press)."""
     hold = rng.choice([0, 0, 5, 12, 30])
     peak = rng.uniform(2, 10)
     distance = rng.uniform(0.15, 0.8) * width
@@ -100,74 +102,91 @@ def plan(rng, width, touch):
         moves.append((hold + k * step, distance * min_jerk(s) * math.cos(angle) + rng.uniform(-0.6, 0.6),
                       distance * min_jerk(s) * math.sin(angle) + rng.uniform(-0.6, 0.6)))
         k += 1
-    return moves, moves[-1][0] + rng.uniform(0, 12), hz
+    return moves, moves[-1][0] + rng.uniform(0, 12)
+
+
+FRAME_MS = 1000 / 60
+
+
+def stamps(rng, moves, stalls):
+    """When the page sees each move, ms after the press. Without stalls, when it was made. A stalled
+    frame (probability `stalls`, 60 Hz frames) holds its moves until the frame ends; the browser then
+    stamps them as they arrive, 0.1–0.8 ms apart: the bursts a loaded machine produces."""
+    out = []
+    stalled = {}
+    for at, _, _ in moves:
+        frame = int(at // FRAME_MS)
+        if frame not in stalled:
+            stalled[frame] = rng.random() < stalls
+        stamp = (frame + 1) * FRAME_MS if stalled[frame] else at
+        if out and stamp <= out[-1]:
+            stamp = out[-1] + rng.uniform(0.1, 0.8)
+        out.append(stamp)
+    return out
 
 
 class Finger:
-    """Touch or mouse through CDP; `stamped` sends the plan's timestamps, else the browser stamps."""
+    """Touch or mouse through CDP, each event stamped (CDP `timestamp`) with when the page sees it."""
 
-    def __init__(self, cdp, touch, stamped):
-        self.cdp, self.touch, self.stamped = cdp, touch, stamped
+    def __init__(self, cdp, touch):
+        self.cdp, self.touch = cdp, touch
 
     def send(self, kind, x, y, t):
-        extra = {"timestamp": t} if self.stamped else {}
         if self.touch:
             points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1, "radiusX": 4, "radiusY": 4, "force": 1}]
-            self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points, **extra})
+            self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points, "timestamp": t})
         else:
             buttons = 0 if kind == "mouseReleased" else 1
             self.cdp.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons,
-                                                       "clickCount": 1, **extra})
+                                                       "clickCount": 1, "timestamp": t})
 
-    def flick(self, rng, x0, y0, moves, release):
+    def flick(self, rng, x0, y0, moves, release, stalls):
         down, move, up = ("touchStart", "touchMove", "touchEnd") if self.touch else ("mousePressed", "mouseMoved", "mouseReleased")
         if not self.touch:
             self.send("mouseMoved", x0, y0, time.time())
         t0, start = time.time(), time.perf_counter()
         self.send(down, x0, y0, t0)
-        # Arrival stamping: a loaded machine delivers some moves late, in a burst with the next one.
-        late = set(i for i in range(len(moves) - 1) if not self.stamped and rng.random() < 0.3)
+        seen = stamps(rng, moves, stalls)
         x = y = 0.0
-        for i, (at, dx, dy) in enumerate(moves):
+        for (_, dx, dy), at in zip(moves, seen):
             x, y = x0 + dx, y0 + dy
-            if i not in late:
-                wait = start + at / 1000 - time.perf_counter()
-                if wait > 0:
-                    time.sleep(wait)
+            wait = start + at / 1000 - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
             self.send(move, x, y, t0 + at / 1000)
+        release = max(release, seen[-1] + rng.uniform(0.1, 0.8))
         wait = start + release / 1000 - time.perf_counter()
         if wait > 0:
             time.sleep(wait)
         self.send(up, x, y, t0 + release / 1000)
 
 
-def run(browser, base, touch, stamped, flicks, rng, sent):
-    viewport = PHONE if touch else DESKTOP
-    context = browser.new_context(viewport=viewport, has_touch=touch)
-    page = context.new_page()
-    page.route("**/js/physics.js*", instrument)
+def run(browser, base, touch, stalls, flicks, rng, sent):
+    """`flicks` flicks on the sample deck, a fresh participant (browser context) whenever the deck runs
+    out; appends what classify saw to `sent`, returns the POST /swipes statuses."""
     answers = []
-    page.on("response", lambda r: answers.append(r.status) if r.request.method == "POST" and r.url.endswith("/swipes") else None)
-    cdp = context.new_cdp_session(page)
-    finger = Finger(cdp, touch, stamped)
     done = 0
     while done < flicks:
+        context = browser.new_context(viewport=PHONE if touch else DESKTOP, has_touch=touch)
+        page = context.new_page()
+        page.route("**/js/physics.*js", instrument)
+        page.on("response", lambda r: answers.append(r.status) if r.request.method == "POST" and r.url.endswith("/swipes") else None)
+        finger = Finger(context.new_cdp_session(page), touch)
         page.goto(f"{base}/d/getaways")
         page.wait_for_function("document.documentElement.classList.contains('js') && !!document.querySelector('#stack .card')")
         while done < flicks and page.query_selector(TOP):
             page.eval_on_selector(TOP, "e => e.scrollIntoView({block: 'center'})")
             box = page.locator(TOP).bounding_box()
-            moves, release, hz = plan(rng, box["width"], touch)
+            moves, release = plan(rng, box["width"], touch)
             x0 = box["x"] + box["width"] * rng.uniform(0.35, 0.65)
             y0 = box["y"] + box["height"] * rng.uniform(0.3, 0.6)
-            finger.flick(rng, x0, y0, moves, release)
+            finger.flick(rng, x0, y0, moves, release, stalls)
             done += 1
             page.wait_for_timeout(700)
         for m in page.evaluate("globalThis.measured || []"):
-            m["input"] = ("touch" if touch else "mouse") + (" stamped" if stamped else " arrival")
+            m["input"] = ("touch" if touch else "mouse") + (" bursts" if stalls else " steady")
             sent.append(m)
-        page.evaluate("globalThis.measured = []")
-    context.close()
+        context.close()
     return answers
 
 
@@ -184,10 +203,29 @@ def summary(label, traces):
           f"smallest gap {min(gaps):.3f} ms")
 
 
+def pair_teleport(trace):
+    """Whether a pair of samples breaks the old per-pair speed rule (20 px/ms × the pair's interval + 2 px)."""
+    t, x, y = trace["t"], trace["x"], trace["y"]
+    points = list(zip([0] + t, [0] + x, [0] + y))
+    return any((x1 - x0) ** 2 + (y1 - y0) ** 2 > (20 * (t1 - t0) + 2) ** 2 for (t0, x0, y0), (t1, x1, y1) in zip(points, points[1:]))
+
+
+def corpus(thrown):
+    """The real-input fixture: per input, the 15 fewest-sample traces with a burst a per-pair speed rule
+    refuses, the 5 shortest and the 5 with the fewest samples."""
+    keep = {}
+    for kind in sorted({m["input"] for m in thrown}):
+        mine = sorted((m for m in thrown if m["input"] == kind), key=lambda m: len(m["trace"]["t"]))
+        picks = [m for m in mine if pair_teleport(m["trace"])][:15] + mine[:5]
+        picks += sorted(mine, key=lambda m: m["trace"]["t"][-1] - m["trace"]["t"][0])[:5]
+        keep.update((id(m), m) for m in picks)
+    return sorted(keep.values(), key=lambda m: (m["input"], len(m["trace"]["t"])))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "swipedeck"))
-    parser.add_argument("--flicks", type=int, default=200, help="per input kind (touch/mouse × stamped/arrival)")
+    parser.add_argument("--flicks", type=int, default=200, help="per input kind (touch/mouse × steady/bursts)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--corpus")
     args = parser.parse_args()
@@ -200,8 +238,8 @@ def main():
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
                 for touch in (True, False):
-                    for stamped in (True, False):
-                        statuses += run(browser, base, touch, stamped, args.flicks, rng, measured)
+                    for stalls in (0, 0.3):
+                        statuses += run(browser, base, touch, stalls, args.flicks, rng, measured)
                 browser.close()
         finally:
             server.terminate()
@@ -213,18 +251,12 @@ def main():
         summary(f"{kind}, thrown", [m for m in thrown if m["input"] == kind])
         summary(f"{kind}, every drag judged", [m for m in measured if m["input"] == kind])
     summary("all thrown", thrown)
+    print(f"thrown traces a per-pair speed rule would refuse: {sum(pair_teleport(m['trace']) for m in thrown)}")
     print(f"page refusals: {[(m['verdict']['rejection'], len(m['trace']['t'])) for m in refused]}")
     print(f"POST /swipes answers: { {s: statuses.count(s) for s in set(statuses)} }")
     if args.corpus:
-        # The bursts (two samples under 1 ms apart), and per input the 10 shortest and the 10 with the
-        # fewest samples: the real-input traces the limits must let through.
-        keep = {id(m): m for m in thrown if any(b - a < 1 for a, b in zip(m["trace"]["t"], m["trace"]["t"][1:]))}
-        for kind in sorted({m["input"] for m in thrown}):
-            mine = [m for m in thrown if m["input"] == kind]
-            for key in (lambda m: m["trace"]["t"][-1] - m["trace"]["t"][0], lambda m: len(m["trace"]["t"])):
-                keep.update((id(m), m) for m in sorted(mine, key=key)[:10])
         with open(args.corpus, "w") as out:
-            for m in sorted(keep.values(), key=lambda m: (m["input"], len(m["trace"]["t"]))):
+            for m in corpus(thrown):
                 out.write(json.dumps({"profile": m["profile"], "input": m["input"], "claimed": m["unbounded"]["decision"],
                                       "trace": m["trace"]}, separators=(",", ":")) + "\n")
 

@@ -215,10 +215,10 @@ function isTimeNonMonotonic(t) {
   return false;
 }
 
-/** The speed rule over a window (Validation.swift's hasImpossibleSpeed, same operations in the same
- *  order): a sample further from its anchor than maxSpeed × max(the time between them,
- *  speedWindowMs) + pointerSlopPx. The anchor is the latest earlier sample at least speedWindowMs
- *  before it, else the pointerdown point (0, 0) at t = 0. Times are finite and increasing here. */
+/** Validation.swift's hasImpossibleSpeed, the same operations in the same order: whether a sample
+ *  is further from its anchor than maxSpeed × max(the time between them, speedWindowMs) +
+ *  pointerSlopPx. The anchor is the latest earlier sample at least speedWindowMs before it, else the
+ *  pointerdown point (0, 0) at t = 0. Times are finite and increasing here. */
 function hasImpossibleSpeed({ t, x, y }, limits) {
   const windowMs = limits.speedWindowMs;
   let anchor = -1;

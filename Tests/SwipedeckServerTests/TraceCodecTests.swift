@@ -70,6 +70,51 @@ struct TraceCodecTests {
         }
     }
 
+    /// The most bytes a trace within the default limits can store (README "Storage"): a column is at
+    /// most a scale byte, 8 bytes per value (a varint delta of integers under 2⁵³) and, for the at most
+    /// n / 4 exceptions, 3 bytes more each (their 0 delta, an index of 2 bytes, 8 raw bytes, and a
+    /// count of 2 bytes), so 3 + 8.75 n; the 8 scalars at most 10 bytes each; the header 4 bytes.
+    static let maxStoredBytes: Int = {
+        let n = ValidationLimits().maxSamples
+        return 4 + 3 * (3 + 8 * n + 3 * (n / 4)) + 8 * 10
+    }()
+
+    @Test("the largest trace the limits let through stores in at most 31,593 bytes")
+    func largestTrace() throws {
+        #expect(Self.maxStoredBytes == 31_593)
+        var rng = SplitMix64(seed: 7)
+        let limits = ValidationLimits()
+        let n = limits.maxSamples
+        // Decimals with as many digits as fit under 2⁵³ (8-byte deltas), every fourth value an
+        // exception (one ulp off); x and y swing ±165 px each sample (within 20 px/ms over 24 ms).
+        func decimal(_ v: Double, digits k: Double) -> Double {
+            let p = Foundation.pow(10, k)
+            return (v * p + Double(rng.next() % 1_000_000)).rounded() / p
+        }
+        var t: [Double] = [], x: [Double] = [], y: [Double] = []
+        for i in 0..<n {
+            let sign: Double = i % 2 == 0 ? 1 : -1
+            var ti = decimal(7.4 * Double(i + 1), digits: 12)
+            var xi = decimal(sign * 165, digits: 13)
+            var yi = decimal(-sign * 164, digits: 13)
+            if i % 4 == 0 { ti = ti.nextUp; xi = xi.nextUp; yi = yi.nextDown }
+            t.append(ti); x.append(xi); y.append(yi)
+        }
+        let scalar = { (v: Double) in decimal(v, digits: 11) }
+        let trace = Trace(t: t, x: x, y: y, w: scalar(4095), h: scalar(4095), vw: scalar(16383), vh: scalar(16383),
+                          gx: scalar(2047), gy: scalar(2047), ox: scalar(8191), oy: scalar(8191))
+        try checkTrace(trace, limits: limits)
+        let bytes = TraceCodec.encode(trace)
+        #expect(bytes.count <= Self.maxStoredBytes)
+        #expect(bytes.count > 30_000, "\(bytes.count) bytes: the trace no longer comes close to the bound")
+        let decoded = try #require(TraceCodec.decode(bytes))
+        #expect(Self.same(decoded, trace))
+        // One sample more is refused before anything is stored.
+        var over = trace
+        over.t.append(t[n - 1] + 8); over.x.append(x[n - 1]); over.y.append(y[n - 1])
+        #expect(throws: SwipeRejection.tooLong) { try checkTrace(over, limits: limits) }
+    }
+
     @Test("truncated, extended or foreign bytes decode to nil, never crash")
     func refusesGarbage() {
         var rng = SplitMix64(seed: 3)
