@@ -85,28 +85,24 @@ struct TraceCodecTests {
         var rng = SplitMix64(seed: 7)
         let limits = ValidationLimits()
         let n = limits.maxSamples
-        // Decimals with as many digits as fit under 2⁵³ (8-byte deltas), every fourth value an
-        // exception (one ulp off); x and y swing ±165 px each sample (within 20 px/ms over 24 ms).
-        func decimal(_ v: Double, digits k: Double) -> Double {
-            let p = Foundation.pow(10, k)
-            return (v * p + Double(rng.next() % 1_000_000)).rounded() / p
-        }
+        // Numbers without a short decimal (every bit of the mantissa used), so the columns are stored
+        // raw; x and y swing ±165 px each sample, within 20 px/ms over the 24 ms window.
         var t: [Double] = [], x: [Double] = [], y: [Double] = []
         for i in 0..<n {
             let sign: Double = i % 2 == 0 ? 1 : -1
-            var ti = decimal(7.4 * Double(i + 1), digits: 12)
-            var xi = decimal(sign * 165, digits: 13)
-            var yi = decimal(-sign * 164, digits: 13)
-            if i % 4 == 0 { ti = ti.nextUp; xi = xi.nextUp; yi = yi.nextDown }
-            t.append(ti); x.append(xi); y.append(yi)
+            t.append(7.4 * Double(i + 1) + Double.random(in: 0..<1, using: &rng))
+            x.append(sign * (165 - Double.random(in: 0..<1, using: &rng)))
+            y.append(-sign * (164 - Double.random(in: 0..<1, using: &rng)))
         }
-        let scalar = { (v: Double) in decimal(v, digits: 11) }
-        let trace = Trace(t: t, x: x, y: y, w: scalar(4095), h: scalar(4095), vw: scalar(16383), vh: scalar(16383),
-                          gx: scalar(2047), gy: scalar(2047), ox: scalar(8191), oy: scalar(8191))
+        let scalar = { (v: Double) in v - Double.random(in: 0..<1, using: &rng) }
+        let trace = Trace(t: t, x: x, y: y, w: scalar(4096), h: scalar(4096), vw: scalar(16384), vh: scalar(16384),
+                          gx: scalar(2048), gy: scalar(2048), ox: scalar(8192), oy: scalar(8192))
         try checkTrace(trace, limits: limits)
         let bytes = TraceCodec.encode(trace)
+        // 8 raw bytes per value (24 per sample), 3 column bytes, the 4-byte header and 77 of scalars:
+        // the size README "Storage" gives for a maximal trace.
+        #expect(bytes.count == 28_884)
         #expect(bytes.count <= Self.maxStoredBytes)
-        #expect(bytes.count > 30_000, "\(bytes.count) bytes: the trace no longer comes close to the bound")
         let decoded = try #require(TraceCodec.decode(bytes))
         #expect(Self.same(decoded, trace))
         // One sample more is refused before anything is stored.
