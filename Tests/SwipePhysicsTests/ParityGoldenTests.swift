@@ -106,6 +106,10 @@ struct ParityGoldenTests {
             input("standard", "negative first time: non_monotonic_time", drag(5, to: 150, 0, t0: -1)),
             input("standard", "10 ms gesture: too_short", drag(3, dt: 5, to: 3, 0)),
             input("standard", "teleport: impossible_speed", right) { $0.set("x", "[0,30,55,76,94,108,119,900,140,146,149,150]") },
+            input("standard", "recorded touch flick, a burst 0.2 ms and 15 px apart: thrown (real-input.jsonl)", Trace(
+                t: [0, 33.39999999990687, 33.60000000009313], x: [0, 56.933929443359375, 72.2080078125],
+                y: [0, -10.884613037109375, -14.198699951171875], w: 359, h: 560, vw: 390, vh: 844,
+                gx: 136.2263946533203, gy: 277.3879089355469, ox: 151.8357696533203), claimed: "\"right\""),
             input("standard", "machine-like straight constant-speed trace: suspect", machine),
             input("standard", "16 px card", drag(6, to: 8, 1, w: 16, h: 16, gx: 8, gy: 8), claimed: "\"right\""),
             input("standard", "4096 px card", drag(20, to: -2000, 30, w: 4096, h: 4096, vw: 8000, vh: 8000, gx: 2048, gy: 2048), claimed: "\"left\""),
