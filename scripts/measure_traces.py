@@ -5,8 +5,9 @@ real-input corpus Tests/Fixtures/real-input.jsonl.
 Starts `swipedeck serve` on 127.0.0.1 with a temporary database, opens the sample deck in Debian's
 Chromium (Playwright, /usr/bin/chromium) at 390×844 with touch and at 1280×800 with a mouse, and
 drives fast flicks through Chromium's own input pipeline (CDP Input.dispatchTouchEvent /
-Input.dispatchMouseEvent): a still press of 0–30 ms, then a minimum-jerk stroke whose peak speed is
-2–10 px/ms (fast human flicks peak near 10), released 0–12 ms after the last move. Moves come at a
+Input.dispatchMouseEvent): a still press of 0–30 ms, then a minimum-jerk stroke over 15–80 % of the
+card width whose peak speed is 2–10 px/ms (fast human flicks peak near 10) and which lasts at
+least 25 ms, released 0–12 ms after the last move. Moves come at a
 device rate (touch 60 or 120 Hz, mouse 125, 500 or 1000 Hz), each dispatched on its own, so the
 page gets every one (a browser that aligns input to frames sends fewer). Each event carries the
 time the page sees it (CDP `timestamp`): steady, when it was made; with bursts, 30 % of the 60 Hz
