@@ -215,18 +215,27 @@ function isTimeNonMonotonic(t) {
   return false;
 }
 
-/** Whether a segment moved further than `maxSpeed` allows in its time, plus the pointer's slop. */
+/** Validation.swift's hasImpossibleSpeed, the same operations in the same order: whether a sample
+ *  is further from its anchor than maxSpeed × max(the time between them, speedWindowMs) +
+ *  pointerSlopPx. The anchor is the latest earlier sample at least speedWindowMs before it, else the
+ *  pointerdown point (0, 0) at t = 0. Times are finite and increasing here. */
 function hasImpossibleSpeed({ t, x, y }, limits) {
-  let previousT = 0;
-  let previousX = 0;
-  let previousY = 0;
+  const windowMs = limits.speedWindowMs;
+  let anchor = -1;
+  let anchorT = 0;
+  let anchorX = 0;
+  let anchorY = 0;
   for (let i = 0; i < t.length; i++) {
-    const dx = x[i] - previousX;
-    const dy = y[i] - previousY;
-    const reach = limits.maxSpeed * (t[i] - previousT) + limits.pointerSlopPx;
-    previousT = t[i];
-    previousX = x[i];
-    previousY = y[i];
+    while (anchor + 1 < i && t[anchor + 1] <= t[i] - windowMs) {
+      anchor++;
+      anchorT = t[anchor];
+      anchorX = x[anchor];
+      anchorY = y[anchor];
+    }
+    const span = t[i] - anchorT;
+    const reach = limits.maxSpeed * (span > windowMs ? span : windowMs) + limits.pointerSlopPx;
+    const dx = x[i] - anchorX;
+    const dy = y[i] - anchorY;
     if (dx * dx + dy * dy > reach * reach) {
       return true;
     }

@@ -17,7 +17,8 @@ public enum SwipeRejection: String, Error, Sendable, Hashable, Codable, CaseIter
     case nonMonotonicTime = "non_monotonic_time"
     /// First to last sample shorter than `limits.minDurationMs`.
     case tooShort = "too_short"
-    /// A segment faster than `limits.maxSpeed` (a teleport).
+    /// A sample further from its anchor than `limits.maxSpeed` allows over at least
+    /// `limits.speedWindowMs` (a teleport; see `hasImpossibleSpeed`).
     case impossibleSpeed = "impossible_speed"
     /// The trace throws, but not in the claimed direction (or the claim was `none`).
     case decisionMismatch = "decision_mismatch"

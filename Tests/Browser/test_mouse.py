@@ -69,6 +69,26 @@ def test_short_fast_flick_is_a_fling(server, desktop):
     assert max(trace["x"]) < box["width"] * 0.35, "the flick must be accepted by speed, not by distance"
 
 
+def test_flick_with_a_burst_of_moves_is_thrown(server, desktop):
+    """A loaded machine stamps moves as they arrive: 24 px of movement 0.3 ms apart. The speed rule judges
+    spans of at least 24 ms, so the page throws the card and the server stores it (pair by pair, 80 px/ms
+    read as a teleport and the card sprang back)."""
+    page = desktop
+    first = open_deck(page, server)
+    box = top_box(page)
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45
+    mouse = Mouse(page)
+    mouse.press(x0, y0)
+    for dx, at in [(24, 0.0167), (72, 0.0336), (96, 0.0339), (150, 0.0503), (190, 0.0670)]:
+        mouse.move(x0 + dx, y0 + 2, at)
+    mouse.up()
+    wait_thrown(page, first)
+    (row,) = wait_swipes(server, 1)
+    assert (row["cardId"], row["direction"], row["input"]) == (int(first), "right", "drag")
+    t = json.loads(row["trace"])["t"]
+    assert min(b - a for a, b in zip(t, t[1:])) < 1, f"the burst did not reach the page: {t}"
+
+
 def test_steep_mouse_drag_throws_card(server, desktop):
     """A drag 60° from horizontal moves the card from its first pixels and throws it (the old shim
     ignored mouse drags steeper than 45°, taking them for a page scroll a mouse cannot make)."""

@@ -51,7 +51,8 @@ struct CodableTests {
         let limits = try Self.object(SwipeProfile.standard)["limits"] as? [String: Any]
         #expect(limits?["maxSpeed"] as? Double == 20)
         #expect(limits?["pointerSlopPx"] as? Double == 2)
-        #expect(limits?["maxSamples"] as? Int == 2048)
+        #expect(limits?["maxSamples"] as? Int == 1200)
+        #expect(limits?["speedWindowMs"] as? Double == 24)
     }
 
     @Test("a modified profile round-trips too (no field is silently defaulted)")

@@ -111,19 +111,20 @@ struct HumanTracePropertyTests {
         #expect(failures == 0)
     }
 
-    @Test("forged: a teleport between two samples is rejected as impossible_speed")
+    @Test("forged: a teleport of one sample is rejected as impossible_speed")
     func forgedTeleport() {
         var rng = SplitMix64(seed: 0x7E1E_9087)
         var failures = 0
         for i in 0..<Self.cases {
             var tr = humanTrace(&rng)
             let k = rng.int(0, tr.count - 1)
-            let dt = tr.t[k] - (k > 0 ? tr.t[k - 1] : 0)
-            let reach = 20 * dt + 2
-            let jump = reach + rng.uniform(0.5, 600)
+            // Out of reach of every earlier point: further than 20 px/ms over all the time since the
+            // pointerdown (at least the 24 ms window) + 2 px, beyond the furthest earlier sample.
+            let before = (0..<k).map { (tr.x[$0] * tr.x[$0] + tr.y[$0] * tr.y[$0]).squareRoot() }.max() ?? 0
+            let jump = before + 20 * max(tr.t[k], 24) + 2 + rng.uniform(0.5, 600)
             let a = rng.uniform(-Double.pi, Double.pi)
-            tr.x[k] = (k > 0 ? tr.x[k - 1] : 0) + jump * cos(a)
-            tr.y[k] = (k > 0 ? tr.y[k - 1] : 0) + jump * sin(a)
+            tr.x[k] = jump * cos(a)
+            tr.y[k] = jump * sin(a)
             let p = rng.pick(SwipeProfile.all)
             if rejection(tr, p) != .impossibleSpeed {
                 failures += 1
@@ -143,7 +144,8 @@ struct HumanTracePropertyTests {
             let frame = rng.pick([1000.0 / 60, 1000.0 / 120])
             var t: [Double] = [], x: [Double] = [], y: [Double] = []
             var now = frame * rng.uniform(0.5, 1)
-            for _ in 0..<rng.int(3, 40) {
+            // At least 8 samples: past the 24 ms window of the speed rule, whatever the frame.
+            for _ in 0..<rng.int(8, 40) {
                 t.append(now)
                 x.append(speed * now * cos(a))
                 y.append(speed * now * sin(a))

@@ -278,10 +278,10 @@ struct ParityGenerator {
         return tr
     }
 
-    /// 0, 1 or 2 samples.
+    /// 0 to 3 samples.
     mutating func few() -> Trace {
         let (w, h, vw, vh) = geometry()
-        let n = rng.int(3)
+        let n = rng.int(4)
         let t = (0..<n).map { Double($0) * rng.pick([4.0, 8, 16, 50]) + rng.pick([0.0, 1, 3.5]) }
         let x = (0..<n).map { _ in rng.range(-w, w).rounded() }
         let y = (0..<n).map { _ in rng.range(-h, h).rounded() }
@@ -336,25 +336,36 @@ struct ParityGenerator {
         case 3: tr.vh = rng.pick([l.minViewport, l.maxViewport, l.minViewport.nextDown, l.maxViewport.nextUp])
         case 4: tr.gx = rng.pick([0, -0.0, tr.w, tr.w.nextUp, -1e-300])
         case 5: tr.gy = rng.pick([0, -0.0, tr.h, tr.h.nextUp, (-0.0).nextDown])
-        case 6: // duration exactly at / around the minimum
+        case 6: // duration exactly at / around the minimum, over the fewest samples or one more
             let d = rng.pick([l.minDurationMs, l.minDurationMs.nextDown, l.minDurationMs.nextUp])
             let t0 = rng.pick([0.0, 3, 12.5])
-            tr.t = [t0, t0 + d]
-            tr.x = [0, rng.range(-10, 10)]
-            tr.y = [0, rng.range(-10, 10)]
+            let n = max(l.minSamples, 2) + rng.int(2)
+            tr.t = (0..<n).map { $0 == n - 1 ? t0 + d : t0 + d * Double($0) / Double(n - 1) }
+            tr.x = (0..<n).map { $0 == 0 ? 0 : rng.range(-10, 10) }
+            tr.y = (0..<n).map { $0 == 0 ? 0 : rng.range(-10, 10) }
         case 7: // last sample at / around the maximum duration
             let n = tr.t.count
             let shift = rng.pick([l.maxDurationMs, l.maxDurationMs.nextUp, l.maxDurationMs - 1]) - tr.t[n - 1]
             tr.t = tr.t.map { $0 + shift }
-        case 8: // a segment exactly at the speed limit (plus the slop), or just past it
-            let dt = rng.pick([8.0, 16, 1000.0 / 60])
+        case 8: // a move exactly at the speed limit (plus the slop) from its anchor, or just past it:
+            // samples a window or more apart, or a burst (a pair under a millisecond apart)
+            let dt = rng.pick([l.speedWindowMs, l.speedWindowMs.nextUp, 30, 1000.0 / 30])
             let reach = l.maxSpeed * dt + l.pointerSlopPx
             let dx = rng.pick([reach, reach.nextUp, reach.nextDown])
-            tr.t = [0, dt, 2 * dt, 3 * dt]
-            tr.x = [0, rng.chance(0.5) ? dx : 0, dx, dx + rng.range(0, 5)]
-            tr.y = [0, rng.chance(0.5) ? 0 : dx, 0, 0]
-        case 9: // the first sample measured from the pointerdown point
-            tr.x[0] = rng.pick([l.pointerSlopPx, l.pointerSlopPx.nextUp, l.maxSpeed * tr.t[0] + l.pointerSlopPx])
+            if rng.chance(0.5) {
+                tr.t = [0, dt, 2 * dt, 3 * dt]
+                tr.x = [0, rng.chance(0.5) ? dx : 0, dx, dx + rng.range(0, 5)]
+                tr.y = [0, rng.chance(0.5) ? 0 : dx, 0, 0]
+            } else {
+                let gap = rng.pick([0.1, 0.35, 0.8])
+                tr.t = [dt / 2, dt - gap, dt, 2 * dt]
+                tr.x = [0, rng.range(0, 40), dx, dx + rng.range(0, 5)]
+                tr.y = [0, 0, 0, 0]
+            }
+        case 9: // the first sample measured from the pointerdown point, a window or more away
+            let span = tr.t[0] > l.speedWindowMs ? tr.t[0] : l.speedWindowMs
+            let reach = l.maxSpeed * span + l.pointerSlopPx
+            tr.x[0] = rng.pick([l.pointerSlopPx, reach, reach.nextUp, reach.nextDown])
         case 10 where rng.chance(0.1): // sample count at / over the maximum (rarely: long lines)
             let n = rng.pick([l.maxSamples, l.maxSamples + 1])
             tr.t = (0..<n).map { Double($0) * 4 }

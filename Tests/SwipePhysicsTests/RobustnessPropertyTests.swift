@@ -25,7 +25,8 @@ struct RobustnessPropertyTests {
             )
             let n = rng.int(3, 80)
             var t: [Double] = [], x: [Double] = [], y: [Double] = []
-            // The first sample comes at least 1 ms after pointerdown (at t = 0 only 2 px of slop is allowed).
+            // The first sample comes 1–10 ms after pointerdown; 8–20 ms between samples keep even 3 of
+            // them past the shortest duration (16 ms).
             var now = rng.uniform(1, 10)
             for _ in 0..<n {
                 // Uniform in the disc of radius 4 (rejection sampling), sometimes right on its rim.
@@ -42,7 +43,7 @@ struct RobustnessPropertyTests {
                 t.append(now)
                 x.append(px)
                 y.append(py)
-                now += rng.uniform(4, 20)
+                now += rng.uniform(8, 20)
             }
             let tr = makeTrace(t, x, y, g)
             for p in SwipeProfile.all {
@@ -113,7 +114,7 @@ struct RobustnessPropertyTests {
                 let k = rng.int(0, 1)
                 tr.t = Array(tr.t.prefix(k)); tr.x = Array(tr.x.prefix(k)); tr.y = Array(tr.y.prefix(k))
             case 10: tr.t = tr.t.map { $0 / 1000 }  // squashed into a millisecond
-            case 11: tr.t = tr.t.map { $0 * 100 }  // stretched past 30 s, or just slowed down
+            case 11: tr.t = tr.t.map { $0 * 100 }  // stretched past 10 s, or just slowed down
             case 12: tr.t = tr.t.map { $0 * garbageDouble(&rng) }
             default: tr.y.append(garbageDouble(&rng))
             }

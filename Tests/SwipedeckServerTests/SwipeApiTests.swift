@@ -110,7 +110,7 @@ struct SwipeApiTests {
         func tr(_ t: String, _ x: String, _ y: String, w: String = "400") -> String {
             #"{"t":\#(t),"x":\#(x),"y":\#(y),"w":\#(w),"h":600,"vw":400,"vh":800,"gx":200,"gy":300}"#
         }
-        let many = (1...2049).map { Double($0) * 10 }
+        let many = (1...1201).map { Double($0) * 8 }
         return [
             (tr(#"[16,"NaN",48]"#, "[0,100,200]", "[0,0,0]"), "malformed"),
             (tr("[16,32,48]", #"[0,"Infinity",200]"#, "[0,0,0]"), "malformed"),
@@ -118,10 +118,11 @@ struct SwipeApiTests {
             (tr("[16,32,32,48]", "[0,50,100,200]", "[0,0,0,0]"), "non_monotonic_time"),
             (tr("[-5,32,48]", "[0,50,100]", "[0,0,0]"), "non_monotonic_time"),
             (tr("[16]", "[0]", "[0]"), "too_few_samples"),
-            (tr("[16,18]", "[0,1]", "[0,0]"), "too_short"),
+            (tr("[0,40]", "[0,200]", "[0,0]"), "too_few_samples"),
+            (tr("[16,17,18]", "[0,1,2]", "[0,0,0]"), "too_short"),
             (tr(num(many), num(many.map { $0 * 0.1 }), num(many.map { _ in 0 })), "too_long"),
-            (tr("[16,40000]", "[0,200]", "[0,0]"), "too_long"),
-            (tr("[16,32]", "[0,1000]", "[0,0]"), "impossible_speed"),
+            (tr("[16,5000,10016]", "[0,100,200]", "[0,0,0]"), "too_long"),
+            (tr("[16,32,48]", "[0,1000,1000]", "[0,0,0]"), "impossible_speed"),
             (tr("[16,32,48]", "[0,50,100]", "[0,0,0]", w: "5"), "size_out_of_range"),
         ]
     }()

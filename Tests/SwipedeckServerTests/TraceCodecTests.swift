@@ -70,6 +70,47 @@ struct TraceCodecTests {
         }
     }
 
+    /// The most bytes a trace within the default limits can store (README "Storage"): a column is at
+    /// most a scale byte, 8 bytes per value (a varint delta of integers under 2⁵³) and, for the at most
+    /// n / 4 exceptions, 3 bytes more each (their 0 delta, an index of 2 bytes, 8 raw bytes, and a
+    /// count of 2 bytes), so 3 + 8.75 n; the 8 scalars at most 10 bytes each; the header 4 bytes.
+    static let maxStoredBytes: Int = {
+        let n = ValidationLimits().maxSamples
+        return 4 + 3 * (3 + 8 * n + 3 * (n / 4)) + 8 * 10
+    }()
+
+    @Test("the largest trace the limits let through stores in at most 31,593 bytes")
+    func largestTrace() throws {
+        #expect(Self.maxStoredBytes == 31_593)
+        var rng = SplitMix64(seed: 7)
+        let limits = ValidationLimits()
+        let n = limits.maxSamples
+        // Numbers without a short decimal (every bit of the mantissa used), so the columns are stored
+        // raw; x and y swing ±165 px each sample, within 20 px/ms over the 24 ms window.
+        var t: [Double] = [], x: [Double] = [], y: [Double] = []
+        for i in 0..<n {
+            let sign: Double = i % 2 == 0 ? 1 : -1
+            t.append(7.4 * Double(i + 1) + Double.random(in: 0..<1, using: &rng))
+            x.append(sign * (165 - Double.random(in: 0..<1, using: &rng)))
+            y.append(-sign * (164 - Double.random(in: 0..<1, using: &rng)))
+        }
+        let scalar = { (v: Double) in v - Double.random(in: 0..<1, using: &rng) }
+        let trace = Trace(t: t, x: x, y: y, w: scalar(4096), h: scalar(4096), vw: scalar(16384), vh: scalar(16384),
+                          gx: scalar(2048), gy: scalar(2048), ox: scalar(8192), oy: scalar(8192))
+        try checkTrace(trace, limits: limits)
+        let bytes = TraceCodec.encode(trace)
+        // 8 raw bytes per value (24 per sample), 3 column bytes, the 4-byte header and 77 of scalars:
+        // the size README "Storage" gives for a maximal trace.
+        #expect(bytes.count == 28_884)
+        #expect(bytes.count <= Self.maxStoredBytes)
+        let decoded = try #require(TraceCodec.decode(bytes))
+        #expect(Self.same(decoded, trace))
+        // One sample more is refused before anything is stored.
+        var over = trace
+        over.t.append(t[n - 1] + 8); over.x.append(x[n - 1]); over.y.append(y[n - 1])
+        #expect(throws: SwipeRejection.tooLong) { try checkTrace(over, limits: limits) }
+    }
+
     @Test("truncated, extended or foreign bytes decode to nil, never crash")
     func refusesGarbage() {
         var rng = SplitMix64(seed: 3)
