@@ -11,45 +11,21 @@ handlers are attached). Several runs; the median is reported.
     python3 scripts/bench_page.py [--binary .build/release/swipedeck] [--runs 5]
 """
 import argparse
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from local_server import start_server  # noqa: E402
 RTT_MS = 150
 DOWN_BYTES_PER_S = 1_600_000 / 8
 UP_BYTES_PER_S = 750_000 / 8
 CPU_SLOWDOWN = 4
 KINDS = {"Document": "HTML", "Stylesheet": "CSS", "Script": "JS", "Image": "images"}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(binary, folder):
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "serve", "--db", str(Path(folder) / "bench.sqlite"), "--port", str(port), "--admin-token", "bench"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            return process, base
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    sys.exit("bench_page: the server did not start")
 
 
 def visit(page, cdp, url):
@@ -104,7 +80,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        server, base = start_server(args.binary, folder)
+        server, base = start_server(args.binary, Path(folder) / "bench.sqlite", ["--admin-token", "bench"], name="bench_page")
         try:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             results = [run_once(browser, base) for _ in range(args.runs)]

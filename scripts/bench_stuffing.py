@@ -25,7 +25,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "Tests" / "System"))
 sys.path.insert(0, str(ROOT / "Tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
+from local_server import start_server  # noqa: E402
 from sd_helpers import drag_trace  # noqa: E402 (the suites' human-shaped drag)
 
 ADMIN = "bench-admin-token"
@@ -49,12 +50,6 @@ def binary():
         if path.exists():
             return path
     sys.exit("build first: swift build -c release --product swipedeck")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:
@@ -151,19 +146,11 @@ def student(port, cards, source, rates, rng, tally, deadline):
 
 def main():
     work = Path(tempfile.mkdtemp(prefix="swipedeck-stuffing-"))
-    port = free_port()
     log = open(work / "server.log", "w")
-    server = subprocess.Popen(
-        [str(binary()), "serve", "--port", str(port), "--database", str(work / "bench.sqlite"), "--admin-token", ADMIN, "--no-sample"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    server, base = start_server(binary(), work / "bench.sqlite", ["--admin-token", ADMIN, "--no-sample"], name="bench_stuffing", log=log)
+    port = int(base.rsplit(":", 1)[1])
     try:
         setup = Client(port, "127.0.2.9")
-        for _ in range(200):
-            try:
-                if setup.request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.05)
         attack_cards = make_deck(setup, "attack")
         class_cards = make_deck(setup, "class")
         rng = random.Random(2026)

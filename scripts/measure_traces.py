@@ -27,17 +27,16 @@ import argparse
 import json
 import math
 import random
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from local_server import start_server  # noqa: E402
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 TOP = '#stack .card[data-depth="0"]:not(.leaving)'
@@ -53,28 +52,6 @@ export function classify(trace, profile, claimed) {
 }
 """
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(binary, folder):
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "serve", "--db", str(Path(folder) / "measure.sqlite"), "--port", str(port), "--admin-token", "measure",
-         "--rate-participant", "0", "--rate-ip", "0", "--rate-mint", "0"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(400):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            return process, base
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    sys.exit("measure_traces: the server did not start")
 
 
 def instrument(route):
@@ -234,7 +211,9 @@ def main():
     measured = []
     statuses = []
     with tempfile.TemporaryDirectory() as folder:
-        server, base = start_server(args.binary, folder)
+        server, base = start_server(
+            args.binary, Path(folder) / "measure.sqlite",
+            ["--admin-token", "measure", "--rate-participant", "0", "--rate-ip", "0", "--rate-mint", "0"], name="measure_traces")
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])

@@ -21,7 +21,7 @@ struct AccessController: Sendable {
         let access: String
         /// The path to share: with the secret for an `unlisted` deck.
         let link: String
-        /// The key of HMAC-SHA256 signatures for an `allowList` deck's links (else null).
+        /// The key of HMAC-SHA256 signatures for an `allowList` deck's links (absent in other modes).
         let signatureKey: String?
         /// How many one-time codes the deck has.
         let codes: Int

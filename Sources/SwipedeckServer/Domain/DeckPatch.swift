@@ -44,7 +44,7 @@ public struct DeckPatch: Sendable, Decodable {
         if c.contains(.quota) { quota = .some(try c.decodeIfPresent(Int.self, forKey: .quota)) }
         order = try c.decodeIfPresent(String.self, forKey: .order)
         countedInputs = try c.decodeIfPresent([String].self, forKey: .countedInputs)
-        access = try c.decodeIfPresent(String.self, forKey: .access)
+        if c.contains(.access) { access = try c.decode(String.self, forKey: .access) }  // null is no mode: malformed
         if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
     }
 

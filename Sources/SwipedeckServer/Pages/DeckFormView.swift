@@ -101,23 +101,19 @@ struct DeckFormView {
         patch.allowButtons = form.checked("allowButtons")
         patch.order = form["order"]
         patch.countedInputs = form.all("counted")
-        let quota = (form["quota"] ?? "").trimmingCharacters(in: .whitespaces)
-        if quota.isEmpty {
-            patch.quota = .some(nil)
-        } else if let n = Int(quota) {
-            patch.quota = .some(n)
-        } else {
-            throw .invalidField(code: "invalid_quota", message: "Cards per person must be a whole number, or empty for no limit.")
-        }
+        patch.quota = .some(try wholeNumber(form["quota"], code: "invalid_quota", "Cards per person must be a whole number, or empty for no limit."))
         patch.access = form["access"]
-        let joinLimit = (form["joinLimit"] ?? "").trimmingCharacters(in: .whitespaces)
-        if joinLimit.isEmpty {
-            patch.joinLimit = .some(nil)
-        } else if let n = Int(joinLimit) {
-            patch.joinLimit = .some(n)
-        } else {
-            throw .invalidField(code: "invalid_join_limit", message: "People who may join at once must be a whole number, or empty for the server's budget.")
-        }
+        patch.joinLimit = .some(try wholeNumber(
+            form["joinLimit"], code: "invalid_join_limit", "People who may join at once must be a whole number, or empty for the server's budget."))
         return patch
+    }
+
+    /// A field holding a whole number or nothing (nil).
+    /// - Throws: `invalidField(code, message)` for anything else.
+    static func wholeNumber(_ field: String?, code: String, _ message: String) throws(ApiError) -> Int? {
+        let text = (field ?? "").trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return nil }
+        guard let n = Int(text) else { throw .invalidField(code: code, message: message) }
+        return n
     }
 }
