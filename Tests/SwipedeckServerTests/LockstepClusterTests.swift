@@ -37,6 +37,21 @@ struct LockstepClusterTests {
         #expect(LockstepClusters.detect(classroom, cardCount: 10).isEmpty)
     }
 
+    @Test("the outcome is the same for 40 classrooms beside the same fakes, in any order: the fakes never make the honest look unlikely")
+    func deterministicAndUnpoisoned() {
+        let bots = Self.crowd("b", 40, network: "203.0.113.0/24") { _, _ in "right" }
+        for seed in 1...40 as ClosedRange<UInt64> {
+            var rng = SplitMix64(seed: seed)
+            let classroom = Self.crowd("c", 120, network: "198.51.100.0/24") { _, _ in rng.next() % 2 == 0 ? "right" : "left" }
+            var order = SplitMix64(seed: seed &* 7)
+            for members in [classroom + bots, bots + classroom, (classroom + bots).shuffled(using: &order)] {
+                let clusters = LockstepClusters.detect(members, cardCount: 10)
+                #expect(clusters.map(\.network) == ["203.0.113.0/24"], "seed \(seed)")
+                #expect(clusters.first?.members.count == 40, "seed \(seed)")
+            }
+        }
+    }
+
     @Test("near-identical fakes (one card in ten changed) are caught; a crowd agreeing as much as the rest of the deck is not")
     func nearIdenticalAndConsensus() {
         let bots = Self.crowd("b", 30, network: "203.0.113.0/24") { i, card in card == i % 10 ? "left" : "right" }

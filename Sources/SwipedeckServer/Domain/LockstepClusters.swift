@@ -12,8 +12,10 @@ import Foundation
 ///    decided at least `minDecisions` of the mode's cards and differ on at most `maxDifference` of
 ///    those (10 %, rounded down: one card in ten).
 /// 3. How likely is it that an honest member is near the mode? Each card's chance of matching the
-///    mode's direction is estimated from the deck's participants outside the burst (Laplace
-///    smoothing over the directions seen, so a deck with nobody else assumes even odds), and the
+///    mode's direction is estimated from the deck's participants outside the burst and outside
+///    every cluster found so far (Laplace smoothing over the directions seen, so a deck with
+///    nobody else assumes even odds; bursts are judged largest near-crowd first, so one cluster's
+///    fakes never make another burst's honest members look unlikely), and the
 ///    chance of at most `maxDifference` mismatches is the Poisson-binomial tail over the mode's
 ///    cards. With `n` compared members and that chance `q`, the near members form a cluster when
 ///    there are at least `minSize` of them and the binomial chance of seeing so many by luck is
@@ -78,16 +80,36 @@ public enum LockstepClusters {
         }
     }
 
-    /// The clusters among `members` (every participant of one deck, any network).
+    /// A burst with its mode and the members near it (step 2), before it is judged.
+    struct Candidate {
+        var network: String
+        var burst: [Member]
+        var compared: Int
+        var mode: [Int64: String]
+        var near: [Member]
+    }
+
+    /// The clusters among `members` (every participant of one deck, any network), largest first.
     public static func detect(_ members: [Member], cardCount: Int) -> [Cluster] {
         let needed = max(1, min(minDecisions, cardCount))
-        var clusters: [Cluster] = []
+        var candidates: [Candidate] = []
         for (network, crowd) in Dictionary(grouping: members, by: \.network) where crowd.count >= minSize {
             for burst in bursts(crowd) where burst.count >= minSize {
-                if let c = cluster(in: burst, network: network, all: members, needed: needed) { clusters.append(c) }
+                if let c = candidate(burst, network: network, needed: needed) { candidates.append(c) }
             }
         }
-        return clusters.sorted { ($0.members.count, $1.network) > ($1.members.count, $0.network) }
+        candidates.sort { ($0.near.count, $1.network, $1.burst[0].joinedAt) > ($1.near.count, $0.network, $0.burst[0].joinedAt) }
+        var clusters: [Cluster] = []
+        var flagged = Set<String>()
+        for c in candidates {
+            let inBurst = Set(c.burst.map(\.id))
+            let outsiders = members.filter { !inBurst.contains($0.id) && !flagged.contains($0.id) }
+            if let cluster = judge(c, outsiders: outsiders) {
+                clusters.append(cluster)
+                flagged.formUnion(cluster.members)
+            }
+        }
+        return clusters
     }
 
     /// The network's members split at gaps longer than `burstGapSeconds`.
@@ -103,29 +125,37 @@ public enum LockstepClusters {
         return out
     }
 
-    static func cluster(in burst: [Member], network: String, all: [Member], needed: Int) -> Cluster? {
+    /// Step 2 for one burst: its mode (the most common vector; ties go to the larger vector,
+    /// then to the first in card order, so the outcome never depends on hashing) and who is near it.
+    static func candidate(_ burst: [Member], network: String, needed: Int) -> Candidate? {
         let compared = burst.filter { $0.decisions.count >= needed }
         guard compared.count >= minSize else { return nil }
         var counts: [[Int64: String]: Int] = [:]
         for m in compared { counts[m.decisions, default: 0] += 1 }
-        guard let mode = counts.max(by: { ($0.value, $1.key.count) < ($1.value, $0.key.count) })?.key, mode.count >= needed else { return nil }
+        func spelled(_ v: [Int64: String]) -> String { v.keys.sorted().map { "\($0)=\(v[$0] ?? "")" }.joined(separator: ",") }
+        guard let mode = counts.max(by: { a, b in
+            (a.value, a.key.count, spelled(b.key)) < (b.value, b.key.count, spelled(a.key))
+        })?.key, mode.count >= needed else { return nil }
         let cards = mode.keys.sorted()
-        let allowed = Int((Double(cards.count) * maxDifferenceShare).rounded(.down))
         let near = compared.filter { m in
             let shared = cards.filter { m.decisions[$0] != nil }
             guard shared.count >= needed else { return false }
             return shared.filter { m.decisions[$0] != mode[$0] }.count <= Int((Double(shared.count) * maxDifferenceShare).rounded(.down))
         }
         guard near.count >= minSize else { return nil }
-        let inBurst = Set(burst.map(\.id))
-        let outsiders = all.filter { !inBurst.contains($0.id) }
-        let match = cards.map { matchChance(card: $0, direction: mode[$0] ?? "", outsiders: outsiders) }
+        return Candidate(network: network, burst: burst, compared: compared.count, mode: mode, near: near)
+    }
+
+    /// Step 3: whether the near members are more than chance gives, against `outsiders`.
+    static func judge(_ c: Candidate, outsiders: [Member]) -> Cluster? {
+        let cards = c.mode.keys.sorted()
+        let allowed = Int((Double(cards.count) * maxDifferenceShare).rounded(.down))
+        let match = cards.map { matchChance(card: $0, direction: c.mode[$0] ?? "", outsiders: outsiders) }
         let q = atMostMismatches(match, allowed)
-        let expected = Double(compared.count) * q
-        guard binomialTail(n: compared.count, k: near.count, p: q) < significance else { return nil }
+        guard binomialTail(n: c.compared, k: c.near.count, p: q) < significance else { return nil }
         return Cluster(
-            network: network, members: near.map(\.id).sorted(), joinedFrom: near.map(\.joinedAt).min() ?? 0,
-            joinedTo: near.map(\.joinedAt).max() ?? 0, mode: mode, expected: expected)
+            network: c.network, members: c.near.map(\.id).sorted(), joinedFrom: c.near.map(\.joinedAt).min() ?? 0,
+            joinedTo: c.near.map(\.joinedAt).max() ?? 0, mode: c.mode, expected: Double(c.compared) * q)
     }
 
     /// The chance an honest participant decides `card` as `direction`: the outsiders' share,
