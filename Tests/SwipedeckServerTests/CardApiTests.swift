@@ -79,4 +79,19 @@ struct CardApiTests {
             expectAPIError(try await client.get("/api/v1/decks/getaways/results/live"), .unauthorized, "unauthorized")
         }
     }
+
+    @Test("text with line breaks as browsers send them (CR LF) is saved with line feeds; a control character is refused with a sentence")
+    func lineBreaksFromForms() async throws {
+        try await withApp { client, env in
+            _ = try await client.makeDeck("lines", titles: ["a"])
+            let r = try await client.postJSON(
+                "/api/v1/decks/lines/cards", #"{"title":"Two lines","subtitle":"one\r\ntwo","body":"first\r\nsecond\rthird"}"#, headers: admin)
+            #expect(r.status == .created, "\(r.text)")
+            let row = try #require(try await env.row("SELECT subtitle, body FROM cards WHERE title = 'Two lines'"))
+            #expect(row.value(at: 0) as String? == "one\ntwo" && row.value(at: 1) as String? == "first\nsecond\nthird")
+            let bad = try await client.postJSON("/api/v1/decks/lines/cards", #"{"title":"Bell","body":"ding\u0007"}"#, headers: admin)
+            expectAPIError(bad, .badRequest, "invalid_card_text")
+            #expect(try bad.json()["error"]["message"].string?.contains("the text must be at most 5,000 characters, without control characters") == true)
+        }
+    }
 }

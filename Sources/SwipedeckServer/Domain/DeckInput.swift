@@ -40,9 +40,13 @@ public struct DeckInput: Sendable, Codable {
         /// in messages ("card 3").
         public func validated(position: Int, label at: String) throws(ApiError) -> Card {
             func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
+            let (title, subtitle, body) = (DeckInput.lines(title), DeckInput.lines(subtitle ?? ""), DeckInput.lines(body ?? ""))
             if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_card_title", "\(at): title must be 1–200 characters.") }
-            if !DeckInput.isText(subtitle ?? "", max: 300, required: false) || !DeckInput.isText(body ?? "", max: 5000, required: false) {
-                throw fail("invalid_card_text", "\(at): subtitle ≤ 300 and body ≤ 5,000 characters.")
+            if !DeckInput.isText(subtitle, max: 300, required: false) {
+                throw fail("invalid_card_text", "\(at): the subtitle must be at most 300 characters, without control characters.")
+            }
+            if !DeckInput.isText(body, max: 5000, required: false) {
+                throw fail("invalid_card_text", "\(at): the text must be at most 5,000 characters, without control characters.")
             }
             let images = try imageList(label: at)
             let link = link ?? ""
@@ -50,7 +54,7 @@ public struct DeckInput: Sendable, Codable {
             let accent = accent ?? "#6C5CE7"
             if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
             return Card(
-                deckId: 0, position: position, title: title, subtitle: subtitle ?? "", body: body ?? "",
+                deckId: 0, position: position, title: title, subtitle: subtitle, body: body,
                 image: images.first ?? "", moreImages: Array(images.dropFirst()), link: link, accent: accent)
         }
 
@@ -110,6 +114,7 @@ public struct DeckInput: Sendable, Codable {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         if !Self.isValidSlug(slug) { throw fail("invalid_slug", "slug must be 1–64 characters of a–z, 0–9 and '-'.") }
         if !Self.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
+        let description = description.map(Self.lines)
         if !Self.isText(description ?? "", max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
         let profileName = profile ?? "standard"
         if SwipeProfile.named(profileName) == nil {
@@ -135,6 +140,12 @@ public struct DeckInput: Sendable, Codable {
 
     public static func isValidSlug(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+    }
+
+    /// `s` with every line break as one line feed: browsers send a textarea's line breaks as CR LF
+    /// (and old Macs' files as CR), which would otherwise count as control characters.
+    public static func lines(_ s: String) -> String {
+        s.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
     /// Non-empty when required, at most `max` characters, and no control characters but newline/tab.

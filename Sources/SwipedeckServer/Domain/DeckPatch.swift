@@ -60,7 +60,7 @@ public struct DeckPatch: Sendable, Decodable {
             if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
             d.title = title
         }
-        if let description {
+        if let description = description.map(DeckInput.lines) {
             if !DeckInput.isText(description, max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
             d.description = description
         }
