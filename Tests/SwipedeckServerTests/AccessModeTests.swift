@@ -84,6 +84,10 @@ struct AccessModeTests {
             #expect(page.text.contains(#"name="code""#) && page.text.contains("Your code"))
             let wrong = try await client.get("/d/cls?code=AAAA-AAAA", headers: cookie("p1"))
             #expect(wrong.status == .forbidden && wrong.text.contains("not one of this deck"))
+            #expect(wrong.text.contains(#"value="AAAA-AAAA""#), "what was typed stays in the field")
+            // A form sends a space typed in the code as "+".
+            let spaced = codes[2].replacingOccurrences(of: "-", with: "+")
+            #expect(try await client.get("/d/cls?code=\(spaced)", headers: cookie("p3")).status == .seeOther)
             // Typed in lower case without the dash, on a phone; the printed form on a laptop.
             let typed = codes[0].lowercased().replacingOccurrences(of: "-", with: "")
             let phone = try #require(Self.admission(try await client.get("/d/cls?code=\(typed)", headers: cookie("phone"))))

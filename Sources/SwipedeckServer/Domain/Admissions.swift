@@ -80,9 +80,9 @@ public enum AccessCode {
         return String((0..<8).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
-    /// `code` upper-cased without spaces and dashes.
+    /// `code` upper-cased without spaces, dashes and the `+` a form sends for a space.
     public static func normalized(_ code: String) -> String {
-        code.uppercased().filter { $0 != "-" && $0 != " " }
+        code.uppercased().filter { $0 != "-" && $0 != " " && $0 != "+" }
     }
 
     public static func isWellFormed(_ code: String) -> Bool {

@@ -71,12 +71,15 @@ public enum LockstepClusters {
         /// How many near members chance would give (n × q).
         public var expected: Double
 
-        /// The owner-facing reason, e.g. "12 participants from 203.0.113.0/24 joined within 40 s
-        /// and decided 10 cards alike (chance expects 0.1)".
+        /// The owner-facing reason, in words, e.g. "12 people joined from one network
+        /// (203.0.113.0/24) within 40 seconds and decided 10 cards the same way; by chance, fewer
+        /// than 1 would".
         public var reason: String {
             let span = Int((joinedTo - joinedFrom).rounded())
-            return "\(members.count) participants from \(network) joined within \(span) s and decided \(mode.count) cards alike "
-                + "(chance expects \(String(format: "%.1f", expected)))"
+            let within = span < 2 ? "within a second" : span < 120 ? "within \(span) seconds" : "within \(span / 60) minutes"
+            let chance = expected < 1 ? "fewer than 1" : "about \(Int(expected.rounded()))"
+            return "\(members.count) people joined from one network (\(network)) \(within) and decided \(mode.count) cards the same way; "
+                + "by chance, \(chance) would"
         }
     }
 

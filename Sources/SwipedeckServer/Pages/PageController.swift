@@ -178,7 +178,7 @@ struct PageController: Sendable {
             let why = deck.access == .codes
                 ? "That code is not one of this deck's. Check it (letters and digits, no 0, 1, I, L or O) and try again."
                 : "This link does not let anyone in: it may be cut short or old. Ask the person who shared it for the link again."
-            return invitation(deck, error: why, status: .forbidden)
+            return invitation(deck, error: why, typed: proof.code ?? "", status: .forbidden)
         }
         if admitted.0 == .code || admitted.0 == .external { joins.refund(address: context.remoteAddress, deck: deck, now: now) }
         let token = swipes.signer.mint(.deck(deckId, admitted.0), subject: admitted.1, now: now)
@@ -190,13 +190,14 @@ struct PageController: Sendable {
     }
 
     /// The page a visitor of an invitation-only deck sees before they are admitted.
-    func invitation(_ deck: Deck, error: String?, status: HTTPResponse.Status) -> Response {
+    func invitation(_ deck: Deck, error: String?, typed: String = "", status: HTTPResponse.Status) -> Response {
         var ctx = deckContext(deck)
         ctx["kind"] = "invite"
         ctx["pageTitle"] = deck.title
         ctx["askCode"] = deck.access == .codes
         ctx["error"] = error ?? ""
         ctx["hasError"] = error != nil
+        ctx["typed"] = typed
         return renderer.page("invite", ctx, status: status)
     }
 
