@@ -77,7 +77,7 @@ public func buildApplication(
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside ErrorMiddleware, so an error response also sets the cookie of a new participant.
-    router.add(middleware: ParticipantMiddleware(signer: signer, joins: joins, catalog: catalog, clock: clock))
+    router.add(middleware: ParticipantMiddleware(signer: signer, joins: joins, clock: clock))
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware())

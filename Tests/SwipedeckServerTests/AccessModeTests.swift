@@ -159,4 +159,30 @@ struct AccessModeTests {
             #expect(plain.filter { $0 == .created }.count <= 3 && plain.last == .tooManyRequests)
         }
     }
+
+    @Test("past the network's budget, an event deck admits page visitors with a cookie for that deck alone")
+    func eventDeckMintsForItselfOnly() async throws {
+        try await withApp({ $0.port = 0; $0.mintRateLimit = 0.05 }, testing: .live) { client, _ in
+            _ = try await client.makeDeck("party", titles: ["a"])
+            let plain = try await client.makeDeck("quiet", titles: ["b"])
+            #expect(try await Self.patch(client, "party", #"{"joinLimit":5}"#).status == .ok)
+            var device = 0, deckOnly: [HTTPFields] = []
+            for _ in 0..<12 {
+                let r = try await client.get("/d/party")
+                #expect(r.status == .ok)
+                let set = r.headers[.setCookie] ?? ""
+                if set.hasPrefix("sd_pid=") { device += 1 }
+                if let pass = Self.admission(r) { deckOnly.append(pass) }
+            }
+            #expect(device <= 3, "the network's budget: 3 at once, some spent by makeDeck's reads")
+            #expect(deckOnly.count == 5, "then the deck's own 5")
+            // Such a cookie votes on the party deck and nowhere else.
+            let card = try #require(try await client.get("/api/v1/decks/party/cards", headers: deckOnly[0]).json()["cards"].array.first?["id"].int)
+            #expect(try await client.swipe("party", card: Int64(card), direction: "right", input: "button", trace: nil, participant: nil,
+                                           headers: deckOnly[0]).status == .created)
+            let elsewhere = try await client.swipe("quiet", card: plain[0], direction: "right", input: "button", trace: nil, participant: nil,
+                                                   headers: deckOnly[0])
+            expectAPIError(elsewhere, .badRequest, "participant_required")
+        }
+    }
 }

@@ -63,8 +63,9 @@ struct CredentialTests {
             #expect(victim.status == .created)
             let swipeId = try #require(try victim.json()["swipe"]["id"].string)
 
-            // Anyone reads the public export: it names the victim by pseudonym only.
-            let export = try await client.get("/api/v1/decks/pub/swipes.jsonl")
+            // The export (the owner's, also with public results) names the victim by pseudonym only.
+            expectAPIError(try await client.get("/api/v1/decks/pub/swipes.jsonl"), .unauthorized, "unauthorized")
+            let export = try await client.get("/api/v1/decks/pub/swipes.jsonl", headers: admin)
             #expect(export.status == .ok)
             let line = try #require(export.text.split(separator: "\n").first)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -72,7 +73,7 @@ struct CredentialTests {
             let deckId = try #require(try await env.row("SELECT id FROM decks WHERE slug = 'pub'")?.value(at: 0) as Int64?)
             #expect(shown == identity("victim", deckId: deckId))
             #expect(!export.text.contains(pid("victim")))
-            #expect(!(try await client.get("/api/v1/decks/pub/swipes.csv").text.contains(pid("victim"))))
+            #expect(!(try await client.get("/api/v1/decks/pub/swipes.csv", headers: admin).text.contains(pid("victim"))))
 
             // The pseudonym is no credential: as a body or query field, nor as a cookie.
             let flipBody = #"{"direction":"left","participant":"\#(shown)"}"#
@@ -184,7 +185,7 @@ struct CredentialTests {
         }
     }
 
-    @Test("an archived card refuses new swipes with 409 card_archived; its swipes stay counted")
+    @Test("an archived card refuses new swipes, flips and undos with 409 card_archived; its swipes stay counted")
     func archivedCardRefusesSwipes() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("ar", titles: ["a", "b"])
@@ -192,6 +193,13 @@ struct CredentialTests {
             #expect(try await client.postJSON("/api/v1/decks/ar/cards/\(ids[0])/archive", "{}", headers: admin).status == .ok)
             expectAPIError(try await client.swipe("ar", card: ids[0], direction: "right", participant: "late"), .conflict, "card_archived")
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 1)
+            // Its tally is frozen too: no flip, no undo.
+            let early = try #require(try await env.row("SELECT id FROM swipes")?.value(at: 0) as String?)
+            let me = pid("early")
+            expectAPIError(
+                try await client.postJSON("/api/v1/swipes/\(early)/flip", #"{"direction":"left","participant":"\#(me)"}"#), .conflict, "card_archived")
+            expectAPIError(try await client.execute(uri: "/api/v1/swipes/\(early)?participant=\(me)", method: .delete), .conflict, "card_archived")
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE undoneAt IS NULL AND direction = 'right'") == 1)
             #expect(try await client.swipe("ar", card: ids[1], direction: "right", participant: "late").status == .created)
         }
     }

@@ -124,7 +124,7 @@ struct ExportTests {
         }
     }
 
-    @Test("a deck with public results is exported to anybody")
+    @Test("public results publish the ranking, not every swipe: the per-swipe exports stay the owner's")
     func publicResults() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("pub", titles: ["a"])
@@ -133,7 +133,11 @@ struct ExportTests {
             let patch = try await client.execute(
                 uri: "/api/v1/decks/pub", method: .patch, headers: merged(admin, jsonType), body: ByteBuffer(string: #"{"resultsPublic":true}"#))
             #expect(patch.status == .ok, "\(patch.text)")
-            let r = try await client.get("/api/v1/decks/pub/swipes.jsonl")
+            #expect(try await client.get("/api/v1/decks/pub/results").status == .ok)
+            expectAPIError(try await client.get("/api/v1/decks/pub/swipes.jsonl"), .unauthorized, "unauthorized")
+            expectAPIError(try await client.get("/api/v1/decks/pub/swipes.csv"), .unauthorized, "unauthorized")
+            #expect(!(try await client.get("/d/pub/results").text.contains("swipes.csv")), "the public page links no per-swipe export")
+            let r = try await client.get("/api/v1/decks/pub/swipes.jsonl", headers: admin)
             #expect(r.status == .ok)
             #expect(r.text.split(separator: "\n").count == 1)
         }

@@ -106,6 +106,31 @@ import Testing
         }
     }
 
+    /// Metadata hides in any application segment or private chunk: only the listed ones stay.
+    @Test func otherApplicationSegmentsAndPrivateChunksGoToo() throws {
+        let mark = Array("GPSLatitude 48.8584N SECRETMARK".utf8)
+        let flashPix = Self.segment(0xE2, Array("FPXR\0".utf8) + mark)
+        let hidden = flashPix + Self.segment(0xE4, Array("Exif\0\0".utf8) + mark) + Self.segment(0xEB, Array("JP".utf8) + mark)
+            + Self.segment(0xEC, Array("Ducky".utf8) + mark)
+        let dirtyJPEG = Self.jpeg(inserting: Self.icc + hidden + Self.adobe)
+        #expect(try ImageSniffer.inspect(dirtyJPEG).format == .jpeg)
+        #expect(ImageMetadata.stripped(dirtyJPEG, format: .jpeg) == Self.jpeg(inserting: Self.icc + Self.adobe))
+
+        let png = ImageFixtures.png.bytes
+        let afterHeader = 8 + 25
+        let kept = Self.chunk("sRGB", [0])
+        let dirtyPNG = Array(png[..<afterHeader]) + Self.chunk("gpSx", mark) + kept + Self.chunk("caBX", mark) + Array(png[afterHeader...])
+        #expect(try ImageSniffer.inspect(dirtyPNG).format == .png)
+        #expect(ImageMetadata.stripped(dirtyPNG, format: .png) == Array(png[..<afterHeader]) + kept + Array(png[afterHeader...]))
+
+        let webp = ImageFixtures.webpExtended.bytes
+        var dirtyWebP = webp + Self.riffChunk("GPS ", mark)
+        let size = dirtyWebP.count - 8
+        dirtyWebP[4] = UInt8(size & 0xFF)
+        dirtyWebP[5] = UInt8(size >> 8 & 0xFF)
+        #expect(ImageMetadata.stripped(dirtyWebP, format: .webp) == webp)
+    }
+
     @Test func gifLosesCommentAndXmpExtensions() throws {
         let bytes = ImageFixtures.gif.bytes
         let headerEnd = 13 + ImageSniffer.colourTableLength(Int(bytes[10]))

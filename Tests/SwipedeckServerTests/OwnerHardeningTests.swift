@@ -169,7 +169,7 @@ struct OwnerHardeningTests {
 
     // MARK: Password policy, CLI-level store change, change-password page
 
-    @Test("the password policy: length, common passwords (also with digits added), the owner's name")
+    @Test("the password policy: length, common passwords (also with digits added), the owner's name, repeated pieces, few characters")
     func passwordPolicy() {
         #expect(PasswordPolicy.problem("short") != nil)
         #expect(PasswordPolicy.problem(String(repeating: "x", count: 201)) != nil)
@@ -177,6 +177,13 @@ struct OwnerHardeningTests {
             #expect(PasswordPolicy.problem(common) != nil, "\(common)")
         }
         #expect(PasswordPolicy.problem("grace.hopper", name: "Grace.Hopper") != nil)
+        // What a field test got through: repeated pieces, the name inside, the app's name, few characters.
+        for weak in ["abcabcabca", "passwordpassword", "carolcarol", "          a", "zzzzzzzzzy"] {
+            #expect(PasswordPolicy.problem(weak) != nil, "\(weak)")
+        }
+        #expect(PasswordPolicy.problem("swipedeck1") != nil)
+        #expect(PasswordPolicy.problem("c13943c13943", name: "carol") != nil)
+        #expect(PasswordPolicy.problem("xx-carol-2026!", name: "carol") != nil)
         #expect(PasswordPolicy.problem("correct horse battery") == nil)
         #expect(PasswordPolicy.problem(Secret.password()) == nil)
         #expect(CommonPasswords.list.count >= 300)

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// `GET /api/v1/decks/{deck}/swipes.csv` and `…/swipes.jsonl`: every swipe of the deck, streamed
-/// in pages of `pageSize` rows, so a deck of millions exports in constant memory. Same access
-/// rule as the results: the owner, or anybody when the results are public.
+/// in pages of `pageSize` rows, so a deck of millions exports in constant memory. The owner's
+/// only, also when the results are public: public results publish the ranking, not each
+/// participant's decisions, times and flags.
 struct ExportsController: Sendable {
     let database: any SwipeStore
     let access: DeckAccess
@@ -18,14 +19,14 @@ struct ExportsController: Sendable {
     }
 
     @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.results(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         return stream(deck, type: "text/csv; charset=utf-8", file: "\(deck.slug)-swipes.csv", header: SwipeExport.csvHeader + "\r\n") { rows in
             rows.map { SwipeExport.csvLine($0.swipe) }.joined()
         }
     }
 
     @Sendable func jsonLines(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.results(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try await context.parameters.require("deck"), context)
         return stream(deck, type: "application/x-ndjson", file: "\(deck.slug)-swipes.jsonl", header: "") { rows in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys

@@ -7,23 +7,38 @@
 /// bytes `ImageSniffer.inspect` accepted; should a walk meet something it cannot read, it keeps
 /// the rest of the file as it is (never cuts an image it cannot understand).
 ///
-/// What goes, per format:
-/// - JPEG: `APP1` segments (Exif, XMP), `APP13` (IPTC, Photoshop), `COM` comments, before the
-///   first scan and between scans, and anything after the end-of-image marker. `APP0` (JFIF),
-///   `APP2` (ICC profile), `APP14` (Adobe colour transform) and every other segment stay. The
-///   Exif orientation goes too: a photo relying on it shows as the sensor recorded it.
-/// - PNG: `tEXt`, `zTXt`, `iTXt`, `eXIf` and `tIME` chunks, and anything after `IEND`.
-/// - WebP: `EXIF` and `XMP ` chunks; the `VP8X` flags lose their Exif and XMP bits and the RIFF
-///   size is set to what remains; anything after the RIFF size is dropped.
+/// What stays is listed, not what goes (metadata hides in any application segment or private
+/// chunk: FlashPix in APP2, C2PA manifests in APP11 or `caBX`, makers' own chunks):
+/// - JPEG: every segment but the application segments and comments, of which only `APP0`
+///   (JFIF), `APP2` holding an ICC profile and `APP14` (Adobe colour transform) stay — before the
+///   first scan and between scans; anything after the end-of-image marker goes. The Exif
+///   orientation goes too: a photo relying on it shows as the sensor recorded it.
+/// - PNG: the critical chunks and the ancillary ones that change how pixels look (`pngKept`);
+///   every other chunk and anything after `IEND` goes.
+/// - WebP: the image, alpha, animation and ICC chunks (`webpKept`); the `VP8X` flags lose their
+///   Exif and XMP bits and the RIFF size is set to what remains; anything after it is dropped.
 /// - GIF: comment extensions (`21 FE`) and XMP application extensions (`XMP DataXMP`), and
 ///   anything after the trailer.
 public enum ImageMetadata {
-    /// JPEG markers removed: APP1 (Exif, XMP), APP13 (IPTC, Photoshop), COM.
-    static let jpegDropped: Set<UInt8> = [0xE1, 0xED, 0xFE]
-    /// PNG chunk types removed.
-    static let pngDropped: Set<String> = ["tEXt", "zTXt", "iTXt", "eXIf", "tIME"]
-    /// WebP chunk types removed.
-    static let webpDropped: Set<String> = ["EXIF", "XMP "]
+    /// Whether a JPEG segment with `marker` and contents starting at `at` stays: any but the
+    /// application segments (APP0–APP15) and comments (COM), of which APP0 (JFIF), APP2 with an
+    /// ICC profile and APP14 (Adobe) stay.
+    static func keepsJPEGSegment(_ marker: Int, _ reader: ByteReader, at: Int) -> Bool {
+        switch marker {
+        case 0xE0, 0xEE: return true
+        case 0xE2: return reader.matches(at, ascii: "ICC_PROFILE")
+        case 0xE1...0xEF, 0xFE: return false
+        default: return true
+        }
+    }
+    /// PNG chunk types kept: the critical ones, transparency, colour space and profile, gamma,
+    /// significant bits, background, pixel size, APNG animation, HDR signalling.
+    static let pngKept: Set<String> = [
+        "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "cHRM", "gAMA", "iCCP", "sBIT", "sRGB", "cICP", "mDCv", "cLLi", "bKGD", "pHYs",
+        "acTL", "fcTL", "fdAT",
+    ]
+    /// WebP chunk types kept: the image (lossy, lossless, extended), alpha, animation, ICC profile.
+    static let webpKept: Set<String> = ["VP8 ", "VP8L", "VP8X", "ALPH", "ANIM", "ANMF", "ICCP"]
     /// The VP8X flag bits of the Exif (0x08) and XMP (0x04) chunks.
     static let webpMetadataFlags: UInt8 = 0x08 | 0x04
 
@@ -69,7 +84,7 @@ public enum ImageMetadata {
                 return out
             }
             let end = segmentStart + length
-            if !jpegDropped.contains(UInt8(marker)) {
+            if keepsJPEGSegment(marker, reader, at: segmentStart + 2) {
                 out += [0xFF, UInt8(marker)]
                 out += bytes[segmentStart..<end]
             }
@@ -108,7 +123,7 @@ public enum ImageMetadata {
                 return out
             }
             let end = offset + 12 + length
-            if !pngDropped.contains(type) { out += bytes[offset..<end] }
+            if pngKept.contains(type) { out += bytes[offset..<end] }
             if type == "IEND" { return out }
             offset = end
         }
@@ -117,8 +132,8 @@ public enum ImageMetadata {
 
     // MARK: WebP
 
-    /// Copies the header and every chunk but `EXIF` and `XMP ` (with its pad byte), clears their
-    /// `VP8X` flags, and writes the new RIFF size.
+    /// Copies the header and the kept chunks (each with its pad byte), clears the `VP8X` Exif and
+    /// XMP flags, and writes the new RIFF size.
     static func webp(_ bytes: [UInt8]) -> [UInt8] {
         let reader = ByteReader(bytes: bytes)
         guard reader.matches(0, ascii: "RIFF"), reader.matches(8, ascii: "WEBP"), let riffSize = reader.u32le(4),
@@ -134,7 +149,7 @@ public enum ImageMetadata {
                 break
             }
             let chunkEnd = min(end, offset + 8 + length + (length & 1))
-            if !webpDropped.contains(type) {
+            if webpKept.contains(type) {
                 let start = out.count
                 out += bytes[offset..<chunkEnd]
                 if type == "VP8X", length >= 1 { out[start + 8] &= ~webpMetadataFlags }

@@ -91,7 +91,7 @@ public struct SwipeService: Sendable {
     /// - Parameters: `named`, `cookies` as for `identity`; `now` seconds since 1970.
     /// - Returns: the undone swipe and its deck's slug.
     /// - Throws: `notFound("swipe")`, the credential's errors, `notYourSwipe`, `rateLimited`,
-    ///   `deckClosed` (a closed deck's decisions are frozen), `alreadyUndone`.
+    ///   `deckClosed` (a closed deck's decisions are frozen), `cardArchived` (so is an archived card's).
     public func undo(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (Swipe, String) {
         let (s, deck, _) = try await ownSwipe(id: id, named: named, cookies: cookies, now: now)
         return (try await store.undoSwipe(id: s.id, participant: s.participantId, at: now), deck.slug)
@@ -145,7 +145,7 @@ public struct SwipeService: Sendable {
     }
 
     /// Swipe `id`, its deck and the acting identity, once the identity is the swipe's maker, has
-    /// budget left and the deck is open.
+    /// budget left, the deck is open and the card not archived (an archived card's tally is frozen).
     private func ownSwipe(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (Swipe, Deck, ParticipantIdentity) {
         guard let s = try await store.swipe(id: id) else { throw ApiError.notFound("swipe") }
         let deck = try await catalog.deck(try await store.deckSlug(id: s.deckId))
@@ -153,6 +153,7 @@ public struct SwipeService: Sendable {
         if identity.id != s.participantId { throw ApiError.notYourSwipe }
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
+        if try await catalog.card(s.cardId, in: deck.slug) == .archived { throw ApiError.cardArchived }
         return (s, deck, identity)
     }
 

@@ -3,7 +3,8 @@
 /// network (`ClientNetwork.key`), refilled at the server's rate (`--rate-mint`); at once, the
 /// server's burst (60 × rate: 120 phones behind one NAT within a minute), or a deck's own
 /// `joinLimit` when its owner raised it for an event (that deck's joins then have a budget of
-/// their own).
+/// their own, and what it mints acts on that deck alone: a credential for the deck, never a
+/// device cookie, so raising one deck's limit opens no other deck).
 public struct JoinBudget: Sendable {
     let limiter: RateLimiter
 

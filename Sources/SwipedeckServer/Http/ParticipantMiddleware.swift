@@ -10,17 +10,15 @@ import Hummingbird
 ///   (`participantRejected`): a swipe relying on it gets 403 `unknown_participant`; a page view
 ///   replaces it with a fresh one.
 /// - A fresh credential is minted only for page views (GET or HEAD of a non-asset path), within
-///   the join budget of the client's network (`JoinBudget`, which `POST …/participants` shares;
-///   on a deck's pages, the deck's own join limit when it has one); past it the page is served
-///   without one. Static assets never mint: a `Set-Cookie` would keep shared caches from storing
-///   them.
+///   the join budget of the client's network (`JoinBudget`, which `POST …/participants` shares);
+///   past it the page is served without one (a deck whose owner raised its join limit then
+///   admits the visitor to that deck alone: `PageController.deckPage`). Static assets never
+///   mint: a `Set-Cookie` would keep shared caches from storing them.
 struct ParticipantMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_pid"
     let signer: ParticipantSigner
     let joins: JoinBudget
-    /// Finds the deck of a `/d/{deck}…` page (for its join limit).
-    let catalog: Catalog
     let clock: @Sendable () -> Double
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -37,7 +35,7 @@ struct ParticipantMiddleware: RouterMiddleware {
         guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path) else {
             return try await next(request, context)
         }
-        if joins.take(address: context.remoteAddress, deck: await Self.deck(of: request.uri.path, catalog), now: now) != nil {
+        if joins.take(address: context.remoteAddress, deck: nil, now: now) != nil {
             return try await next(request, context)
         }
         let fresh = signer.mint(.device, now: now)
@@ -49,12 +47,6 @@ struct ParticipantMiddleware: RouterMiddleware {
         response.setCookie(Cookie(
             name: Self.cookieName, value: fresh, maxAge: Int(ParticipantSigner.deviceLifetime), path: "/", httpOnly: true, sameSite: .lax))
         return response
-    }
-
-    /// The deck a `/d/{deck}…` path shows, if it exists.
-    static func deck(of path: String, _ catalog: Catalog) async -> Deck? {
-        guard path.hasPrefix("/d/"), let slug = path.dropFirst(3).split(separator: "/").first else { return nil }
-        return try? await catalog.deck(String(slug))  // An unknown deck's page mints on the network's budget.
     }
 
     /// The valid admissions among the request's `sd_d<deck id>` cookies, by deck id (a cookie

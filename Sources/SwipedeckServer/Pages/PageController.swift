@@ -38,6 +38,12 @@ struct PageController: Sendable {
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
         if deck.access != .link, let gate = try await admission(request, context, deck) { return gate }
+        if deck.access == .link, deck.joinLimit != nil, let pass = eventAdmission(context, deck) {
+            // Past the network's budget, an event deck admits on its own: this page again, with the cookie.
+            var response = try await deckPage(request, context: pass.context)
+            response.setCookie(pass.cookie)
+            return response
+        }
         let profile = deck.swipeProfile
         let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
@@ -187,6 +193,23 @@ struct PageController: Sendable {
             name: ParticipantCookies.deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/",
             httpOnly: true, sameSite: .lax))
         return response
+    }
+
+    /// A visitor of an open deck whose owner raised its join limit, who holds no credential (the
+    /// network's budget is spent): a credential for this deck alone, from the deck's own budget.
+    /// Nil when they hold one, or the deck's budget is spent too.
+    func eventAdmission(_ context: AppRequestContext, _ deck: Deck) -> (context: AppRequestContext, cookie: Cookie)? {
+        guard let deckId = deck.id, context.cookies.credential(for: deckId) == nil else { return nil }
+        let now = clock()
+        if joins.take(address: context.remoteAddress, deck: deck, now: now) != nil { return nil }
+        let token = swipes.signer.mint(.deck(deckId, .open), now: now)
+        guard case .valid(let credential) = swipes.signer.check(token, now: now) else { return nil }
+        var admitted = context
+        admitted.deckCredentials[deckId] = credential
+        let cookie = Cookie(
+            name: ParticipantCookies.deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/",
+            httpOnly: true, sameSite: .lax)
+        return (admitted, cookie)
     }
 
     /// The page a visitor of an invitation-only deck sees before they are admitted.
