@@ -52,7 +52,7 @@ public func buildApplication(
     let signer = ParticipantSigner(secret: secret)
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's worth at once.
     let joins = JoinBudget(limiter: RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
-    let admissions = Admissions(store: database)
+    let admissions = Admissions(store: database, signer: signer, joins: joins)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(database: database)
@@ -87,7 +87,7 @@ public func buildApplication(
     DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
     CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
     AccessController(database: database, access: access, decoding: decoding, clock: clock).register(on: router)
-    ParticipantsController(catalog: catalog, signer: signer, joins: joins, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
+    ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
     let names = ParticipantNames(signer: signer, store: database)
@@ -97,8 +97,8 @@ public func buildApplication(
         .register(on: router)
     ExportsController(database: database, access: access, names: names).register(on: router)
     PageController(
-        database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, joins: joins,
-        admissions: admissions, clock: clock)
+        database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, admissions: admissions,
+        clock: clock)
         .register(on: router)
     // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
     // address 50, then one a second; at most `maxConcurrentPasswordChecks` bcrypt checks at once.

@@ -8,8 +8,6 @@ import Hummingbird
 /// nobody mints a crowd or guesses codes fast.
 struct ParticipantsController: Sendable {
     let catalog: Catalog
-    let signer: ParticipantSigner
-    let joins: JoinBudget
     let admissions: Admissions
     let decoding: RequestDecoding
     let clock: @Sendable () -> Double
@@ -37,13 +35,7 @@ struct ParticipantsController: Sendable {
         if request.headers[.contentType] != nil {
             proof = try await decoding.decodeJSON(Admissions.Proof.self, from: request)
         }
-        // A join is taken first, so wrong codes and signatures are guessed no faster than people join.
-        if let wait = joins.take(address: context.remoteAddress, deck: deck, now: now) {
-            throw ApiError.rateLimited(retryAfter: wait)
-        }
-        let (admission, subject) = try await admissions.admit(deck, proof)
-        if admission == .code || admission == .external { joins.refund(address: context.remoteAddress, deck: deck, now: now) }
-        let credential = signer.mint(.deck(deck.id ?? 0, admission), subject: subject, now: now)
+        let credential = try await admissions.join(deck, proof, address: context.remoteAddress, now: now).token
         return JSONResponse.make(Minted(participant: credential, expiresAt: Self.iso8601(now + ParticipantSigner.deckLifetime)), status: .created)
     }
 }

@@ -1,10 +1,26 @@
 /// Admits participants to decks that take invited people only (`DeckAccessMode`): checks the
-/// proof a page view or an API mint carries and says what credential it earns.
+/// proof a page view or an API mint carries and says what credential it earns; `join` is the
+/// whole of a join, for the page and the API alike.
 public struct Admissions: Sendable {
     let store: any SwipeStore
+    let signer: ParticipantSigner
+    let joins: JoinBudget
 
-    public init(store: any SwipeStore) {
+    public init(store: any SwipeStore, signer: ParticipantSigner, joins: JoinBudget) {
         self.store = store
+        self.signer = signer
+        self.joins = joins
+    }
+
+    /// A credential for `deck` for a client at `address` presenting `proof`. A join is taken
+    /// first, so wrong codes and signatures are guessed no faster than people join; an admission by
+    /// code or signed id gives it back (the code is the person: nobody new joined).
+    /// - Throws: `rateLimited` past the join budget, then as `admit`.
+    public func join(_ deck: Deck, _ proof: Proof, address: String?, now: Double) async throws -> (token: String, credential: ParticipantCredential) {
+        if let wait = joins.take(address: address, deck: deck, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
+        let (admission, subject) = try await admit(deck, proof)
+        if admission == .code || admission == .external { joins.refund(address: address, deck: deck, now: now) }
+        return signer.issue(.deck(deck.id ?? 0, admission), subject: subject, now: now)
     }
 
     /// What a visitor or a program presents: the secret link's key, a code, or a signed id.

@@ -1,3 +1,5 @@
+import Hummingbird
+
 /// The participant credentials a browser's request carried, checked: its device credential
 /// (`sd_pid`) and its admissions to decks that take invited people only (`sd_d<deck id>`).
 public struct ParticipantCookies: Sendable {
@@ -23,5 +25,10 @@ public struct ParticipantCookies: Sendable {
     /// The name of the cookie holding an admission to deck `deckId`.
     public static func deckCookieName(_ deckId: Int64) -> String {
         "sd_d\(deckId)"
+    }
+
+    /// The cookie that admits a browser to deck `deckId` with `token`, for the token's lifetime.
+    static func deckCookie(_ deckId: Int64, _ token: String) -> Cookie {
+        Cookie(name: deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/", httpOnly: true, sameSite: .lax)
     }
 }

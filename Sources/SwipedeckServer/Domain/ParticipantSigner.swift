@@ -77,17 +77,24 @@ public struct ParticipantSigner: Sendable {
     /// A fresh credential minted at `now` (seconds since 1970) for `scope`; `subject` is the code
     /// or external id of a `.code` / `.external` admission (ignored otherwise).
     public func mint(_ scope: ParticipantCredential.Scope, subject: String = "", now: Double) -> String {
+        issue(scope, subject: subject, now: now).token
+    }
+
+    /// `mint`, with the credential the token stands for (what `check` would give back at `now`).
+    public func issue(_ scope: ParticipantCredential.Scope, subject: String = "", now: Double) -> (token: String, credential: ParticipantCredential) {
         var generator = SystemRandomNumberGenerator()
         let millis = UInt64(max(0, now * 1000)) & 0xFFFF_FFFF_FFFF
         let random = Hex.string(generator.next() as UInt64, width: 16)
+        let body: String
         switch scope {
         case .device:
-            return sign(body: "b" + Hex.string(0, width: 8) + Hex.string(millis, width: 12) + random)
+            body = "b" + Hex.string(0, width: 8) + Hex.string(millis, width: 12) + random
         case .deck(let id, let admission):
             let deck = Hex.string(UInt64(truncatingIfNeeded: id) & 0xFFFF_FFFF, width: 8)
             let tail = admission == .code || admission == .external ? mac("subject:\(id):\(admission.rawValue):", subject, bytes: 8) : random
-            return sign(body: String(admission.rawValue) + deck + Hex.string(millis, width: 12) + tail)
+            body = String(admission.rawValue) + deck + Hex.string(millis, width: 12) + tail
         }
+        return (sign(body: body), ParticipantCredential(scope: scope, mintedAt: Double(millis) / 1000, body: body))
     }
 
     /// `body` with its signature appended. Bodies of any other shape than a minted one (tests

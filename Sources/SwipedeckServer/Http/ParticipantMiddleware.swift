@@ -38,8 +38,7 @@ struct ParticipantMiddleware: RouterMiddleware {
         if joins.take(address: context.remoteAddress, deck: nil, now: now) != nil {
             return try await next(request, context)
         }
-        let fresh = signer.mint(.device, now: now)
-        guard case .valid(let credential) = signer.check(fresh, now: now) else { return try await next(request, context) }
+        let (fresh, credential) = signer.issue(.device, now: now)
         context.participant = credential
         context.participantIsNew = true
         context.participantRejected = false

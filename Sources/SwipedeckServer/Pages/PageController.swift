@@ -11,7 +11,6 @@ struct PageController: Sendable {
     let renderer: PageRenderer
     /// Lockstep clusters leave the ranking before it is read.
     let clusters: ClusterGuard
-    let joins: JoinBudget
     let admissions: Admissions
     let clock: @Sendable () -> Double
 
@@ -38,7 +37,7 @@ struct PageController: Sendable {
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try await context.parameters.require("deck"))
         if deck.access != .link, let gate = try await admission(request, context, deck) { return gate }
-        if deck.access == .link, deck.joinLimit != nil, let pass = eventAdmission(context, deck) {
+        if deck.access == .link, deck.joinLimit != nil, let pass = try await eventAdmission(context, deck) {
             // Past the network's budget, an event deck admits on its own: this page again, with the cookie.
             var response = try await deckPage(request, context: pass.context)
             response.setCookie(pass.cookie)
@@ -171,45 +170,38 @@ struct PageController: Sendable {
             if let held = context.deckCredentials[deckId], case .deck(_, deck.access.admission) = held.scope { return nil }
             return invitation(deck, error: nil, status: .ok)
         }
-        let now = clock()
-        if let wait = joins.take(address: context.remoteAddress, deck: deck, now: now) {
+        let token: String
+        do {
+            token = try await admissions.join(deck, proof, address: context.remoteAddress, now: clock()).token
+        } catch ApiError.rateLimited(let wait) {
             var r = invitation(deck, error: "Many people joined from your network just now. Try again in \(wait) s.", status: .tooManyRequests)
             r.headers[.retryAfter] = String(wait)
             return r
-        }
-        let admitted: (ParticipantCredential.Admission, String)
-        do {
-            admitted = try await admissions.admit(deck, proof)
         } catch ApiError.accessRequired {
             let why = deck.access == .codes
                 ? "That code is not one of this deck's. Check it (letters and digits, no 0, 1, I, L or O) and try again."
                 : "This link does not let anyone in: it may be cut short or old. Ask the person who shared it for the link again."
             return invitation(deck, error: why, typed: proof.code ?? "", status: .forbidden)
         }
-        if admitted.0 == .code || admitted.0 == .external { joins.refund(address: context.remoteAddress, deck: deck, now: now) }
-        let token = swipes.signer.mint(.deck(deckId, admitted.0), subject: admitted.1, now: now)
         var response = Response.redirect(to: "/d/\(deck.slug)", type: .normal)
-        response.setCookie(Cookie(
-            name: ParticipantCookies.deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/",
-            httpOnly: true, sameSite: .lax))
+        response.setCookie(ParticipantCookies.deckCookie(deckId, token))
         return response
     }
 
     /// A visitor of an open deck whose owner raised its join limit, who holds no credential (the
     /// network's budget is spent): a credential for this deck alone, from the deck's own budget.
     /// Nil when they hold one, or the deck's budget is spent too.
-    func eventAdmission(_ context: AppRequestContext, _ deck: Deck) -> (context: AppRequestContext, cookie: Cookie)? {
+    func eventAdmission(_ context: AppRequestContext, _ deck: Deck) async throws -> (context: AppRequestContext, cookie: Cookie)? {
         guard let deckId = deck.id, context.cookies.credential(for: deckId) == nil else { return nil }
-        let now = clock()
-        if joins.take(address: context.remoteAddress, deck: deck, now: now) != nil { return nil }
-        let token = swipes.signer.mint(.deck(deckId, .open), now: now)
-        guard case .valid(let credential) = swipes.signer.check(token, now: now) else { return nil }
+        let joined: (token: String, credential: ParticipantCredential)
+        do {
+            joined = try await admissions.join(deck, Admissions.Proof(), address: context.remoteAddress, now: clock())
+        } catch ApiError.rateLimited {
+            return nil
+        }
         var admitted = context
-        admitted.deckCredentials[deckId] = credential
-        let cookie = Cookie(
-            name: ParticipantCookies.deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/",
-            httpOnly: true, sameSite: .lax)
-        return (admitted, cookie)
+        admitted.deckCredentials[deckId] = joined.credential
+        return (admitted, ParticipantCookies.deckCookie(deckId, joined.token))
     }
 
     /// The page a visitor of an invitation-only deck sees before they are admitted.
