@@ -42,6 +42,19 @@ public struct AppConfiguration: Sendable {
     /// The origin people reach the server at (e.g. `https://decks.example.org`), for shared links
     /// and QR codes; nil = the request's own host. No trailing slash.
     public var publicBaseURL: String?
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded`, `X-Forwarded-Proto` and
+    /// `X-Forwarded-Host` are believed (`ClientOrigin`); from any other peer they are ignored.
+    /// Default none: the socket peer is the client.
+    public var trustedProxies: TrustedProxies = .none
+    /// Send `Strict-Transport-Security: max-age=31536000` on HTTPS answers. Default off: once a
+    /// browser has seen it, the host is HTTPS-only for it for a year.
+    public var hsts = false
+    /// The public URL is https: every request counts as HTTPS (cookies `Secure`, `__Host-`).
+    public var publicHTTPS: Bool { publicBaseURL?.lowercased().hasPrefix("https://") ?? false }
+    /// The host (and port) of the public URL, if configured.
+    public var publicHost: String? {
+        publicBaseURL.flatMap { URL(string: $0) }.flatMap { url in url.host.map { h in url.port.map { "\(h):\($0)" } ?? h } }
+    }
     /// How often the live results stream looks for changes (at most one update per deck per
     /// interval). Default 1 s; tests shorten it.
     public var liveInterval: Duration = .seconds(1)

@@ -73,6 +73,7 @@ public func buildApplication(
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ClientMiddleware(trusted: config.trustedProxies, publicHTTPS: config.publicHTTPS, hsts: config.hsts))
     router.add(middleware: HeadMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
@@ -80,7 +81,7 @@ public func buildApplication(
     router.add(middleware: ParticipantMiddleware(signer: signer, joins: joins, clock: clock))
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
-    router.add(middleware: SameOriginMiddleware())
+    router.add(middleware: SameOriginMiddleware(publicHost: config.publicHost))
     router.add(middleware: OwnerMiddleware(database: database, adminTokenHash: adminTokenHash, clock: clock))
     router.add(middleware: RateLimitMiddleware(perIP: ipLimiter, clock: clock))
 

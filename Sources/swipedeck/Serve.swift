@@ -19,6 +19,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Participant ids minted per second per IP (burst 60 × rate), 0 = unlimited (env SWIPEDECK_RATE_MINT).") var rateMint: Double?
     @Option(help: "Public origin for shared links and QR codes, e.g. https://decks.example.org (env SWIPEDECK_PUBLIC_URL).") var publicUrl: String?
     @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET); generated and stored when unset.") var participantSecret: String?
+    @Option(help: "A reverse proxy (IP address or CIDR range) whose X-Forwarded-For, Forwarded, X-Forwarded-Proto and X-Forwarded-Host are believed; repeatable (env SWIPEDECK_TRUSTED_PROXIES, comma-separated).")
+    var trustedProxy: [String] = []
+    @Flag(help: "Send Strict-Transport-Security on HTTPS answers (env SWIPEDECK_HSTS=1).") var hsts = false
     @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
     @Option(help: "Folder for uploaded images, in its images/ subfolder (env SWIPEDECK_DATA_DIR); default <db>-data beside the database.")
     var dataDir: String?
@@ -52,6 +55,13 @@ struct Serve: AsyncParsableCommand {
             }
             config.publicBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
+        do {
+            let proxies = trustedProxy.isEmpty ? (env["SWIPEDECK_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init) : trustedProxy
+            config.trustedProxies = try TrustedProxies(parsing: proxies)
+        } catch let error as TrustedProxies.Invalid {
+            throw ValidationError("--trusted-proxy: \(error.description)")
+        }
+        config.hsts = hsts || env["SWIPEDECK_HSTS"] == "1"
         if let b = maxBody ?? env["SWIPEDECK_MAX_BODY"].flatMap(Int.init) { config.maxBodyBytes = b }
         config.seedSampleDeck = !noSample
         config.dataDirectory = dataDir ?? env["SWIPEDECK_DATA_DIR"]

@@ -33,7 +33,8 @@ struct ShareTests {
             #expect(!r.text.contains("<script") && !r.text.contains("style="))
             #expect(try Self.decode(svg: r.text) == "http://192.168.1.20:8080/d/getaways")
             let https = try await client.get("/d/getaways/qr.svg", headers: [.init("Host")!: "decks.example.org", .init("X-Forwarded-Proto")!: "https"])
-            #expect(try Self.decode(svg: https.text) == "https://decks.example.org/d/getaways")
+            // From a client that is no trusted proxy, a forwarded scheme is ignored (`ProxyTests`).
+            #expect(try Self.decode(svg: https.text) == "http://decks.example.org/d/getaways")
             expectAPIError(try await client.get("/d/nope/qr.svg", headers: [.accept: "application/json"]), .notFound, "not_found")
         }
     }

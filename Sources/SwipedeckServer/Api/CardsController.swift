@@ -86,7 +86,7 @@ struct CardsController: Sendable {
     func managedCard(_ context: AppRequestContext) async throws -> (String, Card) {
         let slug = try context.parameters.require("deck")
         let deck = try await access.managed(slug, context)
-        guard let id = Int64(try await context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
+        guard let id = Int64(try context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
             throw ApiError.notFound("card")
         }
         return (slug, card)

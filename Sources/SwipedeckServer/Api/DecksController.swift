@@ -34,7 +34,7 @@ struct DecksController: Sendable {
     }
 
     @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        let deck = try await catalog.deck(try context.parameters.require("deck"))
         let count = try await catalog.cardCount(deck.slug)
         return JSONResponse.make(DeckJSON(deck, cardCount: count))
     }

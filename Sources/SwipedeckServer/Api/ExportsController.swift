@@ -19,14 +19,14 @@ struct ExportsController: Sendable {
     }
 
     @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         return stream(deck, type: "text/csv; charset=utf-8", file: "\(deck.slug)-swipes.csv", header: SwipeExport.csvHeader + "\r\n") { rows in
             rows.map { SwipeExport.csvLine($0.swipe) }.joined()
         }
     }
 
     @Sendable func jsonLines(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         return stream(deck, type: "application/x-ndjson", file: "\(deck.slug)-swipes.jsonl", header: "") { rows in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys

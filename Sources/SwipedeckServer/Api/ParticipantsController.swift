@@ -28,7 +28,7 @@ struct ParticipantsController: Sendable {
     }
 
     @Sendable func mint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        let deck = try await catalog.deck(try context.parameters.require("deck"))
         if !deck.isOpen { throw ApiError.deckClosed }
         let now = clock()
         var proof = Admissions.Proof()

@@ -27,13 +27,13 @@ struct ResultsController: Sendable {
     }
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.results(try await context.parameters.require("deck"), context)
+        let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
         return JSONResponse.make(try await database.results(for: deck))
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.results(try await context.parameters.require("deck"), context)
+        let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
         let csv = ResultsCSV.render(try await database.results(for: deck))
         return Response(
@@ -54,7 +54,7 @@ struct ResultsController: Sendable {
     /// API token revoked, the deck given to another owner). So a viewer who lost access receives
     /// nothing more, and is disconnected within one heartbeat even when nothing changes.
     @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.results(try await context.parameters.require("deck"), context)
+        let deck = try await access.results(try context.parameters.require("deck"), context)
         let live = live
         let access = access
         let clock = clock
@@ -76,7 +76,7 @@ struct ResultsController: Sendable {
 
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.
     @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         return JSONResponse.make(try await names.report(deck: deck, shown: try context.parameters.require("participant")))
     }
 
@@ -91,7 +91,7 @@ struct ResultsController: Sendable {
     }
 
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let shown = try context.parameters.require("participant")
         var reason = ""
         if excluded, request.headers[.contentType] != nil {

@@ -1,7 +1,8 @@
 import Hummingbird
 import NIOCore
 
-/// Request context: the participant (from the cookie or freshly assigned) and the peer address.
+/// Request context: the client (address, scheme, host), the participant (from the cookie or
+/// freshly assigned) and the owner.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The browser's device credential from the `sd_pid` cookie, checked (set by
@@ -17,12 +18,20 @@ public struct AppRequestContext: RequestContext {
     public var deckCredentials: [Int64: ParticipantCredential] = [:]
     /// Who manages decks on this request: the admin token, or an owner by session or API token.
     public var owner: OwnerIdentity?
-    /// Peer IP for rate limiting; nil in router tests.
-    public let remoteAddress: String?
+    /// The socket peer's IP address (a reverse proxy's, behind one); nil in router tests.
+    public let peerAddress: String?
+    /// The client's IP address, for rate limits, join budgets, sign-in limits and logs: the peer,
+    /// or the address a trusted proxy forwarded for (`ClientMiddleware`); nil in router tests.
+    public var remoteAddress: String?
+    /// The client reached the server over HTTPS (`ClientOrigin.https`).
+    public var isHTTPS = false
+    /// The host the client asked for (`ClientOrigin.host`), for same-origin checks and links.
+    public var host: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress?.ipAddress
+        peerAddress = source.channel.remoteAddress?.ipAddress
+        remoteAddress = peerAddress
     }
 }
 

@@ -77,7 +77,7 @@ struct OwnerCardsController: Sendable {
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
             let blank = Card(deckId: deck.id ?? 0, position: 0, title: "")
@@ -92,8 +92,8 @@ struct OwnerCardsController: Sendable {
 
     /// The deck the request manages and its card `:card` (404 for another deck's card).
     func managedCard(_ context: AppRequestContext) async throws -> (Deck, Card) {
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
-        guard let id = Int64(try await context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        guard let id = Int64(try context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
             throw ApiError.notFound("card")
         }
         return (deck, card)
@@ -186,14 +186,14 @@ struct OwnerCardsController: Sendable {
 
     @Sendable func importPreview(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context, limit: Self.importLimit)
         return importPage(deck, context, text: form["text"] ?? "", status: .ok)
     }
 
     @Sendable func importConfirm(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context, limit: Self.importLimit)
         let text = form["text"] ?? ""
         let parsed = CardImport(text: text)

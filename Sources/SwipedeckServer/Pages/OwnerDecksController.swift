@@ -93,7 +93,7 @@ struct OwnerDecksController: Sendable {
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let saved = request.uri.queryParameters["saved"] != nil
         return try await editorPage(deck, context, form: DeckFormView(deck: deck), error: nil, saved: saved)
     }
@@ -114,7 +114,7 @@ struct OwnerDecksController: Sendable {
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
             let changed = try DeckFormView.patch(form).applied(to: deck)

@@ -31,7 +31,7 @@ struct OwnerResultsController: Sendable {
     /// changes nothing). An included member is never excluded automatically again.
     @Sendable func cluster(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.checked(ClusterForm.self, request, context)
         guard form.action == "include" || form.action == "exclude" else {
             throw ApiError.invalidField(code: "invalid_action", message: "action must be include or exclude.")
@@ -51,7 +51,7 @@ struct OwnerResultsController: Sendable {
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         return .redirect(to: "/d/\(deck.slug)/results", type: .normal)
     }
 
@@ -65,7 +65,7 @@ struct OwnerResultsController: Sendable {
 
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
         let participant = try await names.stored(try context.parameters.require("participant"), deckId: deck.id ?? 0)
         try await database.setExcluded(

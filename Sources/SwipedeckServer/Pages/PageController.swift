@@ -35,7 +35,7 @@ struct PageController: Sendable {
     }
 
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        let deck = try await catalog.deck(try context.parameters.require("deck"))
         if deck.access != .link, let gate = try await admission(request, context, deck) { return gate }
         if deck.access == .link, deck.joinLimit != nil, let pass = try await eventAdmission(context, deck) {
             // Past the network's budget, an event deck admits on its own: this page again, with the cookie.
@@ -263,7 +263,7 @@ struct PageController: Sendable {
     }
 
     @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await catalog.deck(try await context.parameters.require("deck"))
+        let deck = try await catalog.deck(try context.parameters.require("deck"))
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         var entries: [HistoryEntry] = []
         if let participant { entries = try await database.history(deckId: deck.id ?? 0, participant: participant) }
@@ -294,7 +294,7 @@ struct PageController: Sendable {
         if deck.access != .link && swipes.cookieIdentity(context.cookies, deck: deck) == nil && context.owner?.manages(deck) != true {
             return invitation(deck, error: nil, status: .forbidden)
         }
-        guard let id = Int64(try await context.parameters.require("card")), try await catalog.contains(card: id, in: slug),
+        guard let id = Int64(try context.parameters.require("card")), try await catalog.contains(card: id, in: slug),
             let card = try await database.card(id: id)
         else { throw ApiError.notFound("card") }
         let cardCount = try await catalog.cardCount(slug)

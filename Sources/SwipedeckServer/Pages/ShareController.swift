@@ -24,8 +24,8 @@ struct ShareController: Sendable {
     }
 
     /// `path` (a path on this server) as an absolute link, as `deckLink` makes one.
-    func absolute(_ path: String, _ request: Request) -> String {
-        String(deckLink("", request).dropLast(3)) + path
+    func absolute(_ path: String, _ context: AppRequestContext) -> String {
+        String(deckLink("", context).dropLast(3)) + path
     }
 
     /// An SVG QR code of `link`.
@@ -47,7 +47,7 @@ struct ShareController: Sendable {
     /// The secret link of an `unlisted` deck as a QR code (its owner's only).
     @Sendable func invitationCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        var response = try qrResponse(absolute(AccessController.invitation(deck), request))
+        var response = try qrResponse(absolute(AccessController.invitation(deck), context))
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -63,7 +63,7 @@ struct ShareController: Sendable {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codes = try await database.accessCodes(deckId: deck.id ?? 0).map { code -> CodeView in
-            let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", request)
+            let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", context)
             let svg = (try? QRCode(encoding: link))?.svg(title: "QR code for \(link)") ?? ""  // Too long a host: the code is printed without QR.
             return CodeView(code: AccessCode.shown(code), link: link, svg: svg)
         }
@@ -89,19 +89,16 @@ struct ShareController: Sendable {
         return .redirect(to: "/owner/decks/\(deck.slug)/codes", type: .normal)
     }
 
-    /// The deck's absolute link: the configured public base URL, else this request's host
-    /// (`X-Forwarded-Proto: https` from a reverse proxy makes it https).
-    func deckLink(_ slug: String, _ request: Request) -> String {
+    /// The deck's absolute link: the configured public base URL, else the scheme and host the
+    /// client used (a trusted proxy's forwarded ones: `ClientOrigin`).
+    func deckLink(_ slug: String, _ context: AppRequestContext) -> String {
         if let base = publicBaseURL { return base + "/d/" + slug }
-        let scheme = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
-        // HTTP/1.1 carries the host as a `Host` field; HTTP/2 and the NIO HTTP/1 codec as `:authority`.
-        let host = request.headers[.init("Host")!] ?? request.head.authority ?? "localhost"
-        return "\(scheme)://\(host)/d/\(slug)"
+        return "\(context.isHTTPS ? "https" : "http")://\(context.host ?? "localhost")/d/\(slug)"
     }
 
     @Sendable func qrCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await catalog.deck(try await context.parameters.require("deck"))
-        return try qrResponse(deckLink(deck.slug, request))
+        let deck = try await catalog.deck(try context.parameters.require("deck"))
+        return try qrResponse(deckLink(deck.slug, context))
     }
 
     struct ShareView {
@@ -125,16 +122,16 @@ struct ShareController: Sendable {
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
-        let deck = try await access.managed(try await context.parameters.require("deck"), context)
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codeCount = try await database.accessCodes(deckId: deck.id ?? 0).count
         let example = "alice@example.org"
         let view = ShareView(
             pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug, title: deck.title,
-            link: absolute(AccessController.invitation(deck), request), open: deck.isOpen, accessWords: deck.access.words,
+            link: absolute(AccessController.invitation(deck), context), open: deck.isOpen, accessWords: deck.access.words,
             unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount, allowList: deck.access == .allowList,
             signatureKey: deck.access == .allowList ? deck.accessSecret : "",
             exampleLink: absolute(
-                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", request))
+                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", context))
         return renderer.page("owner-share", view)
     }
 }
