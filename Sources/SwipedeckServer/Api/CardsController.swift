@@ -44,7 +44,6 @@ struct CardsController: Sendable {
         let input = try await decoding.decodeJSON(DeckInput.CardInput.self, from: request)
         let card = try input.validated(position: 0, label: "card")
         let stored = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
-        catalog.invalidate(slug)
         return JSONResponse.make(CardJSON(stored, deck: slug), status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"])
     }
 
@@ -52,7 +51,6 @@ struct CardsController: Sendable {
         let (slug, card) = try await managedCard(context)
         let patch = try await decoding.decodeJSON(CardPatch.self, from: request)
         let stored = try await database.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
-        catalog.invalidate(slug)
         return JSONResponse.make(CardJSON(stored, deck: slug))
     }
 
@@ -67,7 +65,6 @@ struct CardsController: Sendable {
     func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> Response {
         let (slug, card) = try await managedCard(context)
         let stored = try await database.setArchived(cardId: card.id ?? 0, archived, by: context.owner?.ownerId, now: clock())
-        catalog.invalidate(slug)
         return JSONResponse.make(CardJSON(stored, deck: slug))
     }
 
@@ -77,7 +74,6 @@ struct CardsController: Sendable {
         let (slug, card) = try await managedCard(context)
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
         try await database.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
-        catalog.invalidate(slug)
         guard let moved = try await database.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
         return JSONResponse.make(CardJSON(moved, deck: slug))
     }

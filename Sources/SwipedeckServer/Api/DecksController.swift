@@ -55,7 +55,6 @@ struct DecksController: Sendable {
         let patch = try RequestDecoding.decode(DeckPatch.self, body)
         let changed = try patch.applied(to: deck)
         let stored = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
-        catalog.invalidate(slug)
         return JSONResponse.make(DeckJSON(stored, cardCount: try await catalog.cardCount(slug)))
     }
 }

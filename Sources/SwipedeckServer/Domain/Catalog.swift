@@ -2,12 +2,15 @@ import Synchronization
 
 /// In-memory index of decks by slug and their card ids, so the swipe hot path needs no read
 /// transaction to check that a card belongs to a deck. Misses fall through to the database,
-/// so decks imported by another process are found too.
+/// so decks imported by another process are found too. An entry is read anew once the store
+/// marks its deck edited (`SwipeStore.edits`: on PostgreSQL also an edit through another server).
 public final class Catalog: Sendable {
     struct Entry {
         var deck: Deck
         var active: Set<Int64>
         var archived: Set<Int64>
+        /// `DeckEdits.generation` before the entry was read.
+        var generation: Int
     }
 
     /// What a card id is in a deck.
@@ -49,17 +52,24 @@ public final class Catalog: Sendable {
         e.active.contains(card) ? .active : e.archived.contains(card) ? .archived : nil
     }
 
-    /// Forgets a deck after a change (settings, cards), so the next request reads it anew.
+    /// Forgets a deck, so the next request reads it anew: for a change `edits` was not told of
+    /// (another process on the same SQLite file, such as `swipedeck owner add` adopting decks).
     public func invalidate(_ slug: String) {
         entries.withLock { _ = $0.removeValue(forKey: slug) }
     }
 
-    /// A hit costs a lock and no suspension's work; a miss reads the deck off the concurrency pool.
+    /// A hit costs two locks and no suspension's work; a miss, or a deck edited since it was
+    /// read, reads the deck off the concurrency pool.
     private func entry(_ slug: String) async throws -> Entry {
-        if let e = entries.withLock({ $0[slug] }) { return e }
-        guard let deck = try await database.deck(slug: slug), let id = deck.id else { throw ApiError.notFound("deck") }
+        let edits = database.edits
+        if let e = entries.withLock({ $0[slug] }), !edits.isStale(e.deck.id ?? 0, since: e.generation) { return e }
+        let generation = edits.generation
+        guard let deck = try await database.deck(slug: slug), let id = deck.id else {
+            entries.withLock { _ = $0.removeValue(forKey: slug) }
+            throw ApiError.notFound("deck")
+        }
         let ids = try await database.cardIds(deckId: id)
-        let e = Entry(deck: deck, active: ids.active, archived: ids.archived)
+        let e = Entry(deck: deck, active: ids.active, archived: ids.archived, generation: generation)
         entries.withLock { $0[slug] = e }
         return e
     }

@@ -86,7 +86,6 @@ struct OwnerCardsController: Sendable {
         } catch let error as ApiError {
             return cardForm(deck, context, card: nil, form: form, error: error.message, status: error.status)
         }
-        catalog.invalidate(deck.slug)
         return .redirect(to: "/owner/decks/\(deck.slug)#cards", type: .normal)
     }
 
@@ -114,7 +113,6 @@ struct OwnerCardsController: Sendable {
         } catch let error as ApiError {
             return cardForm(deck, context, card: card, form: form, error: error.message, status: error.status)
         }
-        catalog.invalidate(deck.slug)
         return .redirect(to: "/owner/decks/\(deck.slug)#card-\(card.id ?? 0)", type: .normal)
     }
 
@@ -152,7 +150,6 @@ struct OwnerCardsController: Sendable {
         let (deck, card) = try await managedCard(context)
         _ = try await OwnerForms.fields(request, context)
         try await body(deck, card)
-        catalog.invalidate(deck.slug)
         return .redirect(to: "/owner/decks/\(deck.slug)#card-\(card.id ?? 0)", type: .normal)
     }
 
@@ -202,7 +199,6 @@ struct OwnerCardsController: Sendable {
             return importPage(deck, context, text: text, status: .unprocessableContent)
         }
         _ = try await database.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
-        catalog.invalidate(deck.slug)
         return .redirect(to: "/owner/decks/\(deck.slug)?imported=\(parsed.cards.count)#cards", type: .normal)
     }
 }

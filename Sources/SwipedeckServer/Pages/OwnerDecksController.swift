@@ -122,7 +122,6 @@ struct OwnerDecksController: Sendable {
         } catch let error as ApiError {
             return try await editorPage(deck, context, form: DeckFormView(form: form), error: error.message, status: error.status)
         }
-        catalog.invalidate(deck.slug)
         return .redirect(to: "/owner/decks/\(deck.slug)?saved=1", type: .normal)
     }
 

@@ -12,9 +12,14 @@
 /// - `changes` is marked with a deck after every committed write that can change its results;
 ///   PostgreSQL also marks it on the other servers (LISTEN/NOTIFY), so the live stream follows
 ///   swipes any server took.
+/// - `edits` is marked with a deck after every committed owner's edit of it (settings, access,
+///   cards, archive, order); PostgreSQL marks it on every server within the notification's
+///   delivery, so no server keeps deciding by a deck's old settings (`Catalog`).
 public protocol SwipeStore: Sendable {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }
+    /// Decks an owner edited (see the type's promises).
+    var edits: DeckEdits { get }
     /// A short description for logs and `/healthz` (engine and what it is on).
     var engineDescription: String { get }
     /// Closes connections (PostgreSQL); nothing for SQLite. The store is unusable afterwards.

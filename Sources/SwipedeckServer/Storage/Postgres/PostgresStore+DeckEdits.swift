@@ -7,7 +7,7 @@ import PostgresNIO
 extension PostgresStore {
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
         guard let id = deck.id else { throw ApiError.notFound("deck") }
-        return try await changing(id) { connection in
+        return try await editing(id) { connection in
             guard let revision = try await value(
                 "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self) else {
                 throw ApiError.notFound("deck")
@@ -28,7 +28,7 @@ extension PostgresStore {
     }
 
     public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await changing(deckId) { connection in
+        try await editing(deckId) { connection in
             var c = card
             c.deckId = deckId
             c.position = try await nextPosition(deckId: deckId, on: connection)
@@ -40,7 +40,7 @@ extension PostgresStore {
     }
 
     public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
-        try await changing(deckId) { connection in
+        try await editing(deckId) { connection in
             var position = try await nextPosition(deckId: deckId, on: connection)
             for card in cards {
                 var c = card
@@ -57,7 +57,7 @@ extension PostgresStore {
 
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
         guard let id = card.id else { throw ApiError.notFound("card") }
-        return try await changing(card.deckId) { connection in
+        return try await editing(card.deckId) { connection in
             guard let current = try await self.card(id: id, on: connection) else { throw ApiError.notFound("card") }
             if current.hasSameContent(as: card) { return current }
             var c = card
@@ -78,33 +78,30 @@ extension PostgresStore {
     }
 
     public func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card {
-        let card = try await transaction { connection -> Card in
+        try await editing { connection -> (Card, Int64?) in
             guard var c = try await self.card(id: cardId, on: connection) else { throw ApiError.notFound("card") }
-            if (c.archivedAt != nil) == archived { return c }
+            if (c.archivedAt != nil) == archived { return (c, nil) }
             c.archivedAt = archived ? now : nil
             try await execute("UPDATE cards SET archivedAt = \(c.archivedAt) WHERE id = \(cardId)", on: connection)
             try await touchDeck(
                 c.deckId, ownerId: ownerId, kind: archived ? "card_archived" : "card_restored", detail: "{\"card\":\(cardId)}",
                 now: now, on: connection)
-            try await notify(c.deckId, on: connection)
-            return c
+            return (c, c.deckId)
         }
-        changes.mark(card.deckId)
-        return card
     }
 
     public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
-        let deckId = try await transaction { connection -> Int64? in
+        try await editing { connection -> ((), Int64?) in
             guard let c = try await self.card(id: cardId, on: connection) else { throw ApiError.notFound("card") }
             // The deck row is the lock that orders concurrent moves in one deck.
             try await execute("SELECT 1 FROM decks WHERE id = \(c.deckId) FOR NO KEY UPDATE", on: connection)
             var ids = try await fetch(
                 "SELECT id FROM cards WHERE deckId = \(c.deckId) ORDER BY position, id", on: connection) { try $0.next(Int64.self) }
-            guard let from = ids.firstIndex(of: cardId) else { return nil }
+            guard let from = ids.firstIndex(of: cardId) else { return ((), nil) }
             ids.remove(at: from)
             let to = max(0, min(index, ids.count))
             ids.insert(cardId, at: to)
-            if from == to { return nil }
+            if from == to { return ((), nil) }
             try await execute("""
                 UPDATE cards SET position = p.position - 1
                 FROM unnest(\(ids)::bigint[]) WITH ORDINALITY AS p(id, position) WHERE cards.id = p.id
@@ -112,10 +109,8 @@ extension PostgresStore {
             try await touchDeck(
                 c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}",
                 now: now, on: connection)
-            try await notify(c.deckId, on: connection)
-            return c.deckId
+            return ((), c.deckId)
         }
-        if let deckId { changes.mark(deckId) }
     }
 
     /// The position after the deck's last card, with the deck row locked so two servers adding

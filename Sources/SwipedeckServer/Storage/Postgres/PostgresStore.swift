@@ -14,13 +14,16 @@ import Synchronization
 /// transactions of two servers wait for each other instead of counting twice. A deadlock or
 /// serialization failure all the same is retried (`transaction`).
 ///
-/// Commits notify `swipedeck_changes` with the deck id; every server listens on one dedicated
-/// connection and marks `changes`, so each server's live results stream follows every swipe.
+/// Commits notify `swipedeck_changes` with the deck id (`e` and the id for an owner's edit);
+/// every server listens on one dedicated connection and marks `changes` (and `edits` for an
+/// edit), so each server's live results stream follows every swipe and no server keeps a
+/// deck's old settings (`Catalog`).
 public final class PostgresStore: SwipeStore {
     let client: PostgresClient
     let logger: Logger
     let location: PostgresLocation
     public let changes = DeckChanges()
+    public let edits = DeckEdits()
     private let runner: Task<Void, Never>
     /// Yields once the pool's `run()` is being called (queries before it are only warned about).
     private let running: AsyncStream<Void>
@@ -116,18 +119,22 @@ public final class PostgresStore: SwipeStore {
         await runner.value
     }
 
-    /// Marks `changes` for every deck another server (or this one) notifies, until closed. A
-    /// lost connection is re-established after a second; meanwhile every watched deck is marked
-    /// on reconnection, since notifications sent in between are lost.
+    /// Marks `changes` (and `edits`, for an edit) for every deck another server (or this one)
+    /// notifies, until closed. A lost connection is re-established after a second; every deck is
+    /// marked on (re)connection, since notifications sent in between are lost.
     private func startListening() {
-        let task = Task { [client, changes, logger] in
+        let task = Task { [client, changes, edits, logger] in
             while !Task.isCancelled {
                 do {
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.changesChannel) { notes in
                             changes.markAll()
+                            edits.markAll()
                             for try await note in notes {
-                                if let deckId = Int64(note.payload) { changes.mark(deckId) }
+                                let edit = note.payload.hasPrefix(Self.editMark)
+                                guard let deckId = Int64(note.payload.dropFirst(edit ? Self.editMark.count : 0)) else { continue }
+                                changes.mark(deckId)
+                                if edit { edits.mark(deckId) }
                             }
                         }
                     }
@@ -217,9 +224,34 @@ public final class PostgresStore: SwipeStore {
         return value
     }
 
-    /// Queues a change notification for `deckId`, delivered at commit (not at all on rollback).
-    func notify(_ deckId: Int64, on connection: PostgresConnection) async throws {
-        try await execute("SELECT pg_notify(\(Self.changesChannel), \(String(deckId)))", on: connection)
+    /// An owner's edit of deck `deckId`: a transaction that marks the deck changed and edited,
+    /// here after the commit and on every other server through the commit's notification. `body`
+    /// answers the deck it edited when `deckId` is not known beforehand (nil: nothing changed).
+    func editing<T: Sendable>(_ deckId: Int64?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await editing { connection in (try await body(connection), deckId) }
+    }
+
+    /// `editing` for a body that finds the deck itself.
+    func editing<T: Sendable>(_ body: (PostgresConnection) async throws -> (T, Int64?)) async throws -> T {
+        let (value, deckId) = try await transaction { connection in
+            let (value, deckId) = try await body(connection)
+            if let deckId { try await notify(deckId, edit: true, on: connection) }
+            return (value, deckId)
+        }
+        if let deckId {
+            changes.mark(deckId)
+            edits.mark(deckId)
+        }
+        return value
+    }
+
+    /// What a notification for an owner's edit starts with (then the deck id).
+    static let editMark = "e"
+
+    /// Queues a change notification for `deckId` (`edit`: an owner's edit), delivered at commit
+    /// (not at all on rollback).
+    func notify(_ deckId: Int64, edit: Bool = false, on connection: PostgresConnection) async throws {
+        try await execute("SELECT pg_notify(\(Self.changesChannel), \((edit ? Self.editMark : "") + String(deckId)))", on: connection)
     }
 
     /// A deadlock, a serialization failure, or a batch that met another server's row (`RetryBatch`).

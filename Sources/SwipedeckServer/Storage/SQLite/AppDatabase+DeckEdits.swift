@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// Stores `deck` (already patched and checked) in place of the row with its id.
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        try await markingChanges(of: deck.id) { db in
+        try await editing( deck.id) { db in
             var d = deck
             d.revision += 1
             try d.update(db)
@@ -18,7 +18,7 @@ extension AppDatabase {
 
     /// Adds a card at the end of the deck (revision 1).
     public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await markingChanges(of: deckId) { db in
+        try await editing( deckId) { db in
             var c = card
             c.deckId = deckId
             c.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
@@ -33,7 +33,7 @@ extension AppDatabase {
     /// Stores `card` (patched and checked) as the card's next revision. Swipes keep the revision
     /// they judged; an unchanged card is returned as it is.
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await markingChanges(of: card.deckId) { db in
+        try await editing( card.deckId) { db in
             guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw ApiError.notFound("card") }
             if current.hasSameContent(as: card) { return current }
             var c = card
@@ -58,6 +58,7 @@ extension AppDatabase {
             return c
         }
         changes.mark(card.deckId)
+        edits.mark(card.deckId)
         return card
     }
 
@@ -76,8 +77,11 @@ extension AppDatabase {
             try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
             return c.deckId
         }
-        // Positions break ties in the ranking.
-        if let deckId { changes.mark(deckId) }
+        // Positions break ties in the ranking, and order the cards dealt.
+        if let deckId {
+            changes.mark(deckId)
+            edits.mark(deckId)
+        }
     }
 
     /// Every card of the deck in order, archived ones included (the owner's editor).
@@ -90,6 +94,13 @@ extension AppDatabase {
     func markingChanges<T: Sendable>(of deckId: Int64?, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let value = try await pool.write(body)
         if let deckId { changes.mark(deckId) }
+        return value
+    }
+
+    /// An owner's edit of deck `deckId`: `markingChanges`, and the deck marked edited.
+    func editing<T: Sendable>(_ deckId: Int64?, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let value = try await markingChanges(of: deckId, body)
+        if let deckId { edits.mark(deckId) }
         return value
     }
 
@@ -111,7 +122,7 @@ extension AppDatabase {
 extension AppDatabase {
     /// Adds `cards` at the end of the deck in one transaction: all of them or none.
     public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
-        try await markingChanges(of: deckId) { db in
+        try await editing( deckId) { db in
             var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
             for card in cards {
                 var c = card

@@ -14,6 +14,7 @@ public struct AppDatabase: Sendable {
     /// Decks whose results may have changed; every write that can change a deck's results marks
     /// it after the commit (the live results stream reads it).
     public let changes = DeckChanges()
+    public let edits = DeckEdits()
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
