@@ -50,8 +50,9 @@ public func buildApplication(
         secret = try await database.setting("participantSecret", orCreate: { Secret.token() }).value
     }
     let signer = ParticipantSigner(secret: secret)
-    // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's worth at once.
-    let joins = JoinBudget(limiter: RateLimiter(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
+    // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
+    // worth at once; one budget for every server on the database.
+    let joins = JoinBudget(buckets: database.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
     let admissions = Admissions(store: database, signer: signer, joins: joins)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 

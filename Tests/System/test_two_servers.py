@@ -163,3 +163,18 @@ def test_an_edit_through_one_server_binds_the_other_within_a_second(make_server,
     status, _, body = a.request("POST", f"/api/v1/decks/getaways/cards/{cards[3]}/restore", body={}, headers=AUTH)
     assert status == 200, body
     assert after_edit(cards[3], "warm")[0] == 201
+
+
+def test_the_join_budget_is_one_for_both_servers(make_server, db_engine):
+    """A network that spent its joins on A gets none on B (the budget guards the results)."""
+    if db_engine != "postgres":
+        pytest.skip("several servers share PostgreSQL; an SQLite file is served by one process")
+    # 0.05 joins a second: 3 at once.
+    a = make_server(db_name="joins", extra_args=["--rate-mint", "0.05"])
+    b = make_server(db_name="joins", extra_args=["--rate-mint", "0.05"])
+    path = "/api/v1/decks/getaways/participants"
+    statuses = [server.request("POST", path)[0] for server in (a, b, a, b)]
+    assert statuses == [201, 201, 201, 429], statuses
+    status, headers, body = b.request("POST", path)
+    assert status == 429 and body["error"]["code"] == "rate_limited", body
+    assert int(headers["Retry-After"]) >= 1

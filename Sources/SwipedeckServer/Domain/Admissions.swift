@@ -17,9 +17,9 @@ public struct Admissions: Sendable {
     /// code or signed id gives it back (the code is the person: nobody new joined).
     /// - Throws: `rateLimited` past the join budget, then as `admit`.
     public func join(_ deck: Deck, _ proof: Proof, address: String?, now: Double) async throws -> (token: String, credential: ParticipantCredential) {
-        if let wait = joins.take(address: address, deck: deck, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
+        if let wait = try await joins.take(address: address, deck: deck, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
         let (admission, subject) = try await admit(deck, proof)
-        if admission == .code || admission == .external { joins.refund(address: address, deck: deck, now: now) }
+        if admission == .code || admission == .external { try await joins.refund(address: address, deck: deck, now: now) }
         return signer.issue(.deck(deck.id ?? 0, admission), subject: subject, now: now)
     }
 

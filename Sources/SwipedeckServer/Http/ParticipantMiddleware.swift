@@ -35,7 +35,7 @@ struct ParticipantMiddleware: RouterMiddleware {
         guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path) else {
             return try await next(request, context)
         }
-        if joins.take(address: context.remoteAddress, deck: nil, now: now) != nil {
+        if try await joins.take(address: context.remoteAddress, deck: nil, now: now) != nil {
             return try await next(request, context)
         }
         let (fresh, credential) = signer.issue(.device, now: now)

@@ -24,6 +24,9 @@ public protocol SwipeStore: Sendable {
     var engineDescription: String { get }
     /// Closes connections (PostgreSQL); nothing for SQLite. The store is unusable afterwards.
     func close() async
+    /// Token buckets every server on this store draws from: PostgreSQL keeps them in the
+    /// database; an SQLite file is served by one process, which keeps them in memory.
+    func sharedBuckets(ratePerSecond: Double, burst: Double) -> any TokenBuckets
 
     // MARK: Decks and cards
 

@@ -116,6 +116,10 @@ extension PostgresStore {
             ALTER TABLE decks ADD COLUMN joinLimit bigint;
             CREATE TABLE accessCodes (deckId bigint NOT NULL, code text NOT NULL, createdAt double precision NOT NULL, PRIMARY KEY (deckId, code))
             """),
+        // Token buckets every server draws from (`PostgresTokenBuckets`): the join budget.
+        ("v5-token-buckets", """
+            CREATE TABLE tokenBuckets (key text PRIMARY KEY, tokens double precision NOT NULL, updatedAt double precision NOT NULL)
+            """),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

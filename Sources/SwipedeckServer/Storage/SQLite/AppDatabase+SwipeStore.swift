@@ -3,4 +3,9 @@ extension AppDatabase: SwipeStore {
 
     /// Nothing to do: GRDB closes the pool when the last reference goes.
     public func close() async {}
+
+    /// In memory: one process serves an SQLite file.
+    public func sharedBuckets(ratePerSecond: Double, burst: Double) -> any TokenBuckets {
+        RateLimiter(ratePerSecond: ratePerSecond, burst: burst)
+    }
 }
