@@ -1,7 +1,7 @@
 # Swipedeck: `make run` serves the sample deck; `make test` installs what a fresh machine lacks
 # (Debian chromium, webkit2gtk-driver, xvfb and firefox-esr for the three browser engines, wrk, esbuild,
 # sqlite3, postgresql-15 (initdb, pg_ctl, psql) for the PostgreSQL runs, and zbar-tools and librsvg2-bin
-# for the QR code tests; a Python venv with pinned Playwright, websocket-client, pytest and schemathesis)
+# for the QR code tests, nginx-light and openssl for the reverse-proxy test (TLS in front of two servers); a Python venv with pinned Playwright, websocket-client, pytest and schemathesis)
 # and runs every suite: Swift (model, parity with node, server), node, and the real-browser / durability /
 # hostile-input / schemathesis suites under pytest, among them parity and the core browser suite in
 # Chromium, WebKit and Firefox (Tests/Browser/test_engine*.py; WebKit gets an Xvfb display of its own,
@@ -16,7 +16,7 @@
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev
+APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl
 
 .PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-stuffing fuzz clean
 
