@@ -28,12 +28,19 @@ struct LiveResultsTests {
             createdAt: fixedTime, undoneAt: nil)
     }
 
+    /// Waits until `condition` holds; throws (ending the test, which then reads nothing that is
+    /// not there) after `timeout` seconds.
     static func poll(_ what: String, timeout: Double = 15, _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
+            if Date() > deadline { throw TimedOut(what: what) }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "timed out waiting for \(what)" }
     }
 
     @Test("results at once, an update after a swipe, a burst of 500 coalesced, one computation shared by two watchers")
