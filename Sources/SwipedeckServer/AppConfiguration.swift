@@ -110,7 +110,7 @@ public struct AppConfiguration: Sendable {
             let resource = RLIMIT_NOFILE
         #endif
         guard getrlimit(resource, &limit) == 0 else { return 1024 - reservedDescriptors }
-        let soft = limit.rlim_cur == RLIM_INFINITY ? 65_536 : Int(min(limit.rlim_cur, 65_536))
+        let soft = Int(min(limit.rlim_cur, 65_536))  // RLIM_INFINITY is the largest rlim_t
         return max(16, soft - reservedDescriptors)
     }
 
