@@ -8,13 +8,16 @@ which the server sees as another client. Timeouts are shortened by flags, so the
 in well under a minute.
 """
 import json
+import os
 import resource
 import selectors
 import socket
+import subprocess
 import time
 
 import pytest
 
+from conftest import BINARY
 from sd_helpers import card_ids, error_code, raw_request, swipe_body
 
 LIVE = "/api/v1/decks/getaways/results/live"
@@ -248,3 +251,16 @@ def test_streams_beyond_the_caps_get_429(make_server):
     finally:
         for s in streams:
             s.close()
+
+
+@pytest.mark.parametrize("args, env, sentence", [
+    ([], {"SWIPEDECK_IDLE_TIMEOUT": "soon"}, "SWIPEDECK_IDLE_TIMEOUT must be a number"),
+    (["--header-timeout", "0"], {}, "--header-timeout must be a number of seconds"),
+    (["--sse-heartbeat", "80"], {}, "heartbeat"),
+    (["--max-streams", "0"], {}, "at least 1"),
+])
+def test_bad_limits_stop_the_start_with_a_sentence(tmpdir_path, args, env, sentence):
+    out = subprocess.run([str(BINARY), "serve", "--port", "0", "--db", str(tmpdir_path / "x.sqlite"), *args],
+                         capture_output=True, text=True, timeout=30, env=dict(os.environ, **env))
+    assert out.returncode != 0
+    assert sentence in out.stderr, out.stderr
