@@ -86,7 +86,7 @@ public struct AppConfiguration: Sendable {
     /// `maxConnections`): the trusted proxies, through which every client arrives. Default none.
     public var connectionCapExempt: @Sendable (String) -> Bool = { _ in false }
     /// Most live results streams open at once in all; beyond it 429 `too_many_streams`.
-    /// Default 1,000 (about 40 MB of memory).
+    /// Default 1,000 (each open stream costs some 40–70 KB: about 70 MB at the cap).
     public var maxStreams: Int = 1000
     /// Most live results streams open at once per client address (`remoteAddress`); beyond it
     /// 429 `too_many_streams`. Default 16: a few screens per person, or a room of projectors

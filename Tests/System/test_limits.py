@@ -253,6 +253,29 @@ def test_streams_beyond_the_caps_get_429(make_server):
             s.close()
 
 
+def test_a_quiet_stream_gets_heartbeats_below_the_idle_timeout(make_server):
+    # Idle timeout 2 s: the default heartbeat (15 s) follows it down to 1 s.
+    server = make_server(extra_args=["--idle-timeout", "2"])
+    s, head, first = open_stream(server.port, "127.0.0.1")
+    try:
+        assert head.startswith("HTTP/1.1 200"), head
+        received = first
+        s.settimeout(0.5)
+        deadline = time.monotonic() + 3.6
+        while time.monotonic() < deadline:
+            try:
+                chunk = s.recv(65536)
+            except socket.timeout:
+                continue
+            assert chunk, "the stream was closed"
+            received += chunk
+        # 3.6 s of quiet: three heartbeats (1 s apart), and the stream outlived the idle timeout.
+        assert received.count(b": ping") >= 3, received[-300:]
+        assert not is_closed(s, 0.1)
+    finally:
+        s.close()
+
+
 @pytest.mark.parametrize("args, env, sentence", [
     ([], {"SWIPEDECK_IDLE_TIMEOUT": "soon"}, "SWIPEDECK_IDLE_TIMEOUT must be a number"),
     (["--header-timeout", "0"], {}, "--header-timeout must be a number of seconds"),

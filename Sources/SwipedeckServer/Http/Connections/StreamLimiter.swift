@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Caps the live results streams (`GET …/results/live`) open at once, per client address and in
-/// total: each holds a connection and a watcher for as long as it is open (about 40 KB of
-/// memory apiece), so without a cap one client could pile them up. A stream beyond either cap
+/// total: each holds a connection and a watcher for as long as it is open (some 40–70 KB
+/// of memory apiece), so without a cap one client could pile them up. A stream beyond either cap
 /// is answered 429 `too_many_streams` with `Retry-After: retryAfterSeconds`.
 public final class StreamLimiter: Sendable {
     /// A place taken by one stream; given back by `release()` or, at the latest, when the ticket
