@@ -74,6 +74,73 @@ public struct AppConfiguration: Sendable {
     /// Largest accepted image width × height, pixels. Default 50 million.
     public var maxImagePixels: Int = ImageSniffer.defaultMaxPixels
 
+
+    // Connection hygiene: see README § Limits.
+
+    /// Seconds a connection may wait between requests (keep-alive) before it is closed; a
+    /// response being written (a live results stream) is never cut. Default 75 s: above the
+    /// 60 s a proxy such as nginx keeps idle upstream connections, so the proxy closes first.
+    public var idleTimeout: Duration = .seconds(75)
+    /// Seconds from a request's first byte to its complete head (request line and headers)
+    /// before the connection is closed: a slowloris client trickling headers holds a connection
+    /// this long at most. Default 10 s: a head is a packet or two, even on a poor phone link.
+    public var headerTimeout: Duration = .seconds(10)
+    /// Most open connections in all; beyond it a new connection is answered 503
+    /// `too_many_connections` and closed. Default: the process's descriptor limit
+    /// (`ulimit -n`) less 128 kept for the database, images and logs, so the server refuses
+    /// politely before `accept` fails.
+    public var maxConnections: Int = AppConfiguration.defaultMaxConnections()
+    /// Most open connections from one peer address (the socket's, not a forwarded one); beyond
+    /// it a new connection is answered like one beyond `maxConnections`. Default a quarter of
+    /// the default `maxConnections`: no one address can take the server, and a few hundred
+    /// phones behind one NAT fit (raise it for larger crowds on one address).
+    public var maxConnectionsPerAddress: Int = AppConfiguration.defaultMaxConnections() / 4
+    /// Peer addresses exempt from `maxConnectionsPerAddress` (they still count towards
+    /// `maxConnections`): the trusted proxies, through which every client arrives. Default none.
+    public var connectionCapExempt: @Sendable (String) -> Bool = { _ in false }
+    /// Most live results streams open at once in all; beyond it 429 `too_many_streams`.
+    /// Default 1,000 (each open stream costs some 40–70 KB: about 70 MB at the cap).
+    public var maxStreams: Int = 1000
+    /// Most live results streams open at once per client address (`remoteAddress`); beyond it
+    /// 429 `too_many_streams`. Default 16: a few screens per person, or a room of projectors
+    /// behind one NAT.
+    public var maxStreamsPerClient: Int = 16
+    /// Time between two `: ping` comments on a quiet live results stream, which keep proxies
+    /// from closing it and find watchers that left. Default 15 s; must stay below
+    /// `idleTimeout` (and a proxy's read timeout, nginx's 60 s).
+    public var sseHeartbeat: Duration = .seconds(15)
+
+    /// Descriptors kept out of `defaultMaxConnections` for the database, images and logs.
+    static let reservedDescriptors = 128
+
+    /// The soft descriptor limit less `reservedDescriptors` (at least 16; an unlimited or very
+    /// large limit counts as 65,536).
+    public static func defaultMaxConnections() -> Int {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 1024 - reservedDescriptors }
+        let soft = Int(min(limit.rlim_cur, 65_536))  // RLIM_INFINITY is the largest rlim_t
+        return max(16, soft - reservedDescriptors)
+    }
+
+    /// Why the limits cannot work together, in a sentence; nil when they can.
+    public var limitsProblem: String? {
+        if idleTimeout <= .zero || headerTimeout <= .zero || sseHeartbeat <= .zero {
+            return "The idle timeout, the header timeout and the heartbeat must be longer than 0 s."
+        }
+        if sseHeartbeat >= idleTimeout {
+            return "The live results heartbeat (\(sseHeartbeat)) must be shorter than the idle timeout (\(idleTimeout))."
+        }
+        if maxConnections < 1 || maxConnectionsPerAddress < 1 || maxStreams < 1 || maxStreamsPerClient < 1 {
+            return "Connection and stream caps must be at least 1."
+        }
+        return nil
+    }
+
     /// Where uploaded images are stored: `<dataDirectory>/images`.
     public var imagesDirectory: String {
         if let dataDirectory { return dataDirectory + "/images" }

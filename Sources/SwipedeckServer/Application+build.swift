@@ -91,11 +91,14 @@ public func buildApplication(
     AccessController(database: database, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
-    let live = LiveResults(database: database, catalog: catalog, interval: config.liveInterval)
+    let live = LiveResults(
+        database: database, catalog: catalog, interval: config.liveInterval,
+        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)))
+    let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
     let names = ParticipantNames(signer: signer, store: database)
     let clusters = ClusterGuard(store: database)
     ResultsController(
-        database: database, catalog: catalog, access: access, decoding: decoding, live: live, names: names, clusters: clusters, clock: clock)
+        database: database, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names, clusters: clusters, clock: clock)
         .register(on: router)
     ExportsController(database: database, access: access, names: names).register(on: router)
     PageController(
@@ -118,8 +121,11 @@ public func buildApplication(
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
 
+    let connections = ConnectionLimiter(
+        maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: config.connectionCapExempt)
     return Application(
         router: router,
+        server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
         services: [StoreService(store: database)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },

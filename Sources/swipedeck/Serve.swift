@@ -28,6 +28,20 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest image upload in bytes (env SWIPEDECK_MAX_IMAGE_BYTES); default 8 MiB.") var maxImageBytes: Int?
     @Option(help: "Most bcrypt password checks at once; sign-ins beyond them get 429 (env SWIPEDECK_PASSWORD_CHECKS); default 4.")
     var passwordChecks: Int?
+    @Option(help: "Seconds a connection may wait between requests before it is closed (env SWIPEDECK_IDLE_TIMEOUT); default 75.")
+    var idleTimeout: Double?
+    @Option(help: "Seconds from a request's first byte to its complete headers before the connection is closed (env SWIPEDECK_HEADER_TIMEOUT); default 10.")
+    var headerTimeout: Double?
+    @Option(help: "Most open connections in all; more are answered 503 and closed (env SWIPEDECK_MAX_CONNECTIONS); default ulimit -n less 128.")
+    var maxConnections: Int?
+    @Option(help: "Most open connections from one peer address (env SWIPEDECK_MAX_CONNECTIONS_PER_ADDRESS); default a quarter of --max-connections.")
+    var maxConnectionsPerAddress: Int?
+    @Option(help: "Most live results streams open at once; more get 429 (env SWIPEDECK_MAX_STREAMS); default 1000.")
+    var maxStreams: Int?
+    @Option(help: "Most live results streams open at once per client address (env SWIPEDECK_MAX_STREAMS_PER_CLIENT); default 16.")
+    var maxStreamsPerClient: Int?
+    @Option(help: "Seconds between heartbeats on a quiet live results stream, below --idle-timeout (env SWIPEDECK_SSE_HEARTBEAT); default 15.")
+    var sseHeartbeat: Double?
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
@@ -70,6 +84,7 @@ struct Serve: AsyncParsableCommand {
             guard n >= 1 else { throw ValidationError("--password-checks must be at least 1.") }
             config.maxConcurrentPasswordChecks = n
         }
+        try applyLimits(to: &config, env: env)
         var logger = Logger(label: "swipedeck")
         logger.logLevel = env["SWIPEDECK_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = config.host
@@ -79,5 +94,39 @@ struct Serve: AsyncParsableCommand {
             })
         }
         try await app.runService()
+    }
+
+    /// The connection and stream limits from flags, else environment variables; a value that is
+    /// not a number, or limits that cannot work together, stop the start with a sentence.
+    func applyLimits(to config: inout AppConfiguration, env: [String: String]) throws {
+        func value<T: LosslessStringConvertible>(_ flag: T?, _ name: String, _ variable: String) throws -> T? {
+            if let flag { return flag }
+            guard let text = env[variable] else { return nil }
+            guard let parsed = T(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("\(variable) must be a number (as --\(name) takes), not \"\(text)\".")
+            }
+            return parsed
+        }
+        func seconds(_ s: Double, _ name: String) throws -> Duration {
+            guard s.isFinite, s > 0, s < 86_400 else { throw ValidationError("--\(name) must be a number of seconds between 0 and 86400.") }
+            return .milliseconds(Int64((s * 1000).rounded()))
+        }
+        if let s = try value(idleTimeout, "idle-timeout", "SWIPEDECK_IDLE_TIMEOUT") {
+            config.idleTimeout = try seconds(s, "idle-timeout")
+            // The default heartbeat follows a shorter idle timeout, staying below it.
+            if config.sseHeartbeat >= config.idleTimeout { config.sseHeartbeat = config.idleTimeout / 2 }
+        }
+        if let s = try value(headerTimeout, "header-timeout", "SWIPEDECK_HEADER_TIMEOUT") { config.headerTimeout = try seconds(s, "header-timeout") }
+        if let n = try value(maxConnections, "max-connections", "SWIPEDECK_MAX_CONNECTIONS") {
+            config.maxConnections = n
+            config.maxConnectionsPerAddress = max(1, n / 4)
+        }
+        if let n = try value(maxConnectionsPerAddress, "max-connections-per-address", "SWIPEDECK_MAX_CONNECTIONS_PER_ADDRESS") {
+            config.maxConnectionsPerAddress = n
+        }
+        if let n = try value(maxStreams, "max-streams", "SWIPEDECK_MAX_STREAMS") { config.maxStreams = n }
+        if let n = try value(maxStreamsPerClient, "max-streams-per-client", "SWIPEDECK_MAX_STREAMS_PER_CLIENT") { config.maxStreamsPerClient = n }
+        if let s = try value(sseHeartbeat, "sse-heartbeat", "SWIPEDECK_SSE_HEARTBEAT") { config.sseHeartbeat = try seconds(s, "sse-heartbeat") }
+        if let problem = config.limitsProblem { throw ValidationError(problem) }
     }
 }

@@ -10,6 +10,8 @@ struct ResultsController: Sendable {
     let access: DeckAccess
     let decoding: RequestDecoding
     let live: LiveResults
+    /// Caps the live streams per client address and in total.
+    let streams: StreamLimiter
     /// Owners name participants by pseudonym.
     let names: ParticipantNames
     /// Lockstep clusters leave the ranking before it is read.
@@ -43,7 +45,9 @@ struct ResultsController: Sendable {
     }
 
     /// Server-Sent Events: the results JSON at once, then after changes (at most once a second),
-    /// with a `: ping` comment every 15 s of quiet. The subscription starts when the body is
+    /// with a `: ping` comment every heartbeat (`AppConfiguration.sseHeartbeat`, 15 s) of quiet.
+    /// A stream beyond the caps (`StreamLimiter`: per client address, in total) is answered 429
+    /// `too_many_streams` with `Retry-After`, after the access check (so 401 comes first). The subscription starts when the body is
     /// first written, so a HEAD request (whose body is dropped) subscribes to nothing. The stream
     /// ends on graceful shutdown (an endless response would hold the server up), and a watcher
     /// that went away is dropped at the next write to it (an update or a heartbeat).
@@ -60,10 +64,14 @@ struct ResultsController: Sendable {
         let clock = clock
         let identity = context.owner
         let bearerHash = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil }
+        guard let ticket = streams.take(client: context.remoteAddress) else {
+            throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
+                defer { ticket.release() }
                 for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug).cancelOnGracefulShutdown() {
                     guard await access.stillReadsResults(slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock()) else {
                         break

@@ -59,6 +59,12 @@ public enum ApiError: Error, Sendable, Equatable {
     case inputNotAllowed(String)
     /// 429: too many requests; retry after the given seconds.
     case rateLimited(retryAfter: Int)
+    /// 429: the client (or the server in all) has as many live results streams open as allowed;
+    /// retry after the given seconds.
+    case tooManyStreams(retryAfter: Int)
+    /// 503: the server (or this client address) holds as many connections as allowed; sent by
+    /// `RefusedConnectionHandler` on a connection it then closes.
+    case tooManyConnections(retryAfter: Int)
     /// 500: a fault on our side (logged); never caused by what a client sends.
     case internalError
     /// 400 (empty), 415 (not a PNG, JPEG, WebP or GIF) or 422 (damaged, cut short, too many
@@ -75,7 +81,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
-        case .rateLimited: return .tooManyRequests
+        case .rateLimited, .tooManyStreams: return .tooManyRequests
+        case .tooManyConnections: return .serviceUnavailable
         case .internalError: return .internalServerError
         case .imageRefused(let refusal):
             switch refusal {
@@ -83,6 +90,14 @@ public enum ApiError: Error, Sendable, Equatable {
             case .unsupportedType: return .unsupportedMediaType
             case .unreadable, .tooManyPixels: return .unprocessableContent
             }
+        }
+    }
+
+    /// Seconds the client is asked to wait (`Retry-After`), for the errors that pass with time.
+    public var retryAfter: Int? {
+        switch self {
+        case .rateLimited(let s), .tooManyStreams(let s), .tooManyConnections(let s): return s
+        default: return nil
         }
     }
 
@@ -114,6 +129,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case .idempotencyMismatch: return "idempotency_mismatch"
         case .inputNotAllowed: return "input_not_allowed"
         case .rateLimited: return "rate_limited"
+        case .tooManyStreams: return "too_many_streams"
+        case .tooManyConnections: return "too_many_connections"
         case .internalError: return "internal"
         case .imageRefused(let refusal): return refusal.code
         }
@@ -147,6 +164,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case .idempotencyMismatch: return "This Idempotency-Key was used for a different request."
         case .inputNotAllowed(let m): return m
         case .rateLimited(let s): return "Too many requests; retry in \(s) s."
+        case .tooManyStreams(let s): return "Too many live results streams are open; close one or retry in \(s) s."
+        case .tooManyConnections(let s): return "The server holds as many connections as it allows; retry in \(s) s."
         case .internalError: return "Internal error; it has been logged."
         case .imageRefused(let refusal): return refusal.message
         }

@@ -24,7 +24,7 @@ struct ErrorMiddleware: RouterMiddleware {
             var response = wantsJSON
                 ? JSONResponse.error(apiError)
                 : renderer.errorPage(status: apiError.status, message: apiError.message)
-            if case .rateLimited(let s) = apiError { response.headers[.retryAfter] = String(s) }
+            if let s = apiError.retryAfter { response.headers[.retryAfter] = String(s) }
             if apiError == .malformedBody { response.headers[.connection] = "close" }
             return response
         }

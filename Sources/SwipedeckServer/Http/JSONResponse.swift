@@ -4,12 +4,18 @@ import Hummingbird
 /// JSON responses with one shared encoder configuration.
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data = encode(value)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `value` as JSON with the shared settings; `{}` if it cannot be encoded (none of the
+    /// app's response types can fail: they hold strings, numbers and arrays of them).
+    static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
     struct ErrorBody: Encodable {
