@@ -45,6 +45,8 @@ public struct AppConfiguration: Sendable {
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded`, `X-Forwarded-Proto` and
     /// `X-Forwarded-Host` are believed (`ClientOrigin`); from any other peer they are ignored.
     /// Default none: the socket peer is the client.
+    /// They are also exempt from `maxConnectionsPerAddress` (every client arrives through them;
+    /// they still count towards `maxConnections`).
     public var trustedProxies: TrustedProxies = .none
     /// Send `Strict-Transport-Security: max-age=31536000` on HTTPS answers. Default off: once a
     /// browser has seen it, the host is HTTPS-only for it for a year.
@@ -95,9 +97,6 @@ public struct AppConfiguration: Sendable {
     /// the default `maxConnections`: no one address can take the server, and a few hundred
     /// phones behind one NAT fit (raise it for larger crowds on one address).
     public var maxConnectionsPerAddress: Int = AppConfiguration.defaultMaxConnections() / 4
-    /// Peer addresses exempt from `maxConnectionsPerAddress` (they still count towards
-    /// `maxConnections`): the trusted proxies, through which every client arrives. Default none.
-    public var connectionCapExempt: @Sendable (String) -> Bool = { _ in false }
     /// Most live results streams open at once in all; beyond it 429 `too_many_streams`.
     /// Default 1,000 (each open stream costs some 40–70 KB: about 70 MB at the cap).
     public var maxStreams: Int = 1000

@@ -122,7 +122,7 @@ public func buildApplication(
         .register(on: router)
 
     let connections = ConnectionLimiter(
-        maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: config.connectionCapExempt)
+        maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })
     return Application(
         router: router,
         server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout),
