@@ -61,6 +61,11 @@ public struct AppConfiguration: Sendable {
     /// Largest accepted image width × height, pixels. Default 50 million.
     public var maxImagePixels: Int = ImageSniffer.defaultMaxPixels
 
+    /// Bearer token a scraper sends for `GET /metrics`; nil (the default) leaves `/metrics` a 404.
+    public var metricsToken: String?
+    /// Log lines as plain text (default) or JSON; JSON also writes one access line per request.
+    public var logFormat: LogFormat = .text
+
     /// Where uploaded images are stored: `<dataDirectory>/images`.
     public var imagesDirectory: String {
         if let dataDirectory { return dataDirectory + "/images" }
