@@ -79,8 +79,8 @@ public func buildApplication(
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    // Outermost: every request gets its id (and access line) and is counted, whatever answers it.
-    router.add(middleware: RequestLogMiddleware(accessLines: config.logFormat == .json))
+    // Outermost: every request is counted (and, with JSON logs, gets its id and access line), whatever answers it.
+    if config.logFormat == .json { router.add(middleware: RequestLogMiddleware()) }
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: HeadMiddleware())
     router.add(middleware: CompressionMiddleware())

@@ -2,7 +2,7 @@
 public enum LogFormat: String, Sendable, CaseIterable {
     /// swift-log's plain lines on standard error (the default).
     case text
-    /// One JSON object per line on standard error (`JSONLogHandler`), plus one access line per
-    /// request (`RequestLogMiddleware`), for log collectors.
+    /// One JSON object per line on standard error (`JSONLogHandler`), plus a request id
+    /// (`X-Request-Id`) and one access line per request (`RequestLogMiddleware`), for log collectors.
     case json
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 
-/// Gives every request an id and, when `accessLines` is on, logs one line per request.
+/// With `--log-format json`: gives every request an id and logs one access line per request.
 ///
 /// The id is the incoming `X-Request-Id` when it is sane (1–128 characters of A–Z, a–z, 0–9,
 /// `.`, `_`, `:`, `-`; a proxy's id then ties its log to ours), else 16 random hex digits. It is
@@ -15,7 +15,6 @@ import Logging
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let header = HTTPField.Name("X-Request-Id")!
-    let accessLines: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let id = request.headers[Self.header].flatMap { Self.isSane($0) ? $0 : nil } ?? String(Secret.token().prefix(16))
@@ -34,7 +33,6 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func access(_ request: Request, context: Context, status: Int, start: UInt64) {
-        guard accessLines else { return }
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
         context.logger.info("access", metadata: [
             "method": .string(request.method.rawValue),
