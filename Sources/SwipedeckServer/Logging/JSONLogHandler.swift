@@ -26,7 +26,7 @@ public struct JSONLogHandler: LogHandler {
         event.metadata.map { fields.merge($0) { _, new in new } }
         var object: [String: Any] = fields.mapValues(Self.json)
         // A log line's own time: the one place that reads the wall clock, by design.
-        object["time"] = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        object["time"] = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         object["level"] = event.level.rawValue
         object["label"] = label
         object["message"] = event.message.description

@@ -13,8 +13,8 @@ import Synchronization
 /// Exported (names after the factory's sanitising):
 /// - `http_server_requests_total{route,method,status}` and
 ///   `http_server_request_duration_seconds{route,method,status}` (histogram): every request;
-///   `route` is the matched route pattern (`/api/v1/decks/{deck}/swipes`), `none` when no
-///   route answered (static files, 404s), so paths never make new series.
+///   `route` is the matched route pattern (`/api/v1/decks/{deck}/swipes`), `NotFound` for an
+///   unknown path, `none` for static files, so paths never make new series.
 /// - `swipedeck_swipes_stored_total`: swipe rows written (inserted, not replayed).
 /// - `swipedeck_swipes_refused_total{code}`: swipes refused, by the `ApiError` code of the answer.
 /// - `swipedeck_swipes_suspect_total{reason}`: stored swipes flagged suspect, by reason.
