@@ -45,8 +45,10 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         config.adminToken = try adminToken ?? env.secret("SWIPEDECK_ADMIN_TOKEN")
-        if let s = synchronous ?? env.string("SWIPEDECK_SYNCHRONOUS") {
+        if let s = synchronous {
             guard let mode = AppDatabase.SynchronousMode(rawValue: s.lowercased()) else { throw ValidationError("--synchronous must be normal or full") }
+            config.synchronous = mode
+        } else if let mode = try env.choice("SWIPEDECK_SYNCHRONOUS", AppDatabase.SynchronousMode.self) {
             config.synchronous = mode
         }
         if let r = try rateParticipant ?? env.double("SWIPEDECK_RATE_PARTICIPANT", example: "10") { config.participantRateLimit = r }
@@ -65,7 +67,8 @@ struct Serve: AsyncParsableCommand {
         }
         if let url = publicUrl ?? env.string("SWIPEDECK_PUBLIC_URL") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
-                throw ValidationError("--public-url must be an http:// or https:// origin, such as https://decks.example.org.")
+                let name = publicUrl == nil ? "SWIPEDECK_PUBLIC_URL" : "--public-url"
+                throw ValidationError("\(name) must be an http:// or https:// origin, such as https://decks.example.org.")
             }
             config.publicBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }

@@ -205,6 +205,8 @@ class Proc:
     ("SWIPEDECK_PASSWORD_CHECKS", "four", "SWIPEDECK_PASSWORD_CHECKS is 'four'"),
     ("SWIPEDECK_LOG_LEVEL", "loud", "SWIPEDECK_LOG_LEVEL is 'loud': it must be one of trace, debug"),
     ("SWIPEDECK_LOG_FORMAT", "xml", "SWIPEDECK_LOG_FORMAT is 'xml': it must be one of text, json"),
+    ("SWIPEDECK_SYNCHRONOUS", "sometimes", "SWIPEDECK_SYNCHRONOUS is 'sometimes': it must be one of normal, full"),
+    ("SWIPEDECK_PUBLIC_URL", "decks.example.org", "SWIPEDECK_PUBLIC_URL must be an http:// or https:// origin"),
     ("SWIPEDECK_METRICS_TOKEN", "short", "The metrics token is 5 characters long: use at least 16"),
     ("SWIPEDECK_ADMIN_TOKEN_FILE", "/nonexistent/token", "SWIPEDECK_ADMIN_TOKEN_FILE names /nonexistent/token, which cannot be read"),
     ("SWIPEDECK_DATABASE_URL_FILE", "/nonexistent/url", "SWIPEDECK_DATABASE_URL_FILE names /nonexistent/url, which cannot be read"),
