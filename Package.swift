@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Already resolved through postgres-nio; named for the TLS context of the first connection.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // GET /metrics: the metrics API (already resolved through Hummingbird) and its Prometheus exporter.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Pure model: Foundation only. The server and the browser (Public/js/physics.js) mirror it.
@@ -45,6 +48,8 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The sample deck is read from the checkout at run time (resourceRoot), not bundled.
             exclude: ["Resources"]
@@ -55,6 +60,8 @@ let package = Package(
                 "SwipedeckServer",
                 "SwipePhysics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Micro-benchmark of classify + validate (prints figures; run in release by `make bench-physics`).
@@ -69,6 +76,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]

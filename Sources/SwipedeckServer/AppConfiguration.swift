@@ -139,6 +139,10 @@ public struct AppConfiguration: Sendable {
         }
         return nil
     }
+    /// Bearer token a scraper sends for `GET /metrics`; nil (the default) leaves `/metrics` a 404.
+    public var metricsToken: String?
+    /// Log lines as plain text (default) or JSON; JSON also writes one access line per request.
+    public var logFormat: LogFormat = .text
 
     /// Where uploaded images are stored: `<dataDirectory>/images`.
     public var imagesDirectory: String {

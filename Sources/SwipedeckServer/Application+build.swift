@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Prometheus
 import SwipePhysics
 
 /// Builds the whole app: database, writer, routes, middleware. `@main` and the tests call this.
@@ -8,10 +9,13 @@ import SwipePhysics
 /// - Parameters:
 ///   - clock: seconds since 1970; passed in so tests control time.
 ///   - onServerRunning: called with the bound port once listening (the CLI prints the URL).
+///   - metricsRegistry: where the app's metrics are kept and `GET /metrics` reads them from
+///     (the CLI passes the one it bootstrapped `MetricsSystem` with; tests pass their own).
 public func buildApplication(
     _ config: AppConfiguration,
     logger: Logger = Logger(label: "swipedeck"),
     clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+    metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let database = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
@@ -57,10 +61,12 @@ public func buildApplication(
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(database: database)
-    let writer = SwipeWriter(store: database, maxBatch: config.maxBatch, changes: database.changes)
+    let metrics = AppMetrics(registry: metricsRegistry)
+    let writer = SwipeWriter(store: database, maxBatch: config.maxBatch, changes: database.changes, metrics: metrics)
     let swipes = SwipeService(
         catalog: catalog, writer: writer, store: database, signer: signer,
-        participantLimiter: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4))
+        participantLimiter: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
+        metrics: metrics)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
     let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
@@ -75,6 +81,9 @@ public func buildApplication(
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ClientMiddleware(trusted: config.trustedProxies, publicHTTPS: config.publicHTTPS, hsts: config.hsts))
+    // Next: every request is counted (and, with JSON logs, gets its id and an access line naming the client), whatever answers it.
+    if config.logFormat == .json { router.add(middleware: RequestLogMiddleware()) }
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: HeadMiddleware())
     router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
@@ -120,6 +129,9 @@ public func buildApplication(
     ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
+    if let token = config.metricsToken {
+        MetricsController(metrics: metrics, tokenHash: Secret.sha256(token), live: live, writer: writer).register(on: router)
+    }
 
     let connections = ConnectionLimiter(
         maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })

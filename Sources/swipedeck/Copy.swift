@@ -27,11 +27,28 @@ struct Copy: AsyncParsableCommand {
             }
             let total = report.rows.reduce(0) { $0 + $1.count }
             print("Copied \(total) rows from \(shownFrom) to \(shownTo) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
-            for row in report.rows where row.count > 0 { print("  \(row.table): \(row.count)") }
+            Self.printCounts(report)
             print("Verified: every table has as many rows as the source; the swipes' SHA-256 is \(report.swipeChecksum) on both.")
         } catch let refusal as StoreCopier.Refusal {
             throw ValidationError(refusal.description)
         }
+    }
+
+    /// Rows per non-empty table, one line each.
+    static func printCounts(_ report: StoreCopier.Report) {
+        for row in report.rows where row.count > 0 { print("  \(row.table): \(row.count)") }
+    }
+
+    /// `backup`'s and `restore`'s summary: a heading, the counts and the checksum, as `copy` prints them.
+    static func printReport(_ report: StoreCopier.Report, heading: String, closing: String) {
+        print("\(heading): \(report.rows.reduce(0) { $0 + $1.count }) rows.")
+        printCounts(report)
+        print(closing)
+    }
+
+    /// A location for messages (no password).
+    static func shown(_ text: String) -> String {
+        (try? StoreLocation(text))?.redacted ?? text
     }
 
     static func location(_ text: String) throws -> StoreLocation {

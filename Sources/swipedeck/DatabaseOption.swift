@@ -5,32 +5,39 @@ import SwipedeckServer
 
 /// `--database` (alias `--db`) for every command that opens the data: an SQLite path (default
 /// `swipedeck.sqlite`), `sqlite:PATH`, or `postgres://USER@HOST:PORT/DB`; else the environment's
-/// `SWIPEDECK_DATABASE_URL`, else `SWIPEDECK_DB`.
+/// `SWIPEDECK_DATABASE_URL` (or the file named by `SWIPEDECK_DATABASE_URL_FILE`), else `SWIPEDECK_DB`.
 struct DatabaseOption: ParsableArguments {
     @Option(
         name: [.customLong("database"), .customLong("db")],
-        help: "SQLite file, sqlite:PATH or postgres://USER@HOST:PORT/DB (env SWIPEDECK_DATABASE_URL or SWIPEDECK_DB).")
+        help: "SQLite file, sqlite:PATH or postgres://USER@HOST:PORT/DB (env SWIPEDECK_DATABASE_URL, SWIPEDECK_DATABASE_URL_FILE or SWIPEDECK_DB).")
     var database: String?
 
     /// The location as given (option, then environment, then the default file).
+    /// - Throws: a sentence when `SWIPEDECK_DATABASE_URL_FILE` names an unreadable or empty file.
     var location: String {
-        let env = ProcessInfo.processInfo.environment
-        return database ?? env["SWIPEDECK_DATABASE_URL"] ?? env["SWIPEDECK_DB"] ?? "swipedeck.sqlite"
+        get throws {
+            if let database { return database }
+            let env = EnvironmentSettings()
+            return try env.secret("SWIPEDECK_DATABASE_URL") ?? env.string("SWIPEDECK_DB") ?? "swipedeck.sqlite"
+        }
     }
 
-    /// The location for messages (no password).
+    /// The location for messages (no password). A location that cannot be read is shown as a
+    /// placeholder: `open` reports why in its own sentence.
     var shown: String {
-        (try? StoreLocation(location))?.redacted ?? location
+        guard let location = try? location else { return "(unreadable SWIPEDECK_DATABASE_URL_FILE)" }
+        return (try? StoreLocation(location))?.redacted ?? location
     }
 
-    /// Whether the location names PostgreSQL.
+    /// Whether the location names PostgreSQL (false when it cannot be read or parsed: nothing to explain then).
     var isPostgres: Bool {
-        if case .postgres? = try? StoreLocation(location) { return true }
+        if case .postgres? = try? StoreLocation(try location) { return true }
         return false
     }
 
     /// Opens the store; every failure becomes a sentence naming the location.
     func open(logger: Logger = Self.quietLogger) async throws -> any SwipeStore {
+        let location = try self.location
         do {
             return try await openStore(location, logger: logger)
         } catch let error as StoreLocationError {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
 import SwipedeckServer
 
 struct Serve: AsyncParsableCommand {
@@ -10,7 +12,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Interface to bind.") var host = "127.0.0.1"
     @Option(help: "TCP port (0 picks a free one).") var port = 8080
     @OptionGroup var db: DatabaseOption
-    @Option(help: "Admin token (env SWIPEDECK_ADMIN_TOKEN); generated and printed once when unset.") var adminToken: String?
+    @Option(help: "Admin token (env SWIPEDECK_ADMIN_TOKEN or SWIPEDECK_ADMIN_TOKEN_FILE); generated and printed once when unset.") var adminToken: String?
     @Option(help: "SQLite's PRAGMA synchronous: normal (crash-safe) or full (power-loss-safe) (env SWIPEDECK_SYNCHRONOUS); PostgreSQL follows its synchronous_commit.")
     var synchronous: String?
     @Option(help: "Decisions (swipes, batch items, undos, flips) per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
@@ -18,7 +20,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
     @Option(help: "Participant ids minted per second per IP (burst 60 × rate), 0 = unlimited (env SWIPEDECK_RATE_MINT).") var rateMint: Double?
     @Option(help: "Public origin for shared links and QR codes, e.g. https://decks.example.org (env SWIPEDECK_PUBLIC_URL).") var publicUrl: String?
-    @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET); generated and stored when unset.") var participantSecret: String?
+    @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET or SWIPEDECK_PARTICIPANT_SECRET_FILE); generated and stored when unset.")
+    var participantSecret: String?
     @Option(help: "A reverse proxy (IP address or CIDR range) whose X-Forwarded-For, Forwarded, X-Forwarded-Proto and X-Forwarded-Host are believed; repeatable (env SWIPEDECK_TRUSTED_PROXIES, comma-separated).")
     var trustedProxy: [String] = []
     @Flag(help: "Send Strict-Transport-Security on HTTPS answers (env SWIPEDECK_HSTS=1).") var hsts = false
@@ -42,54 +45,74 @@ struct Serve: AsyncParsableCommand {
     var maxStreamsPerClient: Int?
     @Option(help: "Seconds between heartbeats on a quiet live results stream, below --idle-timeout (env SWIPEDECK_SSE_HEARTBEAT); default 15.")
     var sseHeartbeat: Double?
+    @Option(help: "Serve GET /metrics (Prometheus) to scrapers sending this Bearer token (env SWIPEDECK_METRICS_TOKEN or SWIPEDECK_METRICS_TOKEN_FILE); off when unset.")
+    var metricsToken: String?
+    @Option(help: "Log lines as text or json; json adds a request id and one access line per request (env SWIPEDECK_LOG_FORMAT).")
+    var logFormat: String?
 
     func run() async throws {
-        let env = ProcessInfo.processInfo.environment
+        let env = EnvironmentSettings()
         var config = AppConfiguration()
         config.host = host
         config.port = port
-        config.database = db.location
+        config.database = try db.location
         do {
             _ = try StoreLocation(config.database)
         } catch let error as StoreLocationError {
             throw ValidationError(error.description)
         }
-        config.adminToken = adminToken ?? env["SWIPEDECK_ADMIN_TOKEN"]
-        if let s = synchronous ?? env["SWIPEDECK_SYNCHRONOUS"] {
+        config.adminToken = try adminToken ?? env.secret("SWIPEDECK_ADMIN_TOKEN")
+        if let s = synchronous {
             guard let mode = AppDatabase.SynchronousMode(rawValue: s.lowercased()) else { throw ValidationError("--synchronous must be normal or full") }
             config.synchronous = mode
+        } else if let mode = try env.choice("SWIPEDECK_SYNCHRONOUS", AppDatabase.SynchronousMode.self) {
+            config.synchronous = mode
         }
-        if let r = rateParticipant ?? env["SWIPEDECK_RATE_PARTICIPANT"].flatMap(Double.init) { config.participantRateLimit = r }
-        if let r = rateIp ?? env["SWIPEDECK_RATE_IP"].flatMap(Double.init) { config.ipRateLimit = r }
-        if let r = rateMint ?? env["SWIPEDECK_RATE_MINT"].flatMap(Double.init) { config.mintRateLimit = r }
-        config.participantSecret = participantSecret ?? env["SWIPEDECK_PARTICIPANT_SECRET"]
-        if let url = publicUrl ?? env["SWIPEDECK_PUBLIC_URL"] {
+        if let r = try rateParticipant ?? env.double("SWIPEDECK_RATE_PARTICIPANT", example: "10") { config.participantRateLimit = r }
+        if let r = try rateIp ?? env.double("SWIPEDECK_RATE_IP", example: "5000") { config.ipRateLimit = r }
+        if let r = try rateMint ?? env.double("SWIPEDECK_RATE_MINT", example: "2") { config.mintRateLimit = r }
+        config.participantSecret = try participantSecret ?? env.secret("SWIPEDECK_PARTICIPANT_SECRET")
+        config.metricsToken = try metricsToken ?? env.secret("SWIPEDECK_METRICS_TOKEN")
+        if let token = config.metricsToken, token.count < 16 {
+            throw ValidationError("The metrics token is \(token.count) characters long: use at least 16 (e.g. openssl rand -hex 32).")
+        }
+        if let f = logFormat {
+            guard let format = LogFormat(rawValue: f.lowercased()) else { throw ValidationError("--log-format must be text or json.") }
+            config.logFormat = format
+        } else if let format = try env.choice("SWIPEDECK_LOG_FORMAT", LogFormat.self) {
+            config.logFormat = format
+        }
+        if let url = publicUrl ?? env.string("SWIPEDECK_PUBLIC_URL") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
-                throw ValidationError("--public-url must be an http:// or https:// origin, such as https://decks.example.org.")
+                let name = publicUrl == nil ? "SWIPEDECK_PUBLIC_URL" : "--public-url"
+                throw ValidationError("\(name) must be an http:// or https:// origin, such as https://decks.example.org.")
             }
             config.publicBaseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         do {
-            let proxies = trustedProxy.isEmpty ? (env["SWIPEDECK_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init) : trustedProxy
+            let proxies = trustedProxy.isEmpty ? (env.string("SWIPEDECK_TRUSTED_PROXIES") ?? "").split(separator: ",").map(String.init) : trustedProxy
             config.trustedProxies = try TrustedProxies(parsing: proxies)
         } catch let error as TrustedProxies.Invalid {
-            throw ValidationError("--trusted-proxy: \(error.description)")
+            throw ValidationError(trustedProxy.isEmpty ? "SWIPEDECK_TRUSTED_PROXIES: \(error.description)" : "--trusted-proxy: \(error.description)")
         }
-        config.hsts = hsts || env["SWIPEDECK_HSTS"] == "1"
-        if let b = maxBody ?? env["SWIPEDECK_MAX_BODY"].flatMap(Int.init) { config.maxBodyBytes = b }
+        config.hsts = try hsts || env.flag("SWIPEDECK_HSTS") ?? false
+        if let b = try maxBody ?? env.int("SWIPEDECK_MAX_BODY", example: "2097152") { config.maxBodyBytes = b }
         config.seedSampleDeck = !noSample
-        config.dataDirectory = dataDir ?? env["SWIPEDECK_DATA_DIR"]
-        if let b = maxImageBytes ?? env["SWIPEDECK_MAX_IMAGE_BYTES"].flatMap(Int.init) { config.maxImageBytes = b }
-        if let n = passwordChecks ?? env["SWIPEDECK_PASSWORD_CHECKS"].flatMap(Int.init) {
+        config.dataDirectory = dataDir ?? env.string("SWIPEDECK_DATA_DIR")
+        if let b = try maxImageBytes ?? env.int("SWIPEDECK_MAX_IMAGE_BYTES", example: "8388608") { config.maxImageBytes = b }
+        if let n = try passwordChecks ?? env.int("SWIPEDECK_PASSWORD_CHECKS", example: "4") {
             guard n >= 1 else { throw ValidationError("--password-checks must be at least 1.") }
             config.maxConcurrentPasswordChecks = n
         }
         try applyLimits(to: &config, env: env)
-        var logger = Logger(label: "swipedeck")
-        logger.logLevel = env["SWIPEDECK_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        var logger = config.logFormat == .json ? Logger(label: "swipedeck", factory: JSONLogHandler.init) : Logger(label: "swipedeck")
+        logger.logLevel = try env.choice("SWIPEDECK_LOG_LEVEL", Logger.Level.self) ?? .info
+        // Process-global, so bootstrapped here once: libraries' metrics join the app's in one registry.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let host = config.host
         let app = try await db.explainingFailures {
-            try await buildApplication(config, logger: logger, onServerRunning: { port in
+            try await buildApplication(config, logger: logger, metricsRegistry: registry, onServerRunning: { port in
                 FileHandle.standardOutput.write(Data("Swipedeck is serving on http://\(host):\(port)\n".utf8))
             })
         }
@@ -98,10 +121,10 @@ struct Serve: AsyncParsableCommand {
 
     /// The connection and stream limits from flags, else environment variables; a value that is
     /// not a number, or limits that cannot work together, stop the start with a sentence.
-    func applyLimits(to config: inout AppConfiguration, env: [String: String]) throws {
+    func applyLimits(to config: inout AppConfiguration, env: EnvironmentSettings) throws {
         func value<T: LosslessStringConvertible>(_ flag: T?, _ name: String, _ variable: String) throws -> T? {
             if let flag { return flag }
-            guard let text = env[variable] else { return nil }
+            guard let text = env.string(variable) else { return nil }
             guard let parsed = T(text.trimmingCharacters(in: .whitespaces)) else {
                 throw ValidationError("\(variable) must be a number (as --\(name) takes), not \"\(text)\".")
             }

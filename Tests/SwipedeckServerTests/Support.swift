@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import PostgresNIO
+import Prometheus
 import SwipePhysics
 import Synchronization
 import Testing
@@ -140,6 +141,7 @@ func withApp(
     _ configure: (inout AppConfiguration) -> Void = { _ in },
     clock: @escaping @Sendable () -> Double = { fixedTime },
     testing: TestingSetup = .router,
+    metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     _ body: @Sendable (_ client: any TestClientProtocol, _ env: TestEnv) async throws -> Void
 ) async throws {
     let location = try await TestDatabase.fresh()
@@ -161,7 +163,7 @@ func withApp(
     logger.logLevel = .warning
     let env = TestEnv(location: config.database)
     do {
-        let app = try await buildApplication(config, logger: logger, clock: clock)
+        let app = try await buildApplication(config, logger: logger, clock: clock, metricsRegistry: metricsRegistry)
         try await app.test(testing) { client in try await body(client, env) }
     } catch {
         await env.closeStores()

@@ -45,6 +45,9 @@ public final class LiveResults: Sendable {
     /// Decks being watched now (the tests check that leaving watchers end their deck's task).
     public var watchedDecks: Int { decks.withLock { $0.count } }
 
+    /// Streams open now, over every deck (the metrics' `swipedeck_live_streams_open`).
+    public var openStreams: Int { decks.withLock { $0.values.reduce(0) { $0 + $1.watchers.count } } }
+
     /// The deck's events for one watcher: the latest results at once, then changes and heartbeats.
     public func events(deckId: Int64, slug: String) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(8))

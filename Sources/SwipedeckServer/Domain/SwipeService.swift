@@ -12,7 +12,14 @@ public struct SwipeService: Sendable {
     /// Decisions per participant identity (every swipe, batch item, undo and flip takes one).
     public let participantLimiter: RateLimiter
 
-    public init(catalog: Catalog, writer: SwipeWriter, store: any SwipeStore, signer: ParticipantSigner, participantLimiter: RateLimiter) {
+    /// Counts refused swipes by code; nil counts nothing.
+    public let metrics: AppMetrics?
+
+    public init(
+        catalog: Catalog, writer: SwipeWriter, store: any SwipeStore, signer: ParticipantSigner, participantLimiter: RateLimiter,
+        metrics: AppMetrics? = nil
+    ) {
+        self.metrics = metrics
         self.catalog = catalog
         self.writer = writer
         self.store = store
@@ -33,6 +40,24 @@ public struct SwipeService: Sendable {
     public func submit(
         deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookies: ParticipantCookies,
         network: String? = nil, now: Double
+    ) async throws -> SwipeOutcome {
+        guard let metrics else {
+            return try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
+        }
+        do {
+            let outcome = try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
+            if case .refused(let error) = outcome { metrics.recordRefusal(code: error.code) }
+            return outcome
+        } catch let error as ApiError {
+            metrics.recordRefusal(code: error.code)
+            throw error
+        }
+    }
+
+    /// `submit`'s checks and write, uncounted.
+    private func checkAndWrite(
+        deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookies: ParticipantCookies,
+        network: String?, now: Double
     ) async throws -> SwipeOutcome {
         let deck = try await catalog.deck(slug)
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }

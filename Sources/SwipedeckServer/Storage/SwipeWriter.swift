@@ -43,15 +43,23 @@ public actor SwipeWriter {
     private let changes: DeckChanges?
     private var queue: [Job] = []
     private var draining = false
+    /// True while a group-commit transaction runs (`load`, for the metrics).
+    private var committing = false
+    /// Batch sizes, commit latency, rows stored and suspect flags; nil records nothing.
+    private let metrics: AppMetrics?
     /// Transactions committed and items written (group-commit accounting, checked by the storage tests).
     public private(set) var commits = 0
     public private(set) var items = 0
 
-    public init(store: any SwipeStore, maxBatch: Int = 256, changes: DeckChanges? = nil) {
+    public init(store: any SwipeStore, maxBatch: Int = 256, changes: DeckChanges? = nil, metrics: AppMetrics? = nil) {
         self.store = store
         self.maxBatch = maxBatch
         self.changes = changes
+        self.metrics = metrics
     }
+
+    /// Swipes waiting for the next transaction, and whether one is running now.
+    public var load: (queued: Int, committing: Bool) { (queue.count, committing) }
 
     /// Writes the item in the next group transaction and returns once it committed.
     /// Returns nil for a logged rejection.
@@ -72,8 +80,15 @@ public actor SwipeWriter {
             let batch = Array(queue.prefix(take))
             queue.removeFirst(take)
             let items = batch.map(\.item)
+            committing = true
+            defer { committing = false }
             do {
+                // Monotonic time for the commit's latency (a measurement, not a domain time).
+                let started = ContinuousClock.now
                 let outcomes = try await store.writeSwipes(items)
+                metrics?.recordCommit(
+                    items: items.count, duration: ContinuousClock.now - started,
+                    stored: outcomes.compactMap { if case .created(let swipe)? = $0 { swipe } else { nil } })
                 commits += 1
                 changes?.mark(Set(items.map(\.deckId)))
                 self.items += batch.count

@@ -18,12 +18,13 @@ public struct StoreCopier: Sendable {
         public var description: String
     }
 
-    public let source: any SwipeStore & RawTables
+    /// Only read (a store, or a snapshot of one).
+    public let source: any RawTables
     public let target: any SwipeStore & RawTables
     /// Rows per page (each page is one read and one write transaction).
     public var pageSize = 2_000
 
-    public init(source: any SwipeStore & RawTables, target: any SwipeStore & RawTables) {
+    public init(source: any RawTables, target: any SwipeStore & RawTables) {
         self.source = source
         self.target = target
     }

@@ -5,10 +5,22 @@ import PostgresNIO
 
 extension PostgresStore: RawTables {
     public func rowCount(_ table: CopyTable) async throws -> Int {
-        try await value(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \(table.name)"), as: Int.self) ?? 0
+        try await rowCount(table, on: nil)
     }
 
     public func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(key: [CopyValue], values: [CopyValue])] {
+        try await readRows(table, after: after, limit: limit, on: nil)
+    }
+
+    /// `rowCount` on `connection` (a snapshot's), or a pooled one.
+    func rowCount(_ table: CopyTable, on connection: PostgresConnection?) async throws -> Int {
+        try await value(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \(table.name)"), on: connection, as: Int.self) ?? 0
+    }
+
+    /// `readRows` on `connection` (a snapshot's), or a pooled one.
+    func readRows(
+        _ table: CopyTable, after: [CopyValue]?, limit: Int, on connection: PostgresConnection?
+    ) async throws -> [(key: [CopyValue], values: [CopyValue])] {
         let key = table.key.isEmpty ? ["seq"] : table.key
         let kinds: [CopyTable.Kind] = table.key.isEmpty ? [.int] : table.keyKinds
         let keyList = key.joined(separator: ", ")
@@ -18,7 +30,7 @@ extension PostgresStore: RawTables {
         let query = PostgresQuery(
             unsafeSQL: "SELECT \(keyList), \(table.columnList) FROM \(table.name) \(filter) ORDER BY \(keyList) LIMIT \(limit)",
             binds: bindings)
-        return try await fetch(query) { c in
+        return try await fetch(query, on: connection) { c in
             let keyValues = try kinds.map { try Self.read($0, &c) }
             let values = try table.columns.map { try Self.read($0.kind, &c) }
             return (key: keyValues, values: values)
@@ -78,5 +90,36 @@ extension PostgresStore: RawTables {
         case .blob(let v): bindings.append(ByteBuffer(data: v))
         case .bool(let v): bindings.append(v)
         }
+    }
+}
+
+extension PostgresStore {
+    /// Runs `body` with the tables as one snapshot sees them: every read inside is on one
+    /// connection in one `REPEATABLE READ READ ONLY` transaction, so it sees the database as of
+    /// its first read while other servers keep writing (`swipedeck backup`).
+    public func withSnapshot<T: Sendable>(_ body: (any RawTables) async throws -> T) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            try await body(Snapshot(store: self, connection: connection))
+        }
+    }
+
+    /// The reads of `RawTables` on a snapshot's connection; it takes no writes.
+    struct Snapshot: RawTables {
+        let store: PostgresStore
+        let connection: PostgresConnection
+
+        func rowCount(_ table: CopyTable) async throws -> Int {
+            try await store.rowCount(table, on: connection)
+        }
+
+        func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(key: [CopyValue], values: [CopyValue])] {
+            try await store.readRows(table, after: after, limit: limit, on: connection)
+        }
+
+        func writeRows(_ table: CopyTable, _ rows: [[CopyValue]]) async throws {
+            throw StoreCopier.Refusal(description: "A snapshot is read-only: copy into another database.")
+        }
+
+        func finishCopy() async throws {}
     }
 }
