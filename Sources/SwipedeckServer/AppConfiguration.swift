@@ -42,6 +42,10 @@ public struct AppConfiguration: Sendable {
     /// The origin people reach the server at (e.g. `https://decks.example.org`), for shared links
     /// and QR codes; nil = the request's own host. No trailing slash.
     public var publicBaseURL: String?
+    /// The sub-path everything is served under (`/decks`: pages, assets, API, cookies' path,
+    /// links, QR codes), for a proxy that forwards a prefix of its site; empty (the default): the
+    /// root. A leading slash, no trailing one (`BasePathMiddleware.isValid`).
+    public var basePath = ""
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded`, `X-Forwarded-Proto` and
     /// `X-Forwarded-Host` are believed (`ClientOrigin`); from any other peer they are ignored.
     /// Default none: the socket peer is the client.

@@ -71,7 +71,7 @@ public func buildApplication(
     let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
         generated: Dictionary(uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }))
-    let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets)
+    let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
     let access = DeckAccess(catalog: catalog, database: database)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
     let passwords = PasswordHasher(cost: config.passwordCost)
@@ -80,7 +80,9 @@ public func buildApplication(
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: ClientMiddleware(trusted: config.trustedProxies, publicHTTPS: config.publicHTTPS, hsts: config.hsts))
+    router.add(middleware: ClientMiddleware(
+        trusted: config.trustedProxies, publicHTTPS: config.publicHTTPS, hsts: config.hsts,
+        cookiePrefix: config.basePath.isEmpty ? ClientMiddleware.hostPrefix : ClientMiddleware.securePrefix))
     // Next: every request is counted (and, with JSON logs, gets its id and an access line naming the client), whatever answers it.
     if config.logFormat == .json { router.add(middleware: RequestLogMiddleware()) }
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
@@ -126,7 +128,7 @@ public func buildApplication(
     OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
     OwnerDecksController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
     OwnerCardsController(database: database, catalog: catalog, access: access, renderer: renderer, clock: clock).register(on: router)
-    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL).register(on: router)
+    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router)
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
     if let token = config.metricsToken {
@@ -136,7 +138,7 @@ public func buildApplication(
     let connections = ConnectionLimiter(
         maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })
     return Application(
-        router: router,
+        responder: BasePathResponder(basePath: config.basePath, inner: router.buildResponder()),
         server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
         services: [StoreService(store: database)],

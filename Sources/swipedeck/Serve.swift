@@ -24,6 +24,8 @@ struct Serve: AsyncParsableCommand {
     var participantSecret: String?
     @Option(help: "A reverse proxy (IP address or CIDR range) whose X-Forwarded-For, Forwarded, X-Forwarded-Proto and X-Forwarded-Host are believed; repeatable (env SWIPEDECK_TRUSTED_PROXIES, comma-separated).")
     var trustedProxy: [String] = []
+    @Option(help: "Serve everything under this sub-path, e.g. /decks (env SWIPEDECK_BASE_PATH); --public-url stays the origin.")
+    var basePath: String?
     @Flag(help: "Send Strict-Transport-Security on HTTPS answers (env SWIPEDECK_HSTS=1).") var hsts = false
     @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
     @Option(help: "Folder for uploaded images, in its images/ subfolder (env SWIPEDECK_DATA_DIR); default <db>-data beside the database.")
@@ -94,6 +96,13 @@ struct Serve: AsyncParsableCommand {
             config.trustedProxies = try TrustedProxies(parsing: proxies)
         } catch let error as TrustedProxies.Invalid {
             throw ValidationError(trustedProxy.isEmpty ? "SWIPEDECK_TRUSTED_PROXIES: \(error.description)" : "--trusted-proxy: \(error.description)")
+        }
+        if let path = basePath ?? env.string("SWIPEDECK_BASE_PATH"), !path.isEmpty, path != "/" {
+            let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+            guard BasePath.isValid(trimmed) else {
+                throw ValidationError("\(basePath == nil ? "SWIPEDECK_BASE_PATH" : "--base-path") is '\(path)': it must be a path such as /decks (letters, digits, - _ . ~ between slashes).")
+            }
+            config.basePath = trimmed
         }
         config.hsts = try hsts || env.flag("SWIPEDECK_HSTS") ?? false
         if let b = try maxBody ?? env.int("SWIPEDECK_MAX_BODY", example: "2097152") { config.maxBodyBytes = b }

@@ -6,7 +6,8 @@ import HTTPTypes
 ///
 /// Over HTTPS every cookie the server sets (all named `sd_…`) gets `Secure` and the `__Host-`
 /// prefix (all are `Path=/` without a `Domain`, so the browser accepts it only from this very
-/// origin over HTTPS); on the way in the prefix is removed again, so the rest of the server
+/// origin over HTTPS; under a `--base-path` the path is not `/`, so `__Secure-`); on the way in
+/// the prefix is removed again, so the rest of the server
 /// sees the plain names, and an unprefixed `sd_…` cookie (one a plain-HTTP page or a sibling
 /// domain could have planted) is dropped. With `hsts`, HTTPS answers carry
 /// `Strict-Transport-Security`.
@@ -17,9 +18,14 @@ struct ClientMiddleware: RouterMiddleware {
     let publicHTTPS: Bool
     /// Send `Strict-Transport-Security` on HTTPS answers (`--hsts`).
     let hsts: Bool
+    /// The prefix a cookie set over HTTPS carries on the wire: `hostPrefix`, or `securePrefix`
+    /// when cookies are scoped to a sub-path.
+    let cookiePrefix: String
 
-    /// The prefix a cookie set over HTTPS carries on the wire.
+    /// Bound to this origin and `Path=/`.
     static let hostPrefix = "__Host-"
+    /// Sent over HTTPS only, any path.
+    static let securePrefix = "__Secure-"
     /// One year, as browsers' preload lists ask for.
     static let hstsValue = "max-age=31536000"
 
@@ -33,15 +39,15 @@ struct ClientMiddleware: RouterMiddleware {
         context.host = origin.host
         guard origin.https else { return try await next(request, context) }
         var head = request.head
-        head.headerFields = Self.inbound(head.headerFields)
+        head.headerFields = Self.inbound(head.headerFields, prefix: cookiePrefix)
         var response = try await next(Request(head: head, body: request.body), context)
-        response.headers = Self.outbound(response.headers)
+        response.headers = Self.outbound(response.headers, prefix: cookiePrefix)
         if hsts { response.headers[.strictTransportSecurity] = Self.hstsValue }
         return response
     }
 
     /// The request's cookies as the server names them: `__Host-sd_x` read as `sd_x`, a bare `sd_x` dropped.
-    static func inbound(_ fields: HTTPFields) -> HTTPFields {
+    static func inbound(_ fields: HTTPFields, prefix hostPrefix: String) -> HTTPFields {
         var out = fields
         out[values: .cookie] = fields[values: .cookie].map { header in
             header.split(separator: ";").compactMap { pair -> String? in
@@ -54,7 +60,7 @@ struct ClientMiddleware: RouterMiddleware {
     }
 
     /// The response's `sd_…` cookies with the `__Host-` prefix and `Secure`.
-    static func outbound(_ fields: HTTPFields) -> HTTPFields {
+    static func outbound(_ fields: HTTPFields, prefix hostPrefix: String) -> HTTPFields {
         var out = fields
         out[values: .setCookie] = fields[values: .setCookie].map { cookie in
             cookie.hasPrefix("sd_") ? hostPrefix + cookie + "; Secure" : cookie

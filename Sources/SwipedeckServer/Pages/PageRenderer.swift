@@ -15,10 +15,14 @@ public struct PageRenderer: Sendable {
     /// Static files by URL: templates name them by their plain paths, pages get hashed URLs.
     let assets: StaticAssets
 
+    /// The sub-path the app is served under (`AppConfiguration.basePath`; empty at the root).
+    let basePath: String
+
     /// Loads every `*.mustache` in `templatesDirectory`, with the static paths they name
     /// (`/css/app.css`, `/js/deck.js`, …) replaced once by their hashed URLs.
-    init(templatesDirectory: String, assets: StaticAssets) throws {
+    init(templatesDirectory: String, assets: StaticAssets, basePath: String = "") throws {
         self.assets = assets
+        self.basePath = basePath
         var library = MustacheLibrary()
         let folder = URL(fileURLWithPath: templatesDirectory, isDirectory: true)
         for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory) where file.hasSuffix(".mustache") {
@@ -26,6 +30,18 @@ public struct PageRenderer: Sendable {
             try library.register(assets.rewriteReferences(in: source), named: String(file.dropLast(".mustache".count)))
         }
         self.library = library
+    }
+
+    private static let rootRelativeAttribute = try! NSRegularExpression(
+        pattern: #"(\s(?:href|src|action|formaction|data-[a-z-]+)=")/(?!/)"#)
+
+    /// `html` as served under `basePath`: every root-relative attribute value (`href="/…"`, `src`,
+    /// `action`, `data-…`, whether the template or a view wrote it) prefixed. Data cannot forge
+    /// one: `{{ }}` escapes the quote that would open an attribute.
+    func underBasePath(_ html: String) -> String {
+        if basePath.isEmpty { return html }
+        return Self.rootRelativeAttribute.stringByReplacingMatches(
+            in: html, range: NSRange(html.startIndex..., in: html), withTemplate: "$1" + NSRegularExpression.escapedTemplate(for: basePath) + "/")
     }
 
     /// Like `page`, for a page whose HTML depends only on `key` (which must name everything the
@@ -36,7 +52,7 @@ public struct PageRenderer: Sendable {
         if let hit = cache.get(key) {
             html = hit
         } else {
-            html = library.render(context(), withTemplate: template) ?? "<!doctype html><title>Template missing</title>"
+            html = underBasePath(library.render(context(), withTemplate: template) ?? "<!doctype html><title>Template missing</title>")
             cache.set(key, html)
         }
         return Response(
@@ -62,7 +78,7 @@ public struct PageRenderer: Sendable {
 
     /// Renders `template` with `context` as a 200 (or `status`) HTML response.
     func page(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let html = library.render(context, withTemplate: template) ?? "<!doctype html><title>Template missing</title>"
+        let html = underBasePath(library.render(context, withTemplate: template) ?? "<!doctype html><title>Template missing</title>")
         return Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

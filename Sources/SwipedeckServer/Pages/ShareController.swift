@@ -14,6 +14,8 @@ struct ShareController: Sendable {
     let renderer: PageRenderer
     /// `AppConfiguration.publicBaseURL`: the origin people reach the server at, if configured.
     let publicBaseURL: String?
+    /// `AppConfiguration.basePath`: the sub-path the app is served under.
+    let basePath: String
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/d/:deck/qr.svg", use: qrCode)
@@ -92,8 +94,8 @@ struct ShareController: Sendable {
     /// The deck's absolute link: the configured public base URL, else the scheme and host the
     /// client used (a trusted proxy's forwarded ones: `ClientOrigin`).
     func deckLink(_ slug: String, _ context: AppRequestContext) -> String {
-        if let base = publicBaseURL { return base + "/d/" + slug }
-        return "\(context.isHTTPS ? "https" : "http")://\(context.host ?? "localhost")/d/\(slug)"
+        if let base = publicBaseURL { return base + basePath + "/d/" + slug }
+        return "\(context.isHTTPS ? "https" : "http")://\(context.host ?? "localhost")\(basePath)/d/\(slug)"
     }
 
     @Sendable func qrCode(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// Scripts and stylesheets are sent without their comments (`CommentStripper`). References
 /// between assets are rewritten to hashed URLs before hashing, so a changed image
-/// changes the hash of the stylesheet naming it: stylesheets' and templates' absolute paths
-/// (`/img/empty.svg`), scripts' relative module imports (`from './physics.js'`). A file is hashed
+/// changes the hash of the stylesheet naming it: stylesheets' absolute paths (`/img/empty.svg`,
+/// written relative to the stylesheet), templates' absolute paths, scripts' relative module imports (`from './physics.js'`). A file is hashed
 /// after the files it names; an import cycle leaves the files in it unrewritten.
 struct StaticAssets: Sendable {
     /// Path prefixes served from this table; every other path goes to the router.
@@ -113,7 +113,10 @@ struct StaticAssets: Sendable {
         guard path.hasSuffix(".css") || path.hasSuffix(".js"), let source = String(data: bytes, encoding: .utf8) else { return bytes }
         let text = path.hasSuffix(".css") ? CommentStripper.css(source) : CommentStripper.javaScript(source)
         if path.hasSuffix(".css") {
-            return Data(replacing(absolutePath, in: text) { hashed[$0]?.hashedPath }.utf8)
+            // Relative to the stylesheet's folder (`../img/…` from `/css/`), so a server under a
+            // sub-path (`--base-path`) serves the same stylesheet.
+            let up = String(repeating: "../", count: path.split(separator: "/").count - 1)
+            return Data(replacing(absolutePath, in: text) { hashed[$0].map { up + $0.hashedPath.dropFirst() } }.utf8)
         }
         let folder = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
         let out = replacing(moduleImport, in: text) { match in

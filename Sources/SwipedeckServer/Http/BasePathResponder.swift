@@ -1,0 +1,56 @@
+import Hummingbird
+import HTTPTypes
+
+/// Serves the whole app under a sub-path (`--base-path /decks`), for a proxy that forwards
+/// `https://example.org/decks/…` with the prefix kept. It wraps the router's responder (the
+/// router picks a route before any middleware runs): a request's path loses the prefix on the
+/// way in (the routes, the static files and the rules that read paths see the
+/// paths they always see); a path outside it is a 404, the bare prefix redirects to the prefix
+/// with a slash. On the way out, a root-relative `Location` and every cookie's `Path=/` gain the
+/// prefix. Pages name their links with the prefix already (`PageRenderer`), scripts read it from
+/// the page (`data-root`), stylesheets name images relative to themselves.
+public struct BasePathResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == AppRequestContext {
+    public typealias Context = AppRequestContext
+    /// `/decks`: a leading slash, no trailing one (`AppConfiguration.basePath`); empty: the root,
+    /// and requests pass as they are.
+    let basePath: String
+    let inner: Inner
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        if basePath.isEmpty { return try await inner.respond(to: request, context: context) }
+        let target = request.head.path ?? "/"
+        let path = request.uri.path
+        if path == basePath {
+            let query = target.dropFirst(path.count)
+            return Response(status: .permanentRedirect, headers: [.location: basePath + "/" + query])
+        }
+        guard path.hasPrefix(basePath + "/") else {
+            return JSONResponse.error(.notFound("page"))
+        }
+        var head = request.head
+        head.path = String(target.dropFirst(basePath.count))
+        var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+        if let location = response.headers[.location], location.hasPrefix("/"), !location.hasPrefix("//") {
+            response.headers[.location] = basePath + location
+        }
+        response.headers[values: .setCookie] = response.headers[values: .setCookie].map { cookie in
+            cookie.replacingOccurrences(of: "; Path=/;", with: "; Path=\(basePath);")
+                .replacingOccurrences(of: "; Path=/", with: "; Path=\(basePath)", options: .anchored.union(.backwards))
+        }
+        return response
+    }
+
+}
+
+/// `--base-path` values.
+public enum BasePath {
+    /// Whether `path` is a sub-path `--base-path` takes: `/` and one or more segments of letters,
+    /// digits, `-`, `_`, `.` and `~`, no trailing slash (`/decks`, `/team/votes`).
+    public static func isValid(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), !path.hasSuffix("/") else { return false }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
+            !segment.isEmpty && segment != "." && segment != ".."
+                && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }
+        }
+    }
+}
