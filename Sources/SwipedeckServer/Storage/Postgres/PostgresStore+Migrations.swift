@@ -116,6 +116,9 @@ extension PostgresStore {
             ALTER TABLE decks ADD COLUMN joinLimit bigint;
             CREATE TABLE accessCodes (deckId bigint NOT NULL, code text NOT NULL, createdAt double precision NOT NULL, PRIMARY KEY (deckId, code))
             """),
+        // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
+        // (SQLite's v9-deck-listed).
+        ("v5-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers
