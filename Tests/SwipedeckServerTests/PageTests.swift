@@ -58,7 +58,8 @@ struct PageTests {
             #expect(html.contains(#"name="direction" value="left""#))
             #expect(html.contains(#"name="direction" value="right""#))
             #expect(html.contains(#"data-remaining="\#(rendered + 1)""#))
-            #expect(html.contains(#"<div class="empty-state" hidden>"#))
+            #expect(html.contains(#"<div class="stack-state state-finished empty-state" role="status" hidden>"#))
+            #expect(html.contains(#"data-state="open""#))
             #expect(html.contains(#"href="/d/s/cards/\#(ids[0])""#))
 
             // A drag-only deck renders no direction buttons.
