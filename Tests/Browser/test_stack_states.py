@@ -21,8 +21,15 @@ SIZES = {"phone": dict(viewport=PHONE, has_touch=True), "desktop": dict(viewport
 
 
 def make_deck(server, slug, cards=4, **settings):
-    """A deck of `cards` cards (or the given list) with `settings` PATCHed (open, quota, profile…)."""
+    """A deck of `cards` cards (or the given list) with `settings` PATCHed (open, quota, profile…).
+    No cards: one card, archived (the API makes no deck without cards; archiving all does)."""
     titles = cards if isinstance(cards, list) else [f"Card {i}" for i in range(1, cards + 1)]
+    if not titles:
+        make_deck(server, slug, ["Archived"], **settings)
+        _, _, page = server.request("GET", f"/api/v1/decks/{slug}/cards", None, OWNER)
+        status, _, text = server.request("POST", f"/api/v1/decks/{slug}/cards/{page['cards'][0]['id']}/archive", {}, OWNER)
+        assert status == 200, text
+        return
     body = {"slug": slug, "title": settings.pop("title", slug.title()), "cards": [{"title": t} for t in titles]}
     for key in ("description", "profile", "labels"):
         if key in settings:
@@ -390,3 +397,40 @@ def test_a_form_swipe_without_an_id_shows_the_plain_page(make_server, chromium):
         assert "POST /api" not in text and "participant_required" not in text
     finally:
         ctx.close()
+
+
+# ---------------------------------------------------------------- the stack's edge, the way to My swipes
+
+def test_the_next_card_peeks_a_clean_edge_not_a_sliver(server, device):
+    """The card under the top one shows a deliberate edge above it (the profile's 6 px offset), never a
+    1–2 px sliver; the one under it 12 px."""
+    size, page = device
+    open_deck(page, server)
+    page.evaluate("localStorage.setItem('sd-hint-seen:getaways', '1')")
+    time.sleep(0.6)  # the stack's own transition settles
+    tops = page.evaluate("""() => [0, 1, 2].map((d) =>
+        document.querySelector(`#stack .card[data-depth="${d}"]`).getBoundingClientRect().top)""")
+    peeks = [tops[0] - tops[1], tops[0] - tops[2]]
+    assert peeks[0] == pytest.approx(6, abs=0.5) and peeks[1] == pytest.approx(12, abs=0.5), peeks
+    box = page.locator(".stack-wrap").bounding_box()
+    page.screenshot(path=str(SHOTS / f"stack-edge-{size}.png"),
+                    clip={"x": box["x"] - 10, "y": box["y"] - 30, "width": box["width"] + 20, "height": 90})
+
+
+def test_deck_to_my_swipes_logs_no_aborted_transition(server, desktop):
+    """Deck → My swipes → Deck: no 'Transition was aborted because of invalid state' in the console."""
+    page = desktop
+    messages = []
+    page.on("console", lambda m: messages.append(f"{m.type}: {m.text}"))
+    open_deck(page, server)
+    for _ in range(2):
+        page.click("nav >> text=My swipes")
+        page.wait_for_url("**/history")
+        page.wait_for_load_state("load")
+        time.sleep(0.5)
+        page.click("nav >> text=Deck")
+        page.wait_for_url("**/d/getaways")
+        page.wait_for_load_state("load")
+        time.sleep(0.5)
+    bad = [m for m in messages if m.startswith("error") or "Transition" in m]
+    assert bad == [], bad
