@@ -140,6 +140,8 @@ function createDeckPage(root, profile) {
   const offlineState = root.querySelector('.offline-state');
   const offlineBanner = root.querySelector('.offline-banner');
   const hint = root.querySelector('.swipe-hint');
+  const head = root.querySelector('.deck-head');
+  const description = root.querySelector('.deck-description');
   const hintKey = 'sd-hint-seen:' + settings.deck;
   const controls = root.querySelector('.controls');
   const buildCard = createCardBuilder(root.querySelector('#card-template'));
@@ -264,6 +266,7 @@ function createDeckPage(root, profile) {
       describeOffline();
     }
     showOfflineBanner();
+    fitStack();
     controls.querySelectorAll('[name=direction]').forEach((button) => {
       button.disabled = outOfCards || state !== 'open';
     });
@@ -272,6 +275,19 @@ function createDeckPage(root, profile) {
     if (running && remaining > cards.length && !fetching) {
       fetchMore();
     }
+  }
+
+  // What stands above the stack beyond a one-line title (more title lines, the description, the
+  // offline notice) comes off the stack's height (--head-extra in app.css).
+  function fitStack() {
+    let extra = head.offsetHeight - counterPill.offsetHeight;
+    if (description) {
+      extra += description.offsetHeight;
+    }
+    if (!offlineBanner.hidden) {
+      extra += offlineBanner.offsetHeight;
+    }
+    root.style.setProperty('--head-extra', `${Math.max(extra, 0)}px`);
   }
 
   // Only the panel of the current state shows; in any state but open the cards take no input.
@@ -868,6 +884,7 @@ function createDeckPage(root, profile) {
   addEventListener('storage', onStorage);
   addEventListener('online', onOnline);
   addEventListener('offline', () => layout());
+  addEventListener('resize', fitStack);
   hint.querySelector('.hint-dismiss').addEventListener('click', dismissHint);
 
   const rendered = [...liveCards()].map((card) => Number(card.dataset.card));

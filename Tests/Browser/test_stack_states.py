@@ -102,7 +102,7 @@ def test_closed_deck_takes_no_drag_no_button_no_key(server, device):
     assert top_card(page) == before
     assert page.inner_text(".toast") == ""
     assert swipes(server) == []
-    assert page.inner_text("#remaining") == "4"
+    assert page.text_content("#remaining") == "4"
     shoot(page, f"closed-{size}")
 
 
@@ -124,13 +124,13 @@ def test_past_the_quota_no_card_flies_and_undo_opens_it_again(server, device):
     assert visible_state(page) == "limitReached"
     assert "up to 2 cards" in page.inner_text(".state-limitReached")
     assert direction_buttons_disabled(page)
-    assert page.inner_text("#remaining") == "3"
+    assert page.text_content("#remaining") == "3"
     third = top_card(page)
     assert third not in (first, second)
     real_drag(page, size, 230)
     page.keyboard.press("ArrowLeft")
     time.sleep(1.0)
-    assert page.inner_text("#remaining") == "3", "the counter kept falling past the quota"
+    assert page.text_content("#remaining") == "3", "the counter kept falling past the quota"
     assert page.inner_text(".toast") == "", "a 'Not counted' toast past the quota"
     assert len(swipes(server)) == 2
     shoot(page, f"limit-{size}")
@@ -237,6 +237,9 @@ def test_description_hint_and_a_long_title_on_the_stack(server, device):
     assert not cut, "the title is cut"
     box = heading.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+    # The stack gives up what the title and description take: the buttons stay on screen.
+    like = page.locator(".ctl-like").bounding_box()
+    assert like["y"] + like["height"] <= page.viewport_size["height"], like
     shoot(page, f"hint-{size}")
     page.focus(".hint-dismiss")
     page.keyboard.press("Enter")
