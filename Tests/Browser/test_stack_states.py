@@ -103,6 +103,7 @@ def test_closed_deck_takes_no_drag_no_button_no_key(server, device):
     assert page.inner_text(".toast") == ""
     assert swipes(server) == []
     assert page.text_content("#remaining") == "4"
+    time.sleep(0.5)  # the panel's pop-in
     shoot(page, f"closed-{size}")
 
 
@@ -133,6 +134,7 @@ def test_past_the_quota_no_card_flies_and_undo_opens_it_again(server, device):
     assert page.text_content("#remaining") == "3", "the counter kept falling past the quota"
     assert page.inner_text(".toast") == "", "a 'Not counted' toast past the quota"
     assert len(swipes(server)) == 2
+    time.sleep(0.5)  # the panel's pop-in
     shoot(page, f"limit-{size}")
     page.keyboard.press("z")
     page.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'open'")
@@ -167,6 +169,7 @@ def test_no_cards_is_not_all_caught_up(server, device):
     text = page.inner_text(".state-noCards")
     assert "No cards yet" in text and "caught up" not in page.inner_text(".stack-wrap")
     assert direction_buttons_disabled(page)
+    time.sleep(0.5)  # the panel's pop-in
     shoot(page, f"no-cards-{size}")
 
 
@@ -348,8 +351,9 @@ def test_past_the_join_budget_the_page_waits_in_plain_words_and_keeps_the_swipe(
         assert panel.is_visible()
         assert "Many people are joining from your network" in panel.inner_text()
         assert page.locator('meta[http-equiv="refresh"]').count() == 1
+        time.sleep(0.5)  # the panel's pop-in
         shoot(page, "joining-nojs-phone")
-        page.locator(".ctl-like").is_disabled()
+        assert page.locator(".ctl-like").is_disabled()
         assert "POST" not in page.inner_text("body") and "participant" not in page.inner_text("body").lower()
     finally:
         nojs.close()
