@@ -25,6 +25,12 @@ const toastMs = 2500;
 /** The longest wait between delivery attempts, in seconds (Retry-After is capped to it too). */
 const maxRetrySeconds = 8;
 
+/**
+ * The longest wait before asking for a participant id again, in seconds: the server's
+ * Retry-After is honoured up to it (a join budget refills in seconds, not hours).
+ */
+const maxJoinWaitSeconds = 300;
+
 /** The deck action a key names: 'undo', a direction, or '' for keys the deck leaves alone. */
 function keyAction(key) {
   if (key === 'Backspace' || key === 'z' || key === 'Z') {
@@ -45,6 +51,34 @@ function retrySeconds(response, attempt) {
 /** "1 swipe waits" / "3 swipes wait": the offline message's count. */
 function waitingPhrase(count) {
   return count === 1 ? '1 swipe waits on this device' : `${count} swipes wait on this device`;
+}
+
+/** The banner's count of what waits: "2 swipes wait on this device until you are back online." */
+function pendingPhrase(count, until) {
+  if (count === 0) {
+    return `Swipes you make wait on this device until ${until}.`;
+  }
+  const swipes = count === 1 ? '1 swipe waits' : `${count} swipes wait`;
+  return `${swipes} on this device until ${until}.`;
+}
+
+/**
+ * The stack's state (StackState.of on the server, transliterated): `known` is the state only the
+ * server can tell (noCards, closed: from the page or a refusal), else 'open'; `cardsShown` the
+ * live cards on the page; `remaining` the undecided cards; `decided` this participant's
+ * decisions; `quota` the deck's per-person limit or null.
+ */
+function stackState(known, cardsShown, remaining, decided, quota) {
+  if (known !== 'open') {
+    return known;
+  }
+  if (cardsShown === 0 && remaining === 0) {
+    return 'finished';
+  }
+  if (quota !== null && decided >= quota) {
+    return 'limitReached';
+  }
+  return 'open';
 }
 
 /** What a screen reader hears after the stack changed. */
@@ -102,8 +136,13 @@ function createDeckPage(root, profile) {
   const announcer = root.querySelector('#announce');
   const counter = root.querySelector('#remaining');
   const counterPill = root.querySelector('.counter');
-  const emptyState = root.querySelector('.empty-state');
+  const statePanels = root.querySelectorAll('.stack-state');
   const offlineState = root.querySelector('.offline-state');
+  const offlineBanner = root.querySelector('.offline-banner');
+  const hint = root.querySelector('.swipe-hint');
+  const head = root.querySelector('.deck-head');
+  const description = root.querySelector('.deck-description');
+  const hintKey = 'sd-hint-seen:' + settings.deck;
   const controls = root.querySelector('.controls');
   const buildCard = createCardBuilder(root.querySelector('#card-template'));
   const queue = createSharedQueue(localStorage, settings.deck);
@@ -126,6 +165,16 @@ function createDeckPage(root, profile) {
   let delivering = false;
   let toastTimer = 0;
   let pressedControl = null;
+  // What only the server tells (noCards, closed), else 'open'; a deck_closed refusal closes it here.
+  let knownState = settings.state === 'noCards' || settings.state === 'closed' ? settings.state : 'open';
+  let state = settings.state;
+  const quota = settings.quota === '' ? null : Number(settings.quota);
+  let decided = Number(settings.decided);
+  // The last delivery got no answer at all (the server is down or unreachable).
+  let unreachable = false;
+  // No participant id yet (the join budget of this network is spent): decisions wait here.
+  let joining = settings.state === 'joining';
+  let joinTimer = 0;
 
   // The top cards: those not on their way out.
   function liveCards() {
@@ -210,18 +259,89 @@ function createDeckPage(root, profile) {
       springScale(counterPill);
     }
     const outOfCards = !cards[0];
-    // Cards still to come: not "all caught up"; unreachable: say so, and what waits here.
-    emptyState.hidden = !outOfCards || remaining > 0;
-    offlineState.hidden = !outOfCards || remaining === 0 || !fetchFailed;
+    showState(stackState(knownState, cards.length, remaining, decided, quota));
+    // Cards still to come but unreachable: say so, and what waits here.
+    offlineState.hidden = state !== 'open' || !outOfCards || remaining === 0 || !fetchFailed;
     if (!offlineState.hidden) {
       describeOffline();
     }
+    showOfflineBanner();
+    fitStack();
     controls.querySelectorAll('[name=direction]').forEach((button) => {
-      button.disabled = outOfCards;
+      button.disabled = outOfCards || state !== 'open';
     });
+    controls.querySelector('.ctl-undo').disabled = state === 'closed' || state === 'noCards';
     const running = cards.length <= 2 * profile.stack.visible;
     if (running && remaining > cards.length && !fetching) {
       fetchMore();
+    }
+  }
+
+  // What stands above the stack beyond a one-line title (more title lines, the description, the
+  // offline notice) comes off the stack's height (--head-extra in app.css).
+  function fitStack() {
+    let extra = head.offsetHeight - counterPill.offsetHeight;
+    if (description) {
+      extra += description.offsetHeight;
+    }
+    if (!offlineBanner.hidden) {
+      extra += offlineBanner.offsetHeight;
+    }
+    root.style.setProperty('--head-extra', `${Math.max(extra, 0)}px`);
+  }
+
+  // Only the panel of the current state shows; in any state but open the cards take no input.
+  function showState(next) {
+    if (next !== state) {
+      state = next;
+      announce();
+    }
+    root.dataset.state = state;
+    statePanels.forEach((panel) => {
+      panel.hidden = !panel.classList.contains('state-' + state);
+    });
+    stack.inert = state !== 'open';
+    if (state !== 'open') {
+      hint.hidden = true;
+    }
+  }
+
+  // Offline (or the server unreachable) shows at once above the stack, with the swipes that wait.
+  function showOfflineBanner() {
+    const offline = !navigator.onLine;
+    offlineBanner.hidden = !offline && !unreachable && !joining;
+    if (offlineBanner.hidden) {
+      return;
+    }
+    const waiting = waitingSwipes(queue.items()).length;
+    if (offline) {
+      offlineBanner.textContent = `You are offline. ${pendingPhrase(waiting, 'you are back online')}`;
+    } else if (unreachable) {
+      offlineBanner.textContent = `The server cannot be reached. ${pendingPhrase(waiting, 'it answers')}`;
+    } else {
+      const crowd = 'Many people are joining from your network right now.';
+      offlineBanner.textContent = `${crowd} ${pendingPhrase(waiting, 'you are in')}`;
+    }
+  }
+
+  // The first-visit hint: shown on an open deck until dismissed (its button, or a first decision).
+  function showHint() {
+    let seen = true;
+    try {
+      seen = localStorage.getItem(hintKey) === '1';
+    } catch {
+      // Storage refused (a private window's policy): show the hint; the page works without it.
+      seen = false;
+    }
+    hint.hidden = seen || state !== 'open';
+  }
+
+  function dismissHint() {
+    hint.hidden = true;
+    try {
+      localStorage.setItem(hintKey, '1');
+    } catch {
+      // Storage full or refused: the hint comes back on the next visit, nothing else is lost.
     }
   }
 
@@ -276,7 +396,7 @@ function createDeckPage(root, profile) {
   function onPointerDown(event) {
     const top = liveCards()[0];
     lastPointerDown = event;
-    if (drag || !top || !top.contains(event.target) || event.button || top.anim) {
+    if (drag || !top || !top.contains(event.target) || event.button || top.anim || state !== 'open') {
       return;
     }
     const box = top.getBoundingClientRect();
@@ -420,6 +540,10 @@ function createDeckPage(root, profile) {
     };
     animate(element, frame, () => element.remove());
     remaining--;
+    decided++;
+    if (!hint.hidden) {
+      dismissHint();
+    }
     shownAt = now();
     layout();
     announce();
@@ -464,6 +588,7 @@ function createDeckPage(root, profile) {
     element.style.opacity = '';
     stack.prepend(element);
     remaining++;
+    decided--;
     shownAt = now();
     layout();
     announce();
@@ -488,7 +613,8 @@ function createDeckPage(root, profile) {
       return;
     }
     const top = liveCards()[0];
-    const allowed = profile.directions.includes(direction) && settings.allowButtons === 'true';
+    const buttons = settings.allowButtons === 'true';
+    const allowed = profile.directions.includes(direction) && buttons && state === 'open';
     if (top && !top.anim && allowed) {
       fling(top, direction, { x: 0, y: 0 }, 0, 0, input);
     }
@@ -607,39 +733,100 @@ function createDeckPage(root, profile) {
     return [settings.api + '/swipes', { method: 'POST', headers, body, signal }];
   }
 
+  // Asks for this page again, headers only: a page view mints a participant id within the join
+  // budget. An answer without Retry-After came with the id's cookie: what waits is delivered.
+  async function join() {
+    const request = { method: 'HEAD', signal: AbortSignal.timeout(requestTimeoutMs) };
+    const response = await fetch(location.pathname, request).catch(() => null);
+    const wait = response ? Number(response.headers.get('Retry-After')) : 0;
+    if (response && response.ok && !wait) {
+      joining = false;
+      showOfflineBanner();
+      deliver();
+      return;
+    }
+    scheduleJoin(wait || refetchDelayMs / 1e3);
+  }
+
+  function scheduleJoin(seconds) {
+    clearTimeout(joinTimer);
+    joinTimer = setTimeout(join, Math.min(seconds, maxJoinWaitSeconds) * 1e3);
+  }
+
+  // The server wants a participant id this browser does not have (none minted yet, or one it
+  // does not know): the swipe stays queued while the page joins.
+  async function needsParticipant(response) {
+    if (response.status !== 400 && response.status !== 403) {
+      return false;
+    }
+    const answer = await response.clone().json().catch(() => null);
+    const code = answer?.error?.code;
+    return code === 'participant_required' || code === 'unknown_participant';
+  }
+
   async function deliverQueue() {
+    if (joining) {
+      // join() delivers once the id is here.
+      return;
+    }
     for (let item = queue.items()[0]; item; item = queue.items()[0]) {
       // From now on an undo must ask the server.
       queue.markSent(item.key);
       const [url, request] = requestFor(item);
       const response = await fetch(url, request).catch(() => null);
       const status = response ? response.status : 0;
+      if (unreachable !== !response) {
+        unreachable = !response;
+        showOfflineBanner();
+      }
       if (!response || status === 429 || status > 499) {
         const seconds = retrySeconds(response, deliveryAttempt);
         deliveryAttempt++;
         deliveryTimer = setTimeout(deliver, seconds * 1e3);
         return;
       }
+      if (await needsParticipant(response)) {
+        joining = true;
+        showOfflineBanner();
+        scheduleJoin(1);
+        return;
+      }
       queue.remove(item.key);
       deliveryAttempt = 0;
       await explainRefusal(item, response);
+      showOfflineBanner();
     }
   }
 
-  // Refused (422: by the model; 409: already swiped; …): say why; a card the model rejected comes
-  // back if it is not back already.
+  // Refused (422: by the model; 409: already swiped, closed, past the quota; …): say why; a card the
+  // model rejected comes back if it is not back already. A closed deck or a reached quota is a state
+  // of the page, not a toast per card: the card comes back and the state's panel says why.
   async function explainRefusal(item, response) {
     const status = response.status;
     if (status < 400 || (item.undo && status === 404)) {
       return;
     }
     const answer = await response.json().catch(() => null);
-    const prefix = item.undo ? 'Undo failed: ' : 'Not counted: ';
-    say(prefix + (answer?.error?.message || 'HTTP ' + status));
+    const code = answer?.error?.code;
     const index = thrown.findIndex((entry) => entry.key === item.key);
-    if (status === 422 && index >= 0) {
+    const stateRefusal = code === 'deck_closed' || code === 'quota_reached';
+    if (code === 'deck_closed') {
+      knownState = 'closed';
+    }
+    if (!stateRefusal) {
+      const prefix = item.undo ? 'Undo failed: ' : 'Not counted: ';
+      say(prefix + (answer?.error?.message || 'HTTP ' + status));
+    }
+    if ((status === 422 || stateRefusal) && index >= 0 && !item.undo) {
+      // Not decided after all: the ledger forgets it, so the next fetch does not drop it again.
+      queue.trustServer([item.body.card]);
       putBack(thrown.splice(index, 1)[0].element);
     }
+    if (code === 'quota_reached') {
+      // The server counts decisions this page cannot see (cards archived since, another device).
+      decided = Math.max(decided, quota ?? decided);
+    }
+    layout();
   }
 
   // Another tab queued, delivered or undid: drop the cards it decided, show what it changed.
@@ -649,6 +836,7 @@ function createDeckPage(root, profile) {
     }
     const dropped = dropDecided();
     remaining -= dropped;
+    decided += dropped;
     layout();
     if (dropped) {
       announce();
@@ -696,11 +884,19 @@ function createDeckPage(root, profile) {
   addEventListener('storage', onStorage);
   addEventListener('online', onOnline);
   addEventListener('offline', () => layout());
+  addEventListener('resize', fitStack);
+  hint.querySelector('.hint-dismiss').addEventListener('click', dismissHint);
 
   const rendered = [...liveCards()].map((card) => Number(card.dataset.card));
   queue.trustServer(rendered);
-  remaining -= dropDecided();
+  const droppedAtStart = dropDecided();
+  remaining -= droppedAtStart;
+  decided += droppedAtStart;
   layout();
+  showHint();
+  if (joining) {
+    scheduleJoin(Number(settings.joinWait) || 1);
+  }
   deliver();
   playEntrance();
   // From here a drag moves the top card (tests and the page benchmark wait for this).

@@ -132,9 +132,8 @@ function judge(dx, dy, w, h, vw, vh, ox, profile, trace, velocity) {
       const xRatio = profile.classicXRatio;
       candidate = ratio < 0 ? LEFT : RIGHT;
       progress = abs(ratio) / xRatio;
-      if (abs(cap(dy / vh)) > profile.classicYRatio) {
-        decision = ratio < -xRatio ? LEFT : ratio > xRatio ? RIGHT : NONE;
-      }
+      // Vertical movement does not matter (a level drag counts).
+      decision = ratio < -xRatio ? LEFT : ratio > xRatio ? RIGHT : NONE;
       break;
     }
     case 'zone': {

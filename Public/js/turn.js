@@ -12,5 +12,21 @@ function settle(event) {
   transition.updateCallbackDone.catch(() => {});
 }
 
+/** Whether a page turns: a deck's stack (/d/slug) or a card's detail view (/d/slug/cards/id). */
+function turns(url) {
+  return /^\/d\/[^/]+(\/cards\/\d+)?\/?$/.test(new URL(url).pathname);
+}
+
+// Only the stack and a detail view opt in (turn.css). Leaving for another page (My swipes, the
+// results) the new page does not, and the browser aborted the transition there with an uncaught
+// "Transition was aborted because of invalid state" on every such navigation: skip it here.
+function leave(event) {
+  settle(event);
+  const target = event.activation?.entry?.url;
+  if (event.viewTransition && target && !turns(target)) {
+    event.viewTransition.skipTransition();
+  }
+}
+
 addEventListener('pagereveal', settle);
-addEventListener('pageswap', settle);
+addEventListener('pageswap', leave);

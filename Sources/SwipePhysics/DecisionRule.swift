@@ -4,8 +4,8 @@ public enum DecisionRule: String, Sendable, Hashable, Codable, CaseIterable {
     /// `distanceThreshold`, or release speed reaches `flingVelocity` with at least
     /// `minFlingDistance` displacement, along the enabled direction with the largest projection.
     case distanceOrFling
-    /// Seed 000, pan gesture: `x / viewport width` beyond ±`classicXRatio` AND
-    /// `|y| / viewport height` beyond `classicYRatio` (the seed's own condition, quirk included).
+    /// Seed 000, pan gesture: `x / viewport width` beyond ±`classicXRatio`, however far up or down
+    /// (the seed's extra `|y| / height > 0.02` condition is dropped: a level drag must count).
     case classic
     /// Seed 000, long press: the drag starts after a press of `pressDelayMs` that moved less
     /// than `pressSlopPx`; thrown when released outside the inner zone.

@@ -3,16 +3,16 @@ extension SwipeProfile {
     /// 0.08 of the card), left/right, rotation about the grab point, seed 000's stack and spring.
     public static let standard = SwipeProfile(
         name: "standard",
-        summary: "Distance-or-fling, left/right: the default for new decks."
+        summary: "Drag a card about a third of its width to the left or right, or flick it that way. The default."
     )
 
-    /// Seed 000's pan-gesture card: released when x / screen width passes ±0.4 AND |y| / screen
-    /// height passes 0.02 (quirk kept: a dead-level drag springs back), rotation π/10 · x%,
+    /// Seed 000's pan-gesture card: released when x / screen width passes ±0.4, however far up or
+    /// down (the seed's |y| / height > 0.02 condition is dropped), rotation π/10 · x%,
     /// return spring 0.26 s ζ 0.68, exit at 1.6 × width with y from the velocity in 0.48 s,
     /// cards enter from a random off-screen point in 0.93 s.
     public static let classic = SwipeProfile(
         name: "classic",
-        summary: "Seed 000 pan gesture: x/width past 0.4 and |y|/height past 0.02.",
+        summary: "Drag a card far, past 40% of the screen's width, to the left or right. Cards fly in when the page opens.",
         rule: .classic,
         rotationByViewport: true,
         rotateAboutGrabPoint: false,
@@ -28,7 +28,7 @@ extension SwipeProfile {
     /// approximated by the standard rotation (the seed's constant 1° tilt is not reproduced).
     public static let zone = SwipeProfile(
         name: "zone",
-        summary: "Seed 000 long press: thrown when released outside the inner zone.",
+        summary: "Press and hold a card still for a moment, then drag it close to the left or right edge of the screen and let go.",
         rule: .zone,
         throwStyle: .horizontalKeepY,
         exitDistanceFactor: 2.0,
@@ -42,7 +42,7 @@ extension SwipeProfile {
     /// seed names POP but prints no parameters), inset stack.
     public static let eightway = SwipeProfile(
         name: "eightway",
-        summary: "Seed 002: eight directions, thrown at 60% of the way to the target point.",
+        summary: "Drag a card well past halfway towards a side or a corner: eight directions. Not far enough, it bounces back.",
         rule: .koloda,
         directions: Decision.directions,
         returnSpring: SpringParameters(responseMs: 579, dampingRatio: 0.59),
@@ -53,7 +53,7 @@ extension SwipeProfile {
     /// last moves, each clamped to ±5 px; linear slide of at most 0.1 s.
     public static let reveal = SwipeProfile(
         name: "reveal",
-        summary: "Seed 004: swipe a row left to reveal its actions.",
+        summary: "Swipe a row to the left to show its actions, to the right to hide them.",
         rule: .reveal
     )
 
@@ -61,7 +61,7 @@ extension SwipeProfile {
     /// distance-from-touch / 1000 and spread by overscroll / 10 at the ends.
     public static let springList = SwipeProfile(
         name: "springList",
-        summary: "Seed 003: list items on springs; nothing is thrown.",
+        summary: "A list that sways as you scroll; nothing is swiped away.",
         rule: .springList,
         directions: []
     )

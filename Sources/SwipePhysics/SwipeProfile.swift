@@ -27,9 +27,6 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     /// `classic`: |x| / viewport width beyond which a release throws, unitless. 0.4 (DESIGN; seed 000's
     /// `swipeXPosLimitRatio`, whose value the article does not print).
     public var classicXRatio: Double
-    /// `classic`: |y| / viewport height that must also be exceeded, unitless. 0.02 (DESIGN; the condition
-    /// is seed 000's `swipeYPosLimitRatio` test, quirk kept: a perfectly horizontal drag never throws).
-    public var classicYRatio: Double
     /// `zone`: press time before the drag starts, ms. 50 (seed 000 `minimumPressDuration = 0.05`).
     public var pressDelayMs: Double
     /// `zone`: movement allowed during the press, CSS px. 0.5 (seed 000 `allowableMovement`).
@@ -100,7 +97,6 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         flingVelocity: Double = 0.5,
         minFlingDistance: Double = 0.08,
         classicXRatio: Double = 0.4,
-        classicYRatio: Double = 0.02,
         pressDelayMs: Double = 50,
         pressSlopPx: Double = 0.5,
         zoneInsetX: Double = 75,
@@ -134,7 +130,6 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         self.flingVelocity = flingVelocity
         self.minFlingDistance = minFlingDistance
         self.classicXRatio = classicXRatio
-        self.classicYRatio = classicYRatio
         self.pressDelayMs = pressDelayMs
         self.pressSlopPx = pressSlopPx
         self.zoneInsetX = zoneInsetX

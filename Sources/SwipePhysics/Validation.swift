@@ -147,12 +147,12 @@ public func judge(_ tr: Trace, profile p: SwipeProfile) -> Verdict {
             }
         }
     case .classic:
+        // Vertical movement does not matter: seed 000 also asked |y| / height > 0.02, so a clean
+        // horizontal drag sprang back and swipers thought the app broken (issue 26).
         let rx = DragState.capAtOne(dx / tr.vw)
-        let ry = DragState.capAtOne(dy / tr.vh)
-        let ary = ry < 0 ? -ry : ry
-        if rx < -p.classicXRatio && ary > p.classicYRatio {
+        if rx < -p.classicXRatio {
             decision = .left
-        } else if rx > p.classicXRatio && ary > p.classicYRatio {
+        } else if rx > p.classicXRatio {
             decision = .right
         }
     case .zone:

@@ -31,7 +31,7 @@ struct CodableTests {
         let o = try Self.object(p)
         for key in [
             "name", "summary", "rule", "directions", "velocityWindowMs", "distanceThreshold", "flingVelocity", "minFlingDistance",
-            "classicXRatio", "classicYRatio", "pressDelayMs", "pressSlopPx", "zoneInsetX", "zoneInsetY", "kolodaThreshold",
+            "classicXRatio", "pressDelayMs", "pressSlopPx", "zoneInsetX", "zoneInsetY", "kolodaThreshold",
             "maxRotation", "rotationByViewport", "rotateAboutGrabPoint", "overlayStart", "overlayFull", "returnSpring",
             "throwStyle", "exitDistanceFactor", "throwMinMs", "throwMaxMs", "enterMs", "tapSlopPx", "stack", "reveal", "springList", "limits",
         ] {

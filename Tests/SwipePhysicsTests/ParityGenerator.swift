@@ -237,7 +237,7 @@ struct ParityGenerator {
             p.distanceThreshold * h, p.kolodaThreshold * h / 2, p.reveal.actionFraction * w, 0,
         ]
         let ys: [Double] = [
-            0, -0.0, p.classicYRatio * vh, -p.classicYRatio * vh, p.kolodaThreshold * h / 2,
+            0, -0.0, 0.02 * vh, -0.02 * vh, p.kolodaThreshold * h / 2,
             -p.kolodaThreshold * h / 2, p.distanceThreshold * h, -p.distanceThreshold * h, p.minFlingDistance * h, 1, -1,
         ]
         var ex = rng.pick(ends), ey = rng.pick(ys)

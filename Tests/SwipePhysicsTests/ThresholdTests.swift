@@ -124,7 +124,6 @@ struct ThresholdTests {
         let below = stepDown(from: 160) { $0 / 400 < 0.4 }
         let above = stepUp(from: 160) { $0 / 400 > 0.4 }
         #expect(above - 160 < 1e-12)
-        // |y| / height = 0.05, comfortably past the y condition.
         #expect(decide(rampTrace(dx: below, dy: 40), p) == Decision.none)
         #expect(decide(rampTrace(dx: 160, dy: 40), p) == Decision.none, "exactly 0.4 is not beyond it")
         #expect(decide(rampTrace(dx: above, dy: 40), p) == .right)
@@ -136,23 +135,18 @@ struct ThresholdTests {
         #expect(decide(rampTrace(dx: -900, dy: 40), p) == .left)
     }
 
-    @Test("classic: |y| / viewport height must exceed 0.02 (strict), up or down")
+    @Test("classic: vertical movement does not matter, a dead-level drag counts")
     func classicY() {
         let p = SwipeProfile.classic
-        #expect(p.classicYRatio == 0.02)
-        #expect(16.0 / 800 == 0.02)
-        let below = stepDown(from: 16) { $0 / 800 < 0.02 }
-        let above = stepUp(from: 16) { $0 / 800 > 0.02 }
-        for sign in [1.0, -1.0] {
-            #expect(decide(rampTrace(dx: 200, dy: sign * below), p) == Decision.none)
-            #expect(decide(rampTrace(dx: 200, dy: sign * 16), p) == Decision.none)
-            #expect(decide(rampTrace(dx: 200, dy: sign * above), p) == .right)
-            #expect(decide(rampTrace(dx: -200, dy: sign * below), p) == Decision.none)
-            #expect(decide(rampTrace(dx: -200, dy: sign * 16), p) == Decision.none)
-            #expect(decide(rampTrace(dx: -200, dy: sign * above), p) == .left)
+        for dy in [0.0, -0.0, 1, -1, 16, -16, 400, -400] {
+            #expect(decide(rampTrace(dx: 200, dy: dy), p) == .right)
+            #expect(decide(rampTrace(dx: -200, dy: dy), p) == .left)
+            #expect(decide(rampTrace(dx: 150, dy: dy), p) == Decision.none)
         }
-        // The quirk itself: a dead-level drag across the whole screen springs back.
-        #expect(decide(rampTrace(dx: 380, dy: 0), p) == Decision.none)
+        // Issue 26: a clean horizontal 260 px drag on a 390 × 844 phone.
+        let phone = Geometry(w: 359, h: 560, vw: 390, vh: 844, gx: 180, gy: 280, ox: 195, oy: 422)
+        #expect(decide(rampTrace(dx: 260, dy: 0, phone), p) == .right)
+        #expect(decide(rampTrace(dx: -260, dy: 0, phone), p) == .left)
     }
 
     // MARK: zone (seed 000 long press)

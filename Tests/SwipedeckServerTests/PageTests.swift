@@ -58,7 +58,8 @@ struct PageTests {
             #expect(html.contains(#"name="direction" value="left""#))
             #expect(html.contains(#"name="direction" value="right""#))
             #expect(html.contains(#"data-remaining="\#(rendered + 1)""#))
-            #expect(html.contains(#"<div class="empty-state" hidden>"#))
+            #expect(html.contains(#"<div class="stack-state state-finished empty-state" role="status" hidden>"#))
+            #expect(html.contains(#"data-state="open""#))
             #expect(html.contains(#"href="/d/s/cards/\#(ids[0])""#))
 
             // A drag-only deck renders no direction buttons.
@@ -143,7 +144,7 @@ struct PageTests {
                 #expect(try await client.postForm("/d/e/swipe", "card=\(id)&direction=left", headers: me).status == .seeOther)
             }
             let html = try await client.get("/d/e", headers: me).text
-            #expect(html.contains(#"<div class="empty-state">"#))
+            #expect(html.contains(#"<div class="stack-state state-finished empty-state" role="status">"#))
             #expect(html.contains("all caught up"))
             // No card on the stack; only the empty card in <template> that deck.js fills from fetched JSON.
             #expect(html.components(separatedBy: #"<article class="card""#).count == 2)
@@ -152,7 +153,7 @@ struct PageTests {
             #expect(html.contains(#"value="left" aria-label="NOPE" title="NOPE (←)" disabled"#))
             // Somebody else still gets the stack.
             let other = try await client.get("/d/e", headers: cookie("newcomer")).text
-            #expect(other.contains(#"<div class="empty-state" hidden>"#))
+            #expect(other.contains(#"<div class="stack-state state-finished empty-state" role="status" hidden>"#))
         }
     }
 
@@ -184,8 +185,10 @@ struct PageTests {
                 let s = profile.stack
                 for depth in 0...s.visible {
                     let slot = StackSlot.at(depth: depth, count: s.visible + 1, w: 380, stack: s)
+                    // Cards under the top one scale about their top edge: a clean edge, not a sliver.
+                    let origin = depth > 0 ? "transform-origin:50% 0;" : ""
                     #expect(r.text.contains(
-                        #".card[data-depth="\#(depth)"]{transform:translate(\#(slot.translateX)px,\#(slot.translateY)px) scale(\#(slot.scaleX),\#(slot.scaleY));opacity:\#(slot.opacity > 0 ? 1.0 : 0.0);z-index:\#(slot.zIndex)}"#),
+                        #".card[data-depth="\#(depth)"]{transform:translate(\#(slot.translateX)px,\#(slot.translateY)px) scale(\#(slot.scaleX),\#(slot.scaleY));\#(origin)opacity:\#(slot.opacity > 0 ? 1.0 : 0.0);z-index:\#(slot.zIndex)}"#),
                         "\(profile.name) depth \(depth)")
                     // The slot's alpha is on the content (an opaque card hides the one under it); no rule at 0 or 1.
                     let content = #".card[data-depth="\#(depth)"]>:not(.overlay){opacity:\#(slot.opacity)}"#

@@ -46,13 +46,13 @@ struct StorageTests {
                 #expect(tables.contains(t), "missing table \(t)")
             }
             let applied = try Self.read(db) { d in try AppDatabase.migrator.appliedMigrations(d) }
-            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access"])
+            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access", "v9-deck-listed"])
             _ = try await Self.importDeck(db, cards: 3)
 
             // Re-open the same file (twice): nothing re-applied, data kept.
             for _ in 0..<2 {
                 let again = try AppDatabase(path: path)
-                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access"])
+                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access", "v9-deck-listed"])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try await again.decks().map(\.deck.slug) == ["s"])
                 #expect(try await again.decks().first?.cardCount == 3)

@@ -19,11 +19,13 @@ struct DeckJSON: Encodable {
     /// Who may vote (`DeckAccessMode`) and how many of one network may join at once (null: the server's budget).
     let access: String
     let joinLimit: Int?
+    /// Whether `/` lists the deck (while open, with cards, for anyone with the link).
+    let listed: Bool
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order, countedInputs, access,
-            joinLimit, links
+            joinLimit, listed, links
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -42,6 +44,7 @@ struct DeckJSON: Encodable {
         try c.encode(countedInputs, forKey: .countedInputs)
         try c.encode(access, forKey: .access)
         try c.encode(joinLimit, forKey: .joinLimit)  // null when there is none, not absent
+        try c.encode(listed, forKey: .listed)
         try c.encode(links, forKey: .links)
     }
 
@@ -60,6 +63,7 @@ struct DeckJSON: Encodable {
         countedInputs = CountedInput.allCases.filter(d.counted.contains).map(\.rawValue)
         access = d.access.rawValue
         joinLimit = d.joinLimit
+        listed = d.listed
         links = ["page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards", "results": "/api/v1/decks/\(d.slug)/results"]
     }
 }

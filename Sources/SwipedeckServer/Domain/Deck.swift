@@ -46,6 +46,9 @@ public struct Deck: Sendable, Hashable, Codable {
     /// How many people of one network (`ClientNetwork.key`) may join this deck at once, for an
     /// event behind one NAT; nil: the server's join budget (`--rate-mint`, 60 × rate at once).
     public var joinLimit: Int?
+    /// Whether the front page (`/`) lists the deck while it is open, has an active card and takes
+    /// anyone with the link; an unlisted deck is reached by its link only. Default true.
+    public var listed: Bool = true
 
     public init(
         id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = "standard",

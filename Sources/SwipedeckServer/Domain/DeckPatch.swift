@@ -22,6 +22,8 @@ public struct DeckPatch: Sendable, Decodable {
     public var access: String?
     /// Present and nil: the server's join budget; absent: unchanged.
     public var joinLimit: Int??
+    /// Whether `/` lists the deck (`Deck.listed`).
+    public var listed: Bool?
     /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
     /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
     public static let maxJoinLimit = 10_000
@@ -29,7 +31,7 @@ public struct DeckPatch: Sendable, Decodable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs, access, joinLimit
+        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs, access, joinLimit, listed
     }
 
     public init(from decoder: any Decoder) throws {
@@ -46,6 +48,7 @@ public struct DeckPatch: Sendable, Decodable {
         countedInputs = try c.decodeIfPresent([String].self, forKey: .countedInputs)
         if c.contains(.access) { access = try c.decode(String.self, forKey: .access) }  // null is no mode: malformed
         if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
+        listed = try c.decodeIfPresent(Bool.self, forKey: .listed)
     }
 
     /// `deck` with the patch applied, if every rule holds.
@@ -110,6 +113,7 @@ public struct DeckPatch: Sendable, Decodable {
             }
             d.joinLimit = joinLimit
         }
+        if let listed { d.listed = listed }
         return d
     }
 }

@@ -14,6 +14,9 @@ public struct AppRequestContext: RequestContext {
     /// True when the request carried a participant cookie this server did not issue (forged,
     /// altered, expired, retired, or signed with another secret): a swipe relying on it is refused 403.
     public var participantRejected = false
+    /// Seconds until this client's network may join again, when the join budget (`JoinBudget`)
+    /// refused to mint a device credential on this page view (`ParticipantMiddleware`); nil otherwise.
+    public var joinWait: Int?
     /// Admissions to decks that take invited people only, by deck id (`sd_d<id>` cookies, checked).
     public var deckCredentials: [Int64: ParticipantCredential] = [:]
     /// Who manages decks on this request: the admin token, or an owner by session or API token.

@@ -35,7 +35,9 @@ struct ParticipantMiddleware: RouterMiddleware {
         guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path) else {
             return try await next(request, context)
         }
-        if try await joins.take(address: context.remoteAddress, deck: nil, now: now) != nil {
+        if let wait = try await joins.take(address: context.remoteAddress, deck: nil, now: now) {
+            // The page says so in plain words and tries again after `wait` (PageController.deckPage).
+            context.joinWait = wait
             return try await next(request, context)
         }
         let (fresh, credential) = signer.issue(.device, now: now)

@@ -35,15 +35,13 @@ struct DeckFormView {
     let joinLimit: String
     /// The slug can be chosen only when the deck is made (links to it are out there afterwards).
     var slugEditable = false
+    /// Whether the front page lists the deck (`Deck.listed`; form field `frontPage`).
+    var frontPage = true
 
     /// How each stack profile feels to swipe (the list rows' profiles, `reveal` and `springList`,
     /// are for the history page, not for a deck).
-    static let feels: [(String, String)] = [
-        ("standard", "Drag a card past about a third of its width, or flick it: left or right. Calm, predictable; the default."),
-        ("classic", "The first seed's pan: a long drag (40% of the screen) with a slight lift, a soft spring back, cards fly in."),
-        ("zone", "Press and hold still for a moment, then drag the card out of the inner zone of the screen to decide."),
-        ("eightway", "Eight directions, corners too: thrown at 60% of the way to a target, with a bouncy return."),
-    ]
+    /// Each is the profile's own `summary`: what the swiper must do, in one place.
+    static let feels: [(String, String)] = [SwipeProfile.standard, .classic, .zone, .eightway].map { ($0.name, $0.summary) }
 
     init(deck: Deck) {
         self.init(
@@ -51,6 +49,7 @@ struct DeckFormView {
             profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,
             counted: deck.counted, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder, access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
+        frontPage = deck.listed
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -62,6 +61,7 @@ struct DeckFormView {
             profile: form["profile"] ?? "standard", open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
             allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? "listed",
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
+        frontPage = form.checked("frontPage")
     }
 
     init(
@@ -103,6 +103,7 @@ struct DeckFormView {
         patch.countedInputs = form.all("counted")
         patch.quota = .some(try wholeNumber(form["quota"], code: "invalid_quota", "Cards per person must be a whole number, or empty for no limit."))
         patch.access = form["access"]
+        patch.listed = form.checked("frontPage")
         patch.joinLimit = .some(try wholeNumber(
             form["joinLimit"], code: "invalid_join_limit", "People who may join at once must be a whole number, or empty for the server's budget."))
         return patch

@@ -130,6 +130,6 @@ struct OwnerDecksController: Sendable {
         let quota = d.quota.map(String.init) ?? "null"
         let joinLimit = d.joinLimit.map(String.init) ?? "null"
         return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder)\",\"countedInputs\":\"\(d.countedInputs)\","
-            + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit)}"
+            + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit),\"listed\":\(d.listed)}"
     }
 }

@@ -27,9 +27,12 @@ struct PageController: Sendable {
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
-        // Only decks anyone with the link may vote on are listed.
-        let decks = try await database.decks().filter { $0.deck.access == .link }.map { s -> [String: Any] in
-            ["slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description, "cards": s.cardCount, "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty]
+        let decks = try await database.decks().filter(\.isOnFrontPage).map { s -> [String: Any] in
+            [
+                "slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description,
+                "cards": s.cardCount == 1 ? "1 card" : "\(s.cardCount) cards",
+                "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty,
+            ]
         }
         return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
     }
@@ -50,11 +53,13 @@ struct PageController: Sendable {
             deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
+        // No credential for this deck and none could be minted: the page waits for one.
+        let joinWait = participant == nil ? context.joinWait : nil
         // The page is a function of the deck's revision, the cards shown, the count left and
         // whether the viewer may see results (all in the key), so its HTML is rendered once per
         // combination. Any change to the deck or its cards bumps the revision.
-        let key = "deck|\(deck.id ?? 0)|\(deck.revision)|\(showResults)|\(remaining)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
-        return renderer.cachedPage("deck", key: key) {
+        let key = "deck|\(deck.id ?? 0)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
+        var response = renderer.cachedPage("deck", key: key) {
             let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
             let dirs = Set(profile.directions)
             var ctx = deckContext(deck)
@@ -64,13 +69,25 @@ struct PageController: Sendable {
             // The empty card deck.js fills from each fetched card's own JSON.
             ctx["cardTemplate"] = ["id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "", "hasImage": false] as [String: Any]
             ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
-            ctx["empty"] = cards.isEmpty
+            let state = StackState.of(deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil)
+            ctx["isJoining"] = state == .joining
+            ctx["joinWait"] = joinWait.map(String.init) ?? ""
+            ctx["state"] = state.rawValue
+            ctx["blocked"] = state != .open
+            // A closed deck refuses undos too (409 deck_closed); a deck without cards has none to undo.
+            ctx["undoBlocked"] = state == .closed || state == .noCards
+            ctx["isNoCards"] = state == .noCards
+            ctx["isClosed"] = state == .closed
+            ctx["isFinished"] = state == .finished
+            ctx["isLimitReached"] = state == .limitReached
+            ctx["quota"] = deck.quota.map(String.init) ?? ""
+            ctx["decided"] = cardCount - remaining
+            ctx["hasDescription"] = !deck.description.isEmpty
             ctx["remaining"] = remaining
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
             ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
             ctx["showResults"] = showResults
-            ctx["closed"] = !deck.isOpen
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
             ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))
             ctx["allowButtons"] = deck.allowButtons
@@ -78,6 +95,8 @@ struct PageController: Sendable {
             ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
             return ctx
         }
+        if let joinWait { response.headers[.retryAfter] = String(joinWait) }
+        return response
     }
 
     /// Cards rendered beyond the visible stack, so quick swipes never outrun the next fetch.
@@ -122,6 +141,9 @@ struct PageController: Sendable {
                 network: context.network, now: clock())
         } catch ApiError.alreadySwiped {
             // A double submit of the same form: the first one counted; just show the next card.
+        } catch let error as ApiError where error.code == "participant_required" {
+            // No credential yet (the join budget is spent): the deck's page says so in plain words
+            // and lets the person in by itself; never the API's message.
         }
         return .redirect(to: "/d/\(slug)", type: .normal)
     }

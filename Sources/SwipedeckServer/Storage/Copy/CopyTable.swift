@@ -29,6 +29,7 @@ public struct CopyTable: Sendable {
             ("leftLabel", .text), ("rightLabel", .text), ("upLabel", .text), ("downLabel", .text), ("createdAt", .double),
             ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
             ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text), ("joinLimit", .int),
+            ("listed", .bool),
         ]),
         CopyTable("cards", key: ["id"], serialId: true, [
             ("id", .int), ("deckId", .int), ("position", .int), ("title", .text), ("subtitle", .text), ("body", .text), ("image", .text),

@@ -19,7 +19,8 @@ extension PostgresStore {
                     allowButtons = \(d.allowButtons), leftLabel = \(d.leftLabel), rightLabel = \(d.rightLabel), upLabel = \(d.upLabel),
                     downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
                     quota = \(d.quota), cardOrder = \(d.cardOrder), countedInputs = \(d.countedInputs), revision = \(d.revision),
-                    access = \(d.access.rawValue), accessSecret = \(d.accessSecret), joinLimit = \(d.joinLimit)
+                    access = \(d.access.rawValue), accessSecret = \(d.accessSecret), joinLimit = \(d.joinLimit),
+                    listed = \(d.listed)
                 WHERE id = \(id)
                 """, on: connection)
             try await recordEvent(deckId: id, ownerId: ownerId, kind: "settings", detail: detail, at: now, on: connection)

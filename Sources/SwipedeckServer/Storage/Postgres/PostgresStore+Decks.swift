@@ -31,10 +31,11 @@ extension PostgresStore {
         try await value("""
             INSERT INTO decks (slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel,
                                createdAt, ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision,
-                               access, accessSecret, joinLimit)
+                               access, accessSecret, joinLimit, listed)
             VALUES (\(d.slug), \(d.title), \(d.description), \(d.profile), \(d.allowButtons), \(d.leftLabel), \(d.rightLabel),
                     \(d.upLabel), \(d.downLabel), \(d.createdAt), \(d.ownerId), \(d.isOpen), \(d.resultsPublic), \(d.quota),
-                    \(d.cardOrder), \(d.countedInputs), \(d.revision), \(d.access.rawValue), \(d.accessSecret), \(d.joinLimit))
+                    \(d.cardOrder), \(d.countedInputs), \(d.revision), \(d.access.rawValue), \(d.accessSecret), \(d.joinLimit),
+                    \(d.listed))
             RETURNING id
             """, on: connection, as: Int64.self)
     }
@@ -65,8 +66,8 @@ extension PostgresStore {
     public func decks() async throws -> [DeckSummary] {
         try await fetch("""
             SELECT \(unescaped: Self.deckColumns),
-                   (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id),
-                   (SELECT image FROM cards c WHERE c.deckId = d.id ORDER BY position LIMIT 1)
+                   (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL),
+                   (SELECT image FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL ORDER BY position LIMIT 1)
             FROM decks d ORDER BY d.createdAt, d.id
             """) { c in
             DeckSummary(deck: try Self.deck(&c), cardCount: try c.next(), cover: try c.next(String?.self) ?? "")

@@ -120,6 +120,9 @@ extension PostgresStore {
         ("v5-token-buckets", """
             CREATE TABLE tokenBuckets (key text PRIMARY KEY, tokens double precision NOT NULL, updatedAt double precision NOT NULL)
             """),
+        // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
+        // (SQLite's v9-deck-listed).
+        ("v6-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStore {
     static let deckColumns = """
         id, slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel, createdAt, \
-        ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit
+        ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit, listed
         """
 
     static func deck(_ c: inout PostgresColumns) throws -> Deck {
@@ -23,6 +23,7 @@ extension PostgresStore {
         d.access = DeckAccessMode(rawValue: try c.next(String.self)) ?? .link
         d.accessSecret = try c.next()
         d.joinLimit = try c.next()
+        d.listed = try c.next()
         return d
     }
 

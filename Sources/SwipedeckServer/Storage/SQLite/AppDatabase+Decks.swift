@@ -4,8 +4,16 @@ import GRDB
 /// A deck with how many cards it has (deck list).
 public struct DeckSummary: Sendable, Hashable {
     public var deck: Deck
+    /// Active cards: archived ones are not swiped and not counted.
     public var cardCount: Int
+    /// The first active card's image, or "".
     public var cover: String
+
+    /// Whether the front page (`/`) lists the deck: open, listed, for anyone with the link, and
+    /// with at least one active card (a deck with nothing to swipe is a dead end).
+    public var isOnFrontPage: Bool {
+        deck.access == .link && deck.listed && deck.isOpen && cardCount > 0
+    }
 }
 
 extension AppDatabase {
@@ -40,8 +48,8 @@ extension AppDatabase {
     public func decks() async throws -> [DeckSummary] {
         try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT d.*, (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id) AS cardCount,
-                       (SELECT image FROM cards c WHERE c.deckId = d.id ORDER BY position LIMIT 1) AS cover
+                SELECT d.*, (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL) AS cardCount,
+                       (SELECT image FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL ORDER BY position LIMIT 1) AS cover
                 FROM decks d ORDER BY d.createdAt, d.id
                 """)
             return try rows.map { r in DeckSummary(deck: try Deck(row: r), cardCount: r["cardCount"], cover: r["cover"] ?? "") }

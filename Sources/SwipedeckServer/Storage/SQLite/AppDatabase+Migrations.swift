@@ -133,6 +133,10 @@ extension AppDatabase {
                     deckId INTEGER NOT NULL, code TEXT NOT NULL, createdAt REAL NOT NULL, PRIMARY KEY (deckId, code)) WITHOUT ROWID;
                 """)
         }
+        // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed.
+        m.registerMigration("v9-deck-listed") { db in
+            try db.execute(sql: "ALTER TABLE decks ADD COLUMN listed BOOLEAN NOT NULL DEFAULT 1")
+        }
         return m
     }
 }

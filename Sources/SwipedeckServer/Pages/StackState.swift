@@ -1,0 +1,35 @@
+/// What a swiper can do on a deck's stack page right now, for the page's first paint (deck.js
+/// moves on from it: to `limitReached` or `finished` as decisions are made, back on an undo).
+///
+/// Every state but `open` disables the buttons and the drag: a decision there would not count.
+enum StackState: String, Sendable, CaseIterable {
+    /// Cards to decide, and decisions count.
+    case open
+    /// The deck has no active card at all (a new deck, or every card archived).
+    case noCards
+    /// The owner closed the deck: no swipe counts until it opens again.
+    case closed
+    /// This visitor holds no participant credential yet: the join budget of their network is
+    /// spent (`JoinBudget`). The page tries again by itself after Retry-After; with scripts the
+    /// swiper decides at once and the decisions wait on the device until the credential arrives.
+    case joining
+    /// Every active card has this participant's decision.
+    case finished
+    /// This participant made the deck's per-person number of decisions (`Deck.quota`).
+    case limitReached
+
+    /// The state of a deck with `activeCards` active cards of which this participant has not
+    /// decided `remaining`; `joining` when the visitor waits for a credential. Checked in this
+    /// order: no cards, closed, joining, finished, limit reached.
+    /// The decisions counted against the quota are those on active cards (`activeCards −
+    /// remaining`); a swipe on a card archived since still counts on the server, which then
+    /// refuses with `quota_reached` and the page moves to `limitReached` itself.
+    static func of(_ deck: Deck, activeCards: Int, remaining: Int, joining: Bool = false) -> StackState {
+        if activeCards == 0 { return .noCards }
+        if !deck.isOpen { return .closed }
+        if joining { return .joining }
+        if remaining == 0 { return .finished }
+        if let quota = deck.quota, activeCards - remaining >= quota { return .limitReached }
+        return .open
+    }
+}
