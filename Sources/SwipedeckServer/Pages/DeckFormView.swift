@@ -35,6 +35,31 @@ struct DeckFormView {
     let joinLimit: String
     /// The slug can be chosen only when the deck is made (links to it are out there afterwards).
     var slugEditable = false
+    /// The refusal of the last save, next to its field (`showing(_:)`; Mustache reads stored properties only).
+    var titleError: String?
+    var slugError: String?
+    var descriptionError: String?
+    var labelsError: String?
+    var countedError: String?
+    var quotaError: String?
+    var joinLimitError: String?
+
+    /// The form with `problem`'s sentence next to its field (nil for a problem of no field: the
+    /// page says it at the top).
+    func showing(_ problem: DeckFormProblem) -> DeckFormView {
+        var form = self
+        switch problem.field {
+        case .title: form.titleError = problem.sentence
+        case .slug: form.slugError = problem.sentence
+        case .description: form.descriptionError = problem.sentence
+        case .labels: form.labelsError = problem.sentence
+        case .counted: form.countedError = problem.sentence
+        case .quota: form.quotaError = problem.sentence
+        case .joinLimit: form.joinLimitError = problem.sentence
+        case .other: break
+        }
+        return form
+    }
 
     /// How each stack profile feels to swipe (the list rows' profiles, `reveal` and `springList`,
     /// are for the history page, not for a deck).
