@@ -121,6 +121,9 @@ struct ShareController: Sendable {
         let allowList: Bool
         let signatureKey: String
         let exampleLink: String
+        /// The host of `link` when phones elsewhere cannot reach it (`LinkReach`), else nil.
+        let thisComputer: String?
+        let sameNetwork: String?
     }
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -128,13 +131,17 @@ struct ShareController: Sendable {
         let deck = try await access.managed(try await context.parameters.require("deck"), context)
         let codeCount = try await database.accessCodes(deckId: deck.id ?? 0).count
         let example = "alice@example.org"
+        let link = absolute(AccessController.invitation(deck), request)
+        let host = URL(string: link)?.host ?? ""
+        let reach = LinkReach(link: link)
         let view = ShareView(
             pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug, title: deck.title,
-            link: absolute(AccessController.invitation(deck), request), open: deck.isOpen, accessWords: deck.access.words,
+            link: link, open: deck.isOpen, accessWords: deck.access.words,
             unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount, allowList: deck.access == .allowList,
             signatureKey: deck.access == .allowList ? deck.accessSecret : "",
             exampleLink: absolute(
-                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", request))
+                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", request),
+            thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil)
         return renderer.page("owner-share", view)
     }
 }
