@@ -69,6 +69,8 @@ export function headlineStats(report) {
     passes: String(passes),
     median: medianText(report.medianDecisionMs),
     suspect: String(report.suspectExcluded),
+    // Every live swipe is counted or not (ResultsView: notCounted).
+    notCounted: String(report.allSwipes - report.swipes + report.excludedSwipes),
     allSwipes: String(report.allSwipes),
     excludedParticipants: String(report.excludedParticipants),
     excludedSwipes: String(report.excludedSwipes),

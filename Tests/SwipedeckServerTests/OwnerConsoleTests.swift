@@ -236,4 +236,23 @@ struct OwnerConsoleTests {
             #expect(bad.text.contains("1 with an error"))
         }
     }
+
+    @Test("results tiles agree: counted plus not counted is every live swipe, left-out people's included")
+    func tilesAgree() {
+        var tally = ResultsTally()
+        tally.add(card: 7, direction: "right", kind: .drag, count: 2, counted: CountedInput.defaultSet)
+        tally.add(card: 7, direction: "left", kind: .suspectDrag, count: 1, counted: CountedInput.defaultSet)
+        tally.add(card: 7, direction: "left", kind: .api, count: 1, counted: CountedInput.defaultSet)
+        var card = Card(deckId: 1, position: 0, title: "Lake")
+        card.id = 7
+        let deck = Deck(slug: "d", title: "D", createdAt: 0)
+        let report = ResultsReport(
+            deck: deck, cards: [card], tally: tally, participants: 2, medianDecisionMs: nil, rejections: [:],
+            excludedParticipants: 1, excludedSwipes: 3)
+        let context = ResultsView.context(report, deck: deck)
+        #expect(context["swipes"] as? Int == 2)
+        // One automated-looking, one API swipe the deck does not count, three of the left-out person.
+        #expect(context["notCounted"] as? Int == 5)
+        #expect(context["suspect"] as? Int == 1)
+    }
 }

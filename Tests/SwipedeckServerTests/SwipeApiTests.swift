@@ -173,7 +173,8 @@ struct SwipeApiTests {
             #expect(a["total"].int == 0)
 
             let page = try await client.get("/d/d/results", headers: admin).text
-            #expect(page.contains(#"<b data-stat="suspect">1</b><span>looked automated, not counted</span>"#))
+            #expect(page.contains(#"<b data-stat="notCounted">1</b><span>not counted</span>"#))
+            #expect(page.contains(#"(<span data-stat="suspect">1</span>) never count."#))
             #expect(page.contains(#"<b data-stat="swipes">1</b><span>swipes counted</span>"#))
         }
     }

@@ -47,6 +47,13 @@ test('archived cards are listed apart; the ranking numbers the active ones 1, 2,
   assert.equal(tableCells(ranked[0]).likes, '5 of 5');
 });
 
+test('counted and not counted add up to every live swipe, left-out people included', () => {
+  const report = {
+    participants: 3, swipes: 5, allSwipes: 8, excludedSwipes: 4, suspectExcluded: 2, directionTotals: {}, cards: [],
+  };
+  assert.equal(headlineStats(report).notCounted, '7');
+});
+
 test('one participant is "participant"', () => {
   const report = { participants: 1, swipes: 1, directionTotals: { right: 1 }, cards: [], rejections: {} };
   assert.equal(headlineStats(report).participantsLabel, 'participant');

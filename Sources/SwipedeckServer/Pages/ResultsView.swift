@@ -89,7 +89,9 @@ enum ResultsView {
             "bars": bars, "chartHeight": Double(shown.count) * rowHeight, "labelWidth": percent(labelShare), "rows": rows, "participants": r.participants,
             "participantsLabel": r.participants == 1 ? "participant" : "participants",
             "archivedRows": archived.map { row($0, place: 0) }, "hasArchived": !archived.isEmpty, "archivedCount": archived.count,
-            "swipes": r.swipes, "suspect": r.suspectExcluded, "median": median, "rejections": rejections,
+            // Every live swipe is counted or not: automated-looking, of a kind the deck does not
+            // count, or a left-out person's (their swipes are outside allSwipes).
+            "swipes": r.swipes, "suspect": r.suspectExcluded, "notCounted": r.allSwipes - r.swipes + r.excludedSwipes, "median": median, "rejections": rejections,
             "hasRejections": !rejections.isEmpty, "rejectedTotal": r.rejections.values.reduce(0, +),
             "likes": r.directionTotals.filter { ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "passes": r.directionTotals.filter { !ResultsReport.isLike($0.key) }.values.reduce(0, +),
