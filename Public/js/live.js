@@ -127,7 +127,7 @@ function createLiveResults(root) {
   const noRejections = root.querySelector('.no-rejections');
   // The title's share of the chart comes from the server's drawing when there is one.
   const firstLabel = bars ? bars.querySelector('.bar-title') : null;
-  const labelWidth = firstLabel ? firstLabel.getAttribute('width') : '80.0%';
+  const labelWidth = firstLabel ? firstLabel.getAttribute('width') : '52.0%';
 
   function render(report) {
     const stats = headlineStats(report);

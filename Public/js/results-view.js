@@ -5,9 +5,9 @@
 /** Height of one chart row, CSS px (ResultsView.rowHeight). */
 export const ROW_HEIGHT = 46;
 /** Fraction of the chart's width a title may take (ResultsView.labelShare). */
-export const LABEL_SHARE = 0.8;
+export const LABEL_SHARE = 0.52;
 /** Longest title shown in the chart, in characters (ResultsView.labelCharacters). */
-export const LABEL_CHARACTERS = 30;
+export const LABEL_CHARACTERS = 22;
 /** Narrowest interval bar, a fraction of the chart's width (ResultsView.minIntervalWidth). */
 export const MIN_INTERVAL_WIDTH = 0.004;
 /** Cards drawn in the chart at most. */

@@ -248,7 +248,7 @@ struct PageTests {
             #expect(!svg.contains(#"width="100.0%" height="16" rx="8"/><rect class="bar-mark""#), "no full solid bar: \(svg)")
             #expect(svg.contains(#"class="bar-range" x="\#(ResultsView.percent(short.lower))""#), "\(svg)")
             // The long title is cut with an ellipsis in the label; the whole title is the tooltip.
-            #expect(svg.contains(">An extraordinarily long card…</text>"), "\(svg)")
+            #expect(svg.contains(">An extraordinarily lo…</text>"), "\(svg)")
             #expect(svg.contains("<title>\(long)</title>"))
             #expect(svg.contains(">Short</text>"))
             #expect(svg.contains(">100% · 1 vote</text>") && svg.contains(">50% · 2 votes</text>"))

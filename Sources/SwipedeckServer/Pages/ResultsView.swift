@@ -16,11 +16,12 @@ import SwipePhysics
 enum ResultsView {
     /// Height of one chart row, CSS px: the 20 px title line, 2 px, the 16 px bar, 8 px to the next row.
     static let rowHeight = 46.0
-    /// Fraction of the chart's width the title may take; the like rate is right-aligned in the rest.
-    static let labelShare = 0.8
+    /// Fraction of the chart's width the title may take; the like rate and its votes ("100% · 12
+    /// votes", about 120 px at 14 px) are right-aligned in the rest, also on a 320 px phone.
+    static let labelShare = 0.52
     /// Longest title shown in the chart, in characters (grapheme clusters): about what fits the
     /// title's share of the chart on a 390 px wide phone at 14 px. The table shows whole titles.
-    static let labelCharacters = 30
+    static let labelCharacters = 22
     /// Narrowest interval bar, a fraction of the chart's width, so an interval of width 0 still shows.
     static let minIntervalWidth = 0.004
     /// Width of the mark at the observed rate, a fraction of the chart's width (results-view.js MARK_WIDTH).
