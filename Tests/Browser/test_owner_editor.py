@@ -111,6 +111,7 @@ def test_card_editor_uploads_each_file_holds_save_and_confirms(server, chromium,
     second = noisy_png(tmp_path / "noodles.png", 220, 2)
     # ~145 KB a second up: each image takes about a second.
     throttle(page, 140 * 1024)
+    started = time.monotonic()
     page.set_input_files("#card-image-file", [str(first), str(bad), str(second)])
     add = page.locator("form.card-form").get_by_role("button", name="Add card")
     poll(lambda: add.is_disabled(), what="the save button held while uploading")
@@ -122,6 +123,7 @@ def test_card_editor_uploads_each_file_holds_save_and_confirms(server, chromium,
     assert query(server, "SELECT COUNT(*) AS n FROM cards WHERE title = 'Ramen'") == [{"n": 0}]
 
     poll(lambda: page.locator(".upload-list li.ok, .upload-list li.bad").count() == 3, timeout=30, what="three files settled")
+    assert time.monotonic() - started > 1.5, "the connection was not throttled"
     lines = page.locator(".upload-list li")
     assert lines.nth(0).get_attribute("class") == "ok" and "broth.png" in lines.nth(0).inner_text()
     assert lines.nth(1).get_attribute("class") == "bad"
