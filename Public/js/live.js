@@ -2,11 +2,13 @@
 // once and after every change (at most once a second, one computation shared by all watchers);
 // this script redraws the numbers, chart, table and rejections from it with textContent and
 // createElement only. Without JavaScript the page is complete as served; EventSource reconnects
-// by itself, and the "live" badge shows only while it is connected.
+// by itself, and the 'live' badge shows only while it is connected.
 
-import { ROW_HEIGHT, chartBars, headlineStats, rejectionList, tableCells } from "./results-view.js";
+import {
+  ROW_HEIGHT, archivedCards, chartBars, headlineStats, rankedCards, rejectionList, tableCells,
+} from './results-view.js';
 
-const SVG = "http://www.w3.org/2000/svg";
+const SVG = 'http://www.w3.org/2000/svg';
 
 /** An SVG element with the given attributes. */
 function svgElement(name, attributes) {
@@ -31,116 +33,110 @@ function htmlElement(name, className, text) {
 
 /** One bar group of the chart, as ResultsView draws it. */
 function barGroup(bar) {
-  const group = svgElement("g", { class: "bar" });
-  const title = svgElement("title", {});
+  const group = svgElement('g', { class: 'bar' });
+  const title = svgElement('title', {});
   title.textContent = bar.title;
-  const labelBox = svgElement("svg", {
-    class: "bar-title",
+  const labelBox = svgElement('svg', {
+    class: 'bar-title',
     x: 0,
     y: bar.y,
     width: bar.labelWidth,
     height: 20,
   });
-  const label = svgElement("text", { class: "bar-label", x: 0, y: 15 });
+  const label = svgElement('text', { class: 'bar-label', x: 0, y: 15 });
   label.textContent = bar.label;
   labelBox.append(label);
-  const value = svgElement("text", { class: "bar-value", x: "100%", y: bar.textY });
+  const value = svgElement('text', { class: 'bar-value', x: '100%', y: bar.textY });
   value.textContent = bar.value;
   group.append(
     title,
     labelBox,
     value,
-    svgElement("rect", { class: "bar-bg", x: 0, y: bar.barY, width: "100%", height: 16, rx: 8 }),
-    svgElement("rect", {
-      class: "bar-fill",
-      x: 0,
+    svgElement('rect', { class: 'bar-bg', x: 0, y: bar.barY, width: '100%', height: 16, rx: 8 }),
+    svgElement('rect', {
+      class: 'bar-range',
+      x: bar.rangeX,
       y: bar.barY,
-      width: bar.fillWidth,
+      width: bar.rangeWidth,
       height: 16,
       rx: 8,
-      "fill-opacity": bar.fillOpacity,
     }),
-    svgElement("rect", {
-      class: "bar-ci",
-      x: bar.intervalX,
-      y: bar.intervalY,
-      width: bar.intervalWidth,
-      height: 4,
-      rx: 2,
-    }),
+    svgElement('rect', { class: 'bar-fill', x: 0, y: bar.barY, width: bar.sureWidth, height: 16, rx: 8 }),
+    svgElement('rect', { class: 'bar-mark', x: bar.markX, y: bar.barY, width: '0.6%', height: 16 }),
   );
   return group;
 }
 
 /** The accent placeholder under a card's image (Templates/placeholder.mustache). */
 function placeholder(accent) {
-  const svg = svgElement("svg", {
-    class: "placeholder",
-    viewBox: "0 0 4 3",
-    preserveAspectRatio: "none",
-    "aria-hidden": "true",
-    focusable: "false",
+  const svg = svgElement('svg', {
+    class: 'placeholder',
+    viewBox: '0 0 4 3',
+    preserveAspectRatio: 'none',
+    'aria-hidden': 'true',
+    focusable: 'false',
   });
-  svg.append(svgElement("rect", { width: 4, height: 3, fill: accent }));
+  svg.append(svgElement('rect', { width: 4, height: 3, fill: accent }));
   return svg;
 }
 
-/** One row of the ranked table. */
-function tableRow(card, kindKeys) {
-  const cells = tableCells(card, kindKeys);
-  const row = document.createElement("tr");
-  const title = htmlElement("td", "title");
-  const titleRow = htmlElement("div", "title-row");
-  const thumb = htmlElement("span", "thumb");
+/** One row of the ranked table, or of the archived cards' table (`ranked` false: no rank cell). */
+function tableRow(card, ranked) {
+  const cells = tableCells(card);
+  const row = document.createElement('tr');
+  const title = htmlElement('td', 'title');
+  const titleRow = htmlElement('div', 'title-row');
+  const thumb = htmlElement('span', 'thumb');
   thumb.append(placeholder(card.accent));
   if (card.image) {
-    const image = htmlElement("img");
+    const image = htmlElement('img');
     image.src = card.image;
-    image.alt = "";
-    image.loading = "lazy";
+    image.alt = '';
+    image.loading = 'lazy';
     thumb.append(image);
   }
-  const titleText = htmlElement("span", "title-text", card.title);
-  titleText.dir = "auto";
-  if (card.archived) {
-    titleText.append(" ", htmlElement("span", "badge", "archived"));
-  }
+  const titleText = htmlElement('span', 'title-text', card.title);
+  titleText.dir = 'auto';
   titleRow.append(thumb, titleText);
   title.append(titleRow);
-  row.append(htmlElement("td", "rank", cells.rank), title);
-  for (const text of [cells.likes, cells.total, cells.rate, cells.interval, cells.left, cells.other]) {
-    row.append(htmlElement("td", "num", text));
+  if (ranked) {
+    row.append(htmlElement('td', 'rank', cells.rank));
   }
-  for (const text of cells.kinds) {
-    row.append(htmlElement("td", "num kind", text));
+  row.append(title);
+  for (const text of [cells.votes, cells.likes, cells.rate]) {
+    row.append(htmlElement('td', 'num', text));
   }
+  const range = htmlElement('td', 'range', cells.range);
+  range.append(htmlElement('small', '', cells.certainty));
+  row.append(range);
   return row;
 }
 
 function createLiveResults(root) {
-  const badge = root.querySelector(".live-badge");
-  const chart = root.querySelector("figure.chart");
-  const bars = root.querySelector("svg.bars");
-  const noSwipes = root.querySelector(".no-swipes");
-  const excludedNote = root.querySelector(".excluded-note");
-  const tableBody = root.querySelector("table.ranked:not(.flagged-table) tbody");
-  const kindKeys = Array.from(root.querySelectorAll("table.ranked th[data-kind]"), (th) => th.dataset.kind);
-  const rejections = root.querySelector(".rejections ul");
-  const reasonsScript = root.querySelector("#rejection-reasons");
+  const badge = root.querySelector('.live-badge');
+  const chart = root.querySelector('figure.chart');
+  const bars = root.querySelector('svg.bars');
+  const noSwipes = root.querySelector('.no-swipes');
+  const excludedNote = root.querySelector('.excluded-note');
+  const tableBody = root.querySelector('table.ranked:not(.flagged-table):not(.archived-table) tbody');
+  const archivedBody = root.querySelector('table.archived-table tbody');
+  const archivedPanel = root.querySelector('.archived-results');
+  const rejections = root.querySelector('.rejections ul');
+  const reasonsScript = root.querySelector('#rejection-reasons');
   const reasons = reasonsScript ? JSON.parse(reasonsScript.textContent) : {};
-  const noRejections = root.querySelector(".no-rejections");
+  const noRejections = root.querySelector('.no-rejections');
   // The title's share of the chart comes from the server's drawing when there is one.
-  const firstLabel = bars ? bars.querySelector(".bar-title") : null;
-  const labelWidth = firstLabel ? firstLabel.getAttribute("width") : "80.0%";
+  const firstLabel = bars ? bars.querySelector('.bar-title') : null;
+  const labelWidth = firstLabel ? firstLabel.getAttribute('width') : '52.0%';
 
   function render(report) {
     const stats = headlineStats(report);
-    for (const element of root.querySelectorAll("[data-stat]")) {
+    for (const element of root.querySelectorAll('[data-stat]')) {
       if (element.dataset.stat in stats) {
         element.textContent = stats[element.dataset.stat];
       }
     }
-    for (const cell of root.querySelectorAll("table.kinds td[data-kind]")) {
+    for (const cell of root.querySelectorAll('table.kinds td[data-kind]')) {
       cell.textContent = String((report.swipesByKind || {})[cell.dataset.kind] || 0);
     }
     if (excludedNote) {
@@ -149,7 +145,7 @@ function createLiveResults(root) {
     const drawn = chartBars(report.cards).map((bar) => ({ ...bar, labelWidth: labelWidth }));
     if (bars) {
       bars.replaceChildren(...drawn.map(barGroup));
-      bars.setAttribute("height", String(drawn.length * ROW_HEIGHT));
+      bars.setAttribute('height', String(drawn.length * ROW_HEIGHT));
     }
     if (chart) {
       chart.hidden = report.swipes === 0;
@@ -159,19 +155,24 @@ function createLiveResults(root) {
     }
     if (tableBody) {
       // The page of the ranked table this page shows (the server pages it: ?page=N).
-      const table = tableBody.closest("table");
+      const table = tableBody.closest('table');
       const start = Number(table.dataset.start || 0);
       const size = Number(table.dataset.size || report.cards.length);
-      const shown = report.cards.slice(start, start + size);
-      tableBody.replaceChildren(...shown.map((card) => tableRow(card, kindKeys)));
+      const shown = rankedCards(report.cards).slice(start, start + size);
+      tableBody.replaceChildren(...shown.map((card) => tableRow(card, true)));
+    }
+    const archived = archivedCards(report.cards);
+    if (archivedBody) {
+      archivedBody.replaceChildren(...archived.map((card) => tableRow(card, false)));
+      archivedPanel.hidden = archived.length === 0;
     }
     const listed = rejectionList(report.rejections, reasons);
     if (rejections) {
       rejections.replaceChildren(...listed.map((entry) => {
-        const item = document.createElement("li");
-        const reason = htmlElement("span", "reason", entry.reason);
+        const item = document.createElement('li');
+        const reason = htmlElement('span', 'reason', entry.reason);
         reason.title = entry.code;
-        item.append(reason, " ", htmlElement("b", "", entry.count));
+        item.append(reason, ' ', htmlElement('b', '', entry.count));
         return item;
       }));
     }
@@ -187,9 +188,9 @@ function createLiveResults(root) {
   }
 
   const source = new EventSource(root.dataset.live);
-  source.addEventListener("open", () => showConnected(true));
-  source.addEventListener("error", () => showConnected(false));
-  source.addEventListener("results", (event) => {
+  source.addEventListener('open', () => showConnected(true));
+  source.addEventListener('error', () => showConnected(false));
+  source.addEventListener('results', (event) => {
     showConnected(true);
     try {
       render(JSON.parse(event.data));
@@ -200,7 +201,7 @@ function createLiveResults(root) {
   return { render: render, close: () => source.close() };
 }
 
-const section = document.querySelector("section.results[data-live]");
+const section = document.querySelector('section.results[data-live]');
 if (section) {
   createLiveResults(section);
 }

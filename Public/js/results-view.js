@@ -5,48 +5,48 @@
 /** Height of one chart row, CSS px (ResultsView.rowHeight). */
 export const ROW_HEIGHT = 46;
 /** Fraction of the chart's width a title may take (ResultsView.labelShare). */
-export const LABEL_SHARE = 0.8;
+export const LABEL_SHARE = 0.52;
 /** Longest title shown in the chart, in characters (ResultsView.labelCharacters). */
-export const LABEL_CHARACTERS = 30;
+export const LABEL_CHARACTERS = 22;
 /** Narrowest interval bar, a fraction of the chart's width (ResultsView.minIntervalWidth). */
 export const MIN_INTERVAL_WIDTH = 0.004;
-/** Opacity of a bar at a 0% like rate; it rises linearly to 1 at 100% (ResultsView.barMinOpacity). */
-export const BAR_MIN_OPACITY = 0.35;
 /** Cards drawn in the chart at most. */
 export const CHART_CARDS = 12;
+/** Width of the mark at a bar's observed rate, a fraction of the chart's width (ResultsView.markWidth). */
+export const MARK_WIDTH = 0.006;
 
-const LIKE_DIRECTIONS = new Set(["right", "up", "up_right"]);
+const LIKE_DIRECTIONS = new Set(['right', 'up', 'up_right']);
 
 /** Whether a direction counts as a like (right, up, up_right), as ResultsReport.isLike. */
 export function isLike(direction) {
   return LIKE_DIRECTIONS.has(direction);
 }
 
-/** A fraction 0…1 as an SVG length in percent, one decimal: 0.5 → "50.0%". */
+/** A fraction 0…1 as an SVG length in percent, one decimal: 0.5 → '50.0%'. */
 export function percent(fraction) {
   return `${(fraction * 100).toFixed(1)}%`;
 }
 
-/** A like rate as the page prints it: 0.456 → "46%". */
+/** A like rate as the page prints it: 0.456 → '46%'. */
 export function ratePercent(rate) {
   return `${Math.round(rate * 100)}%`;
 }
 
-/** The median decision time in seconds with one decimal, or "–" without data. */
+/** The median decision time in seconds with one decimal, or '–' without data. */
 export function medianText(milliseconds) {
   if (milliseconds === null || milliseconds === undefined) {
-    return "–";
+    return '–';
   }
   return `${(milliseconds / 1000).toFixed(1)} s`;
 }
 
-/** A chart label: the title, or its first LABEL_CHARACTERS - 1 characters, trailing spaces cut, and "…". */
+/** A chart label: the title, or its first LABEL_CHARACTERS - 1 characters, trailing spaces cut, and '…'. */
 export function chartLabel(title) {
   const characters = Array.from(title);
   if (characters.length <= LABEL_CHARACTERS) {
     return title;
   }
-  return characters.slice(0, LABEL_CHARACTERS - 1).join("").trimEnd() + "…";
+  return characters.slice(0, LABEL_CHARACTERS - 1).join('').trimEnd() + '…';
 }
 
 /** The six headline numbers, as strings keyed like the page's data-stat attributes. */
@@ -63,26 +63,65 @@ export function headlineStats(report) {
   const rejected = Object.values(report.rejections || {}).reduce((sum, count) => sum + count, 0);
   return {
     participants: String(report.participants),
+    participantsLabel: report.participants === 1 ? 'participant' : 'participants',
     swipes: String(report.swipes),
     likes: String(likes),
     passes: String(passes),
     median: medianText(report.medianDecisionMs),
     suspect: String(report.suspectExcluded),
+    // Every live swipe is counted or not (ResultsView: notCounted).
+    notCounted: String(report.allSwipes - report.swipes + report.excludedSwipes),
     allSwipes: String(report.allSwipes),
     excludedParticipants: String(report.excludedParticipants),
     excludedSwipes: String(report.excludedSwipes),
     rejectedTotal: String(rejected),
+    archivedCount: String((report.cards || []).filter((card) => card.archived).length),
   };
 }
 
-/** A bar's fill opacity for a like rate, two decimals: every bar on one colour scale. */
-export function barOpacity(rate) {
-  return (BAR_MIN_OPACITY + (1 - BAR_MIN_OPACITY) * rate).toFixed(2);
+/** '1 vote', '12 votes'. */
+export function votesText(total) {
+  return total === 1 ? '1 vote' : `${total} votes`;
 }
 
-/** Geometry of the chart's bars (cards with at least one counted swipe, at most CHART_CARDS). */
+/** Where the like rate surely lies, in words: 'between 21% and 100%', or '–' without votes. */
+export function rangeText(card) {
+  if (card.total === 0) {
+    return '–';
+  }
+  return `between ${ratePercent(card.wilson.lower)} and ${ratePercent(card.wilson.upper)}`;
+}
+
+/**
+ * How sure the ranking is of a card, from the width of its interval (ResultsView.certainty):
+ * 'too few votes to tell' at half the scale or wider, 'unsure' from 30 %, 'fairly sure' from
+ * 15 %, else 'sure'; '' without votes.
+ */
+export function certaintyText(card) {
+  if (card.total === 0) {
+    return '';
+  }
+  const width = card.wilson.upper - card.wilson.lower;
+  if (width >= 0.5) {
+    return 'too few votes to tell';
+  }
+  if (width >= 0.3) {
+    return 'unsure';
+  }
+  if (width >= 0.15) {
+    return 'fairly sure';
+  }
+  return 'sure';
+}
+
+/**
+ * Geometry of the chart's bars (active cards with at least one counted swipe, at most
+ * CHART_CARDS): a solid bar up to the interval's lower bound (the share the card surely has),
+ * a pale one on to its upper bound (what it may have), a mark at the observed rate. One vote
+ * draws a short solid bar and a long pale one, never a full bar.
+ */
 export function chartBars(cards) {
-  const shown = cards.filter((card) => card.total > 0).slice(0, CHART_CARDS);
+  const shown = cards.filter((card) => card.total > 0 && !card.archived).slice(0, CHART_CARDS);
   return shown.map((card, index) => {
     const y = index * ROW_HEIGHT;
     const width = Math.max(MIN_INTERVAL_WIDTH, card.wilson.upper - card.wilson.lower);
@@ -92,30 +131,35 @@ export function chartBars(cards) {
       y: y,
       textY: y + 15,
       barY: y + 22,
-      intervalY: y + 28,
-      fillWidth: percent(card.likeRate),
-      fillOpacity: barOpacity(card.likeRate),
-      intervalX: percent(card.wilson.lower),
-      intervalWidth: percent(width),
-      value: ratePercent(card.likeRate),
+      sureWidth: percent(card.wilson.lower),
+      rangeX: percent(card.wilson.lower),
+      rangeWidth: percent(width),
+      markX: percent(Math.min(card.likeRate, 1 - MARK_WIDTH)),
+      value: `${ratePercent(card.likeRate)} · ${votesText(card.total)}`,
     };
   });
 }
 
-/** One ranked-table row's cells as strings, kinds in `kindKeys` order. */
-export function tableCells(card, kindKeys) {
-  const counts = card.counts || {};
-  const left = counts.left || 0;
-  const right = counts.right || 0;
+/** The cards ranked apart from the archived ones, each with its place among them (`place`, 1 first). */
+export function rankedCards(cards) {
+  const active = cards.filter((card) => !card.archived);
+  return active.map((card, index) => ({ ...card, place: index + 1 }));
+}
+
+/** The archived cards, in their ranking order (listed apart, unranked). */
+export function archivedCards(cards) {
+  return cards.filter((card) => card.archived);
+}
+
+/** One ranked-table row's cells as strings. */
+export function tableCells(card) {
   return {
-    rank: String(card.rank),
-    likes: String(card.likes),
-    total: String(card.total),
-    rate: card.total > 0 ? ratePercent(card.likeRate) : "–",
-    interval: `${card.wilson.lower.toFixed(2)}–${card.wilson.upper.toFixed(2)}`,
-    left: String(left),
-    other: String(card.total - left - right),
-    kinds: kindKeys.map((key) => String((card.kinds || {})[key] || 0)),
+    rank: String(card.place),
+    votes: String(card.total),
+    likes: card.total > 0 ? `${card.likes} of ${card.total}` : 'no votes yet',
+    rate: card.total > 0 ? ratePercent(card.likeRate) : '–',
+    range: rangeText(card),
+    certainty: certaintyText(card),
   };
 }
 

@@ -14,20 +14,22 @@ async function copyText(text, input) {
   }
   input.focus();
   input.select();
-  return document.execCommand("copy");
+  return document.execCommand('copy');
 }
 
 function createSharePanel(root) {
-  const button = root.querySelector("[data-copy]");
+  const button = root.querySelector('[data-copy]');
   if (!button) {
     return;
   }
   const input = root.querySelector(button.dataset.copy);
-  const status = root.querySelector(".copy-status");
+  const status = root.querySelector('.copy-status');
   button.hidden = false;
-  button.addEventListener("click", async () => {
+  button.addEventListener('click', async () => {
     const copied = await copyText(input.value, input);
-    status.textContent = copied ? "Link copied." : "Select the link and copy it.";
+    status.textContent = copied ? 'Link copied: paste it into a message.' : 'Select the link and copy it.';
+    button.textContent = copied ? 'Copied ✓' : 'Copy';
+    status.classList.toggle('ok', copied);
   });
 }
 

@@ -15,7 +15,7 @@ struct Export: AsyncParsableCommand {
         guard let found = try await database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(db.shown).") }
         let report = try await database.results(for: found)
         switch format {
-        case "csv": print(ResultsCSV.render(report), terminator: "")
+        case "csv": print(ResultsCSV.render(report, names: DirectionNames(deck: found)), terminator: "")
         case "json":
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]

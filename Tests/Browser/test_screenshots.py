@@ -138,7 +138,7 @@ def test_results_page_fits_a_phone(server, phone):
         check_results_fit(phone, PHONE)
         phone.screenshot(path=str(SHOTS / f"results-phone-{deck}.png"), full_page=True)
     # The long title is cut with an ellipsis in the chart and whole in the table.
-    assert phone.locator(".bar-label", has_text="An extraordinarily long card…").count() == 1
+    assert phone.locator(".bar-label", has_text="An extraordinarily lo…").count() == 1
     assert phone.locator(".ranked .title", has_text=LONG_TITLES[0]).count() == 1
     # The narrowest phones (320 px) too.
     narrow = {"width": 320, "height": 640}

@@ -121,13 +121,16 @@ def test_results_bars_reasons_and_long_titles(server, phone):
     as_owner(page)
     page.goto(f"{server.base}/d/scale/results")
     bars = page.eval_on_selector_all(".bar-fill", """rects => rects.map(r => ({
-        fill: getComputedStyle(r).fill, opacity: Number(r.getAttribute('fill-opacity')),
+        fill: getComputedStyle(r).fill, sure: r.getBoundingClientRect().width,
+        possible: r.closest('.bar').querySelector('.bar-range').getBoundingClientRect().width,
+        track: r.closest('.bar').querySelector('.bar-bg').getBoundingClientRect().width,
         rate: r.closest('.bar').querySelector('.bar-value').textContent }))""")
     assert len(bars) == 3
     assert len({b["fill"] for b in bars}) == 1, f"bars in several colours: {bars}"
-    by_rate = sorted(bars, key=lambda b: int(b["rate"].rstrip("%")))
-    assert [b["opacity"] for b in by_rate] == sorted(b["opacity"] for b in bars), bars
-    assert by_rate[0]["opacity"] < by_rate[-1]["opacity"] == 1.0, bars
+    # Ranked by the sure (solid) part; 4 votes of 4 still leave a pale part: no full bar from few votes.
+    assert [b["sure"] for b in bars] == sorted((b["sure"] for b in bars), reverse=True), bars
+    assert bars[0]["rate"] == "100% · 4 votes" and bars[0]["sure"] < 0.6 * bars[0]["track"], bars
+    assert all(b["possible"] > 0.3 * b["track"] for b in bars), bars
     reason = page.locator(".rejections .reason").first
     assert reason.get_attribute("title") == code
     assert reason.inner_text() != code and len(reason.inner_text()) > 20, reason.inner_text()

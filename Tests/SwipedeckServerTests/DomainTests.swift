@@ -207,13 +207,16 @@ struct DomainTests {
         let report = ResultsReport(
             deck: Deck(slug: "d", title: "D", createdAt: 0), cards: [card], tally: tally, participants: 2, medianDecisionMs: nil,
             rejections: [:], excludedParticipants: 0, excludedSwipes: 0)
-        let lines = ResultsCSV.render(report).components(separatedBy: "\r\n")
+        let names = DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER")
+        let lines = ResultsCSV.render(report, names: names).components(separatedBy: "\r\n")
         #expect(lines.count == 3)
-        #expect(lines[0] == ResultsCSV.header)
+        #expect(lines[0] == ResultsCSV.header(names))
+        #expect(lines[0] == "rank,card_id,title,archived,LIKE or SUPER,votes,rate,rate_at_least,rate_at_most,NOPE,LIKE,SUPER,LATER,"
+            + "SUPER+NOPE,SUPER+LIKE,LATER+NOPE,LATER+LIKE,drag,suspect_drag,button,suspect_button,api,all")
         let w = WilsonInterval(successes: 1, trials: 2)
-        #expect(lines[1] == "1,7,\"Lake, calm\",1,2,0.5,\(w.lower),\(w.upper),1,1,0,0,0,0,0,0,1,3,1,0,0,5")
+        #expect(lines[1] == "1,7,\"Lake, calm\",0,1,2,0.5,\(w.lower),\(w.upper),1,1,0,0,0,0,0,0,1,3,1,0,0,5")
         #expect(lines[2] == "")
-        #expect(ResultsCSV.header.split(separator: ",").count == lines[1].replacingOccurrences(of: "\"Lake, calm\"", with: "x").split(separator: ",").count)
+        #expect(ResultsCSV.header(names).split(separator: ",").count == lines[1].replacingOccurrences(of: "\"Lake, calm\"", with: "x").split(separator: ",").count)
     }
 
     @Test("ResultsReport.isLike: right, up and up_right")

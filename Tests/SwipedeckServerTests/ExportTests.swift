@@ -11,7 +11,7 @@ import Testing
 @Suite("Per-swipe exports")
 struct ExportTests {
     static let columns = [
-        "swipe_id", "participant", "card_id", "card_revision", "direction", "input", "kind", "suspect", "suspect_reason",
+        "swipe_id", "participant", "card_id", "card_revision", "direction", "decision", "input", "kind", "suspect", "suspect_reason",
         "decision_ms", "velocity_x", "velocity_y", "duration_ms", "created_at", "undone_at",
     ]
 
@@ -92,7 +92,9 @@ struct ExportTests {
             #expect(drag["kind"] == "drag")
             #expect(drag["suspect"] == "0")
             #expect(Double(drag["velocity_x"] ?? "") != nil, "a drag has a release velocity")
-            #expect(Double(drag["created_at"] ?? "") == fixedTime)
+            // ISO 8601 in UTC, not seconds since 1970 (the JSON Lines keep those).
+            #expect(drag["created_at"] == SwipeExport.time(fixedTime))
+            #expect(drag["created_at"]?.hasSuffix("Z") == true && drag["created_at"]?.contains("T") == true)
             #expect(drag["undone_at"] == "")
             let button = try #require(records.first { $0["card_id"] == String(ids[1]) })
             #expect(button["input"] == "button")
@@ -103,7 +105,7 @@ struct ExportTests {
             #expect(suspect["kind"] == "suspectDrag")
             #expect(suspect["suspect"] == "1")
             #expect(suspect["suspect_reason"] == "machine_like_trace")
-            #expect(records.first { $0["swipe_id"] == undoneId }?["undone_at"] == String(fixedTime))
+            #expect(records.first { $0["swipe_id"] == undoneId }?["undone_at"] == SwipeExport.time(fixedTime))
 
             let jsonl = try await client.get("/api/v1/decks/x/swipes.jsonl", headers: admin)
             #expect(jsonl.headers[.contentType] == "application/x-ndjson")
@@ -150,13 +152,14 @@ struct ExportTests {
             velocityX: -0.5, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: true, requestHash: "h", createdAt: fixedTime,
             undoneAt: nil)
         s.suspectReason = "+1, \"odd\""
-        let line = SwipeExport.csvLine(s)
+        let line = SwipeExport.csvLine(s, names: DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER"))
         #expect(line.hasSuffix("\r\n"))
         let fields = Self.cells(String(line.dropLast()))  // "\r\n" is one Character
         #expect(fields.count == Self.columns.count)
         #expect(fields[1] == "'=cmd|' /C calc'!A0")
-        #expect(fields[8] == "'+1, \"odd\"")
-        #expect(fields[10] == "-0.5", "numbers stay numbers")
+        #expect(fields[5] == "NOPE", "the decision in the deck's own words")
+        #expect(fields[9] == "'+1, \"odd\"")
+        #expect(fields[11] == "-0.5", "numbers stay numbers")
     }
 
     @Test("many pages: 12,345 swipes seeded in the deck (and others around it) come out once each, in order", .sqliteOnly)

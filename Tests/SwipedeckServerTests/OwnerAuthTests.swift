@@ -123,8 +123,17 @@ struct OwnerAuthTests {
             let csrf = Self.csrf(page.text)
             #expect(try await client.postForm("/owner/tokens", "name=export", headers: cat).status == .forbidden)
             let created = try await client.postForm("/owner/tokens", "csrf=\(csrf)&name=nightly+export", headers: cat)
-            #expect(created.status == .created)
-            let html = created.text
+            // POST-redirect-GET: the token is shown by the page redirected to, once, from a short-lived flash.
+            #expect(created.status == .seeOther && created.headers[.location] == "/owner/tokens")
+            let flash = try #require(created.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            #expect(flash.hasPrefix("sd_token_flash=") && created.headers[.setCookie]?.contains("Path=/owner/tokens") == true)
+            let shown = try await client.get("/owner/tokens", headers: merged(cat, [.cookie: flash]))
+            #expect(shown.headers[.setCookie]?.contains("Max-Age=0") == true)
+            // Reloading (the browser may still send the cookie) shows it no more and creates nothing.
+            let reloaded = try await client.get("/owner/tokens", headers: merged(cat, [.cookie: flash]))
+            #expect(!reloaded.text.contains(#"id="new-token""#))
+            #expect(try await env.count("SELECT COUNT(*) FROM apiTokens") == 1)
+            let html = shown.text
             guard let r = html.range(of: #"id="new-token">"#) else { Issue.record("no token shown"); return }
             let token = String(html[r.upperBound...].prefix { $0 != "<" })
             #expect(token.hasPrefix("sdt_") && token.count == 68)

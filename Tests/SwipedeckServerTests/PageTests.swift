@@ -212,19 +212,19 @@ struct PageTests {
             let empty = try await client.get("/d/r/results", headers: admin)
             #expect(empty.status == .ok)
             #expect(empty.text.contains("No swipes yet"))
-            #expect(empty.text.contains("None: every submitted trace matched its claim."))
+            #expect(empty.text.contains("None: every swipe sent matched the gesture it claimed."))
 
             #expect(try await client.postForm("/d/r/swipe", "card=\(ids[0])&direction=right", headers: cookie("u1")).status == .seeOther)
             #expect(try await client.postForm("/d/r/swipe", "card=\(ids[0])&direction=left", headers: cookie("u2")).status == .seeOther)
             #expect(try await client.postForm("/d/r/swipe", "card=\(ids[1])&direction=left", headers: cookie("u2")).status == .seeOther)
             let html = try await client.get("/d/r/results", headers: admin).text
-            #expect(html.contains(#"<b data-stat="participants">2</b><span>participants</span>"#))
+            #expect(html.contains(#"<b data-stat="participants">2</b><span data-stat="participantsLabel">participants</span>"#))
             #expect(html.contains(#"<b data-stat="swipes">3</b><span>swipes counted</span>"#))
             #expect(html.contains(#"<b data-stat="likes">1</b><span>LIKE</span>"#))
-            #expect(html.contains(#"<b data-stat="passes">2</b><span>NOPE &amp; other</span>"#))
+            #expect(html.contains(#"<b data-stat="passes">2</b><span>NOPE</span>"#))
             #expect(html.contains(#"<svg class="bars""#))
             #expect(html.contains(#"href="/api/v1/decks/r/results.csv""#))
-            #expect(html.contains("<td class=\"num\">1</td><td class=\"num\">2</td><td class=\"num\">50%</td>"))
+            #expect(html.contains("<td class=\"num\">2</td><td class=\"num\">1 of 2</td><td class=\"num\">50%</td>"))
         }
     }
 
@@ -242,16 +242,19 @@ struct PageTests {
             let svg = String(html[start.lowerBound..<end.upperBound])
             #expect(!svg.contains("viewBox"), "a viewBox scales the text down with the chart")
             #expect(!svg.contains("600"))
-            // Each track spans the chart; fills and intervals are fractions of it.
+            // Each track spans the chart; the sure and possible bars are fractions of it (one vote of
+            // one: the solid bar stops at the interval's lower bound, the pale one runs to 100 %).
             #expect(svg.components(separatedBy: #"class="bar-bg" x="0""#).count == 3)
             #expect(svg.contains(#"width="100%""#))
-            #expect(svg.contains(#"width="100.0%""#), "\(svg)")
-            #expect(svg.contains(#"width="50.0%""#), "\(svg)")
+            let short = WilsonInterval(successes: 1, trials: 1)
+            #expect(svg.contains(#"width="\#(ResultsView.percent(short.lower))" height="16" rx="8"/><rect class="bar-mark""#), "\(svg)")
+            #expect(!svg.contains(#"width="100.0%" height="16" rx="8"/><rect class="bar-mark""#), "no full solid bar: \(svg)")
+            #expect(svg.contains(#"class="bar-range" x="\#(ResultsView.percent(short.lower))""#), "\(svg)")
             // The long title is cut with an ellipsis in the label; the whole title is the tooltip.
-            #expect(svg.contains(">An extraordinarily long card…</text>"), "\(svg)")
+            #expect(svg.contains(">An extraordinarily lo…</text>"), "\(svg)")
             #expect(svg.contains("<title>\(long)</title>"))
             #expect(svg.contains(">Short</text>"))
-            #expect(svg.contains(">100%</text>") && svg.contains(">50%</text>"))
+            #expect(svg.contains(">100% · 1 vote</text>") && svg.contains(">50% · 2 votes</text>"))
         }
     }
 

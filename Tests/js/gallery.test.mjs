@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 
 import { EDGE_PAGE_FRACTION, clampPan, edgeOverflow, pageAfterEdgeDrag } from '../../Public/js/gallery.js';
-import { withImageAdded } from '../../Public/js/owner.js';
+import { deckIndex, imageLines, movedItem, movedOrder, refusalReason } from '../../Public/js/owner.js';
 
 const box = { width: 400, height: 300 };
 
@@ -29,7 +29,30 @@ test('a drag past the edge pages only beyond the fraction, and never out of the 
   assert.equal(pageAfterEdgeDrag(0, beyond, 400, 3), 0);
 });
 
-test('an uploaded image is added on its own line; blank lines and spaces go', () => {
-  assert.equal(withImageAdded('', '/images/a.png'), '/images/a.png');
-  assert.equal(withImageAdded(' /images/a.png \n\n', '/images/b.png'), '/images/a.png\n/images/b.png');
+test('the image list is one address per line; blank lines and spaces go', () => {
+  assert.deepEqual(imageLines(''), []);
+  assert.deepEqual(imageLines(' /images/a.png \n\n/images/b.png'), ['/images/a.png', '/images/b.png']);
+});
+
+test('an image moves within the list; the others keep their order', () => {
+  assert.deepEqual(movedItem(['a', 'b', 'c'], 2, 0), ['c', 'a', 'b']);
+  assert.deepEqual(movedItem(['a', 'b', 'c'], 0, 1), ['b', 'a', 'c']);
+});
+
+test('a dragged card lands in deck order around archived cards, as moveCard moves it', () => {
+  // 2 is archived (listed apart): 4 dropped before 3 goes between 2 and 3, not before 2.
+  const order = ['1', '2', '3', '4'];
+  assert.equal(deckIndex(order, '4', '3', '1'), 2);
+  assert.deepEqual(movedOrder(order, '4', 2), ['1', '2', '4', '3']);
+  // Dropped last, after 4: after 4's place.
+  assert.equal(deckIndex(order, '1', null, '4'), 3);
+  assert.deepEqual(movedOrder(order, '1', 3), ['2', '3', '4', '1']);
+  assert.deepEqual(movedOrder(order, '3', 99), ['1', '2', '4', '3']);
+});
+
+test('an upload refused for its size says so in megabytes, not bytes', () => {
+  assert.equal(refusalReason(413, { error: { message: 'The body is larger than 8388608 bytes.' } }),
+    'That image is larger than 8 MB.');
+  assert.equal(refusalReason(422, { error: { message: 'Upload a PNG, JPEG, WebP or GIF image.' } }),
+    'Upload a PNG, JPEG, WebP or GIF image.');
 });

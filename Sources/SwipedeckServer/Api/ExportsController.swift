@@ -20,8 +20,9 @@ struct ExportsController: Sendable {
 
     @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let names = DirectionNames(deck: deck)
         return stream(deck, type: "text/csv; charset=utf-8", file: "\(deck.slug)-swipes.csv", header: SwipeExport.csvHeader + "\r\n") { rows in
-            rows.map { SwipeExport.csvLine($0.swipe) }.joined()
+            rows.map { SwipeExport.csvLine($0.swipe, names: names) }.joined()
         }
     }
 

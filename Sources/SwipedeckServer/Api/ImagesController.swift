@@ -86,7 +86,9 @@ struct ImagesController: Sendable {
 
     /// The whole body, refused with 413 `body_too_large` as soon as it is known to exceed `limit`
     /// bytes: at once when `Content-Length` says so, else at the chunk that crosses the limit
-    /// (chunked uploads), so at most `limit` bytes are ever held.
+    /// (chunked uploads), so at most `limit` bytes are ever held. A body cut short (the owner
+    /// left the page mid-upload: fewer bytes than `Content-Length` before the connection closed)
+    /// is 400 `malformed_body`, never half an image.
     static func collect(_ request: Request, limit: Int) async throws -> [UInt8] {
         let announced = request.headers[.contentLength].flatMap(Int.init)
         if let announced, announced > limit { throw ApiError.tooLarge(limit) }
@@ -96,6 +98,7 @@ struct ImagesController: Sendable {
             guard chunk.readableBytes <= limit - bytes.count else { throw ApiError.tooLarge(limit) }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
+        if let announced, bytes.count < announced { throw ApiError.malformedBody }
         return bytes
     }
 }

@@ -37,7 +37,7 @@ struct ResultsController: Sendable {
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
-        let csv = ResultsCSV.render(try await database.results(for: deck))
+        let csv = ResultsCSV.render(try await database.results(for: deck), names: DirectionNames(deck: deck))
         return Response(
             status: .ok,
             headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(deck.slug)-results.csv\""],

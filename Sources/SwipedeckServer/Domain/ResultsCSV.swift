@@ -1,17 +1,27 @@
-/// Results as CSV (RFC 4180 quoting). Cells that a spreadsheet would run as a formula
-/// (starting with = + - @ or a tab) are prefixed with a quote.
-public enum ResultsCSV {
-    /// Counted swipes by direction, then every live swipe by kind (`SwipeKind` order) and their sum.
-    public static let header = "rank,card_id,title,likes,total,like_rate,wilson_lower,wilson_upper,left,right,up,down,up_left,up_right,down_left,down_right,"
-        + "drag,suspect_drag,button,suspect_button,api,all"
+import Foundation
 
-    public static func render(_ r: ResultsReport) -> String {
-        var out = header + "\r\n"
+/// The results as CSV, one row per card in ranking order: the deck's own labels name the
+/// decision columns (`DirectionNames`), archived cards say so in their own column.
+public enum ResultsCSV {
+    /// The header for a deck with `names`: rank and card, whether it is archived, then the
+    /// counted swipes saying yes (right or up), the votes, the rate and its 95 % interval, the
+    /// counted swipes by direction (named by the deck's labels), then every live swipe by kind
+    /// (`SwipeKind` order) and their sum.
+    public static func header(_ names: DirectionNames) -> String {
+        (["rank", "card_id", "title", "archived", names.likes, "votes", "rate", "rate_at_least", "rate_at_most"]
+            .map(cell) + DirectionNames.columns.map { cell(names.name($0)) }).joined(separator: ",")
+            + ",drag,suspect_drag,button,suspect_button,api,all"
+    }
+
+    public static func render(_ r: ResultsReport, names: DirectionNames) -> String {
+        var out = header(names) + "\r\n"
         for c in r.cards {
-            let dirs = ["left", "right", "up", "down", "up_left", "up_right", "down_left", "down_right"].map { String(c.counts[$0, default: 0]) }
+            let dirs = DirectionNames.columns.map { String(c.counts[$0, default: 0]) }
             let kinds = SwipeKind.allCases.map { String(c.kinds[$0.rawValue, default: 0]) } + [String(c.all)]
-            let fields = [String(c.rank), String(c.cardId), cell(c.title), String(c.likes), String(c.total), String(c.likeRate), String(c.wilson.lower), String(c.wilson.upper)]
-                + dirs + kinds
+            let fields = [
+                String(c.rank), String(c.cardId), cell(c.title), c.archived ? "1" : "0", String(c.likes), String(c.total), String(c.likeRate),
+                String(c.wilson.lower), String(c.wilson.upper),
+            ] + dirs + kinds
             out += fields.joined(separator: ",") + "\r\n"
         }
         return out

@@ -2,21 +2,30 @@ import Foundation
 
 /// The per-swipe export: every stored swipe (undone ones too, with their time) as a CSV row or
 /// a JSON Lines object. Text cells are quoted and guarded against formulas like `ResultsCSV`;
-/// numbers are written as they are. Times are seconds since 1970 (UTC), durations milliseconds,
-/// release velocities px/ms (as the client measured them); an empty cell (JSON null) is no value.
+/// numbers are written as they are. In the CSV (read by people, in spreadsheets) times are
+/// ISO 8601 in UTC with milliseconds and each swipe's decision is also named by the deck's own
+/// label (`decision`); the JSON Lines keep seconds since 1970 (a stable API). Durations are
+/// milliseconds, release velocities px/ms (as the client measured them); an empty cell (JSON
+/// null) is no value.
 public enum SwipeExport {
-    public static let csvHeader = "swipe_id,participant,card_id,card_revision,direction,input,kind,suspect,suspect_reason,"
+    public static let csvHeader = "swipe_id,participant,card_id,card_revision,direction,decision,input,kind,suspect,suspect_reason,"
         + "decision_ms,velocity_x,velocity_y,duration_ms,created_at,undone_at"
 
     static func number(_ v: Double?) -> String { v.map { String($0) } ?? "" }
 
-    public static func csvLine(_ s: Swipe) -> String {
+    /// `seconds` since 1970 as ISO 8601 in UTC with milliseconds, e.g. 2026-11-24T10:15:00.250Z; "" for nil.
+    public static func time(_ seconds: Double?) -> String {
+        guard let seconds else { return "" }
+        return Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    public static func csvLine(_ s: Swipe, names: DirectionNames) -> String {
         let kind = s.kind
         let fields = [
             ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
-            ResultsCSV.cell(s.direction), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
+            ResultsCSV.cell(s.direction), ResultsCSV.cell(names.name(s.direction)), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
             ResultsCSV.cell(s.suspectReason ?? ""), number(s.decisionMs),
-            number(s.velocityX), number(s.velocityY), number(s.durationMs), number(s.createdAt), number(s.undoneAt),
+            number(s.velocityX), number(s.velocityY), number(s.durationMs), time(s.createdAt), time(s.undoneAt),
         ]
         return fields.joined(separator: ",") + "\r\n"
     }

@@ -8,7 +8,8 @@ import NIOHTTP1
 /// router's own 404/405 and body-limit errors are mapped to ours; a body the HTTP/1.1 parser
 /// refuses while a handler reads it (a damaged chunked encoding: NIO's `HTTPParserError`
 /// surfaces from the body stream) is 400 `malformed_body` with `Connection: close` (the parser
-/// cannot find the next request on that connection); anything else is a logged 500 with code
+/// cannot find the next request on that connection), and so is a connection the client closed
+/// or reset mid-request (nothing to log); anything else is a logged 500 with code
 /// `internal`. API paths get JSON; pages get the HTML error page.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
@@ -42,10 +43,29 @@ struct ErrorMiddleware: RouterMiddleware {
             }
         }
         if error is HTTPParserError { return .malformedBody }
+        // The client closed or reset the connection while its body was read (an upload aborted
+        // by leaving the page): nobody reads the answer, and nothing went wrong here.
+        if Self.isConnectionGone(error) {
+            logger.debug("connection closed by the client mid-request", metadata: ["path": "\(request.uri.path)"])
+            return .malformedBody
+        }
         // A body collected with `collect(upTo:)` that outgrew the limit (chunked, no Content-Length).
         if let e = error as? NIOTooManyBytesError { return .tooLarge(e.maxBytes ?? 0) }
         if error is DecodingError { return .malformedJSON(String(describing: error).prefix(200).description) }
         logger.error("internal error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
         return .internalError
+    }
+
+    /// Whether `error` says the peer went away: a reset or broken connection, or a channel
+    /// closed under the handler.
+    static func isConnectionGone(_ error: any Error) -> Bool {
+        if let e = error as? IOError { return [ECONNRESET, EPIPE, ECONNABORTED].contains(e.errnoCode) }
+        if let e = error as? ChannelError {
+            switch e {
+            case .ioOnClosedChannel, .eof, .inputClosed, .outputClosed, .alreadyClosed: return true
+            default: return false
+            }
+        }
+        return false
     }
 }

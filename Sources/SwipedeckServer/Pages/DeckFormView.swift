@@ -37,6 +37,31 @@ struct DeckFormView {
     var slugEditable = false
     /// Whether the front page lists the deck (`Deck.listed`; form field `frontPage`).
     var frontPage = true
+    /// The refusal of the last save, next to its field (`showing(_:)`; Mustache reads stored properties only).
+    var titleError: String?
+    var slugError: String?
+    var descriptionError: String?
+    var labelsError: String?
+    var countedError: String?
+    var quotaError: String?
+    var joinLimitError: String?
+
+    /// The form with `problem`'s sentence next to its field (nil for a problem of no field: the
+    /// page says it at the top).
+    func showing(_ problem: DeckFormProblem) -> DeckFormView {
+        var form = self
+        switch problem.field {
+        case .title: form.titleError = problem.sentence
+        case .slug: form.slugError = problem.sentence
+        case .description: form.descriptionError = problem.sentence
+        case .labels: form.labelsError = problem.sentence
+        case .counted: form.countedError = problem.sentence
+        case .quota: form.quotaError = problem.sentence
+        case .joinLimit: form.joinLimitError = problem.sentence
+        case .other: break
+        }
+        return form
+    }
 
     /// How each stack profile feels to swipe (the list rows' profiles, `reveal` and `springList`,
     /// are for the history page, not for a deck).

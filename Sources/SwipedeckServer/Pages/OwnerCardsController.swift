@@ -24,15 +24,41 @@ struct OwnerCardsController: Sendable {
         router.post("/owner/decks/:deck/import/confirm", use: importConfirm)
     }
 
-    /// A card's fields as the form shows them.
+    /// A card's fields as the form shows them, with the refusal of the last save, if any, next
+    /// to the one field it concerns (stored properties: Mustache reads no computed ones).
     struct CardFields {
         let title: String
         let subtitle: String
         let body: String
         /// The card's images, one per line, the cover first.
         let images: String
+        /// The same images as a list (the editor's thumbnails).
+        let imageList: [String]
         let link: String
         let accent: String
+        let titleError: String?
+        let subtitleError: String?
+        let bodyError: String?
+        let imagesError: String?
+        let linkError: String?
+        let accentError: String?
+
+        init(title: String, subtitle: String, body: String, images: String, link: String, accent: String,
+             problem: CardFormProblem? = nil) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.images = images
+            self.imageList = images.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            self.link = link
+            self.accent = accent
+            titleError = problem?.sentence(for: .title)
+            subtitleError = problem?.sentence(for: .subtitle)
+            bodyError = problem?.sentence(for: .body)
+            imagesError = problem?.sentence(for: .images)
+            linkError = problem?.sentence(for: .link)
+            accentError = problem?.sentence(for: .accent)
+        }
     }
 
     struct CardFormView {
@@ -49,8 +75,54 @@ struct OwnerCardsController: Sendable {
         let error: String?
     }
 
-    func cardForm(_ deck: Deck, _ context: AppRequestContext, card: Card?, form: FormFields?, error: String?,
+    /// The card form's fields, as `CardFormProblem` names the one a refusal concerns.
+    enum CardField: Sendable {
+        case title, subtitle, body, images, link, accent
+    }
+
+    /// Why a card form was refused, in a sentence an owner reads next to the field it concerns.
+    struct CardFormProblem: Sendable {
+        let field: CardField
+        let sentence: String
+
+        func sentence(for field: CardField) -> String? { field == self.field ? sentence : nil }
+
+        /// The field and sentence for `error`, a refusal of `CardPatch.applied` for `form`
+        /// (the API's messages name the rule; these say what to do).
+        init(_ error: ApiError, form: FormFields) {
+            let code = error.code
+            switch code {
+            case "invalid_card_title":
+                let blank = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                self.init(field: .title, sentence: blank ? "Give the card a title." : "Keep the title to 200 characters or fewer.")
+            case "invalid_card_text" where (form["subtitle"] ?? "").count > 300:
+                self.init(field: .subtitle, sentence: "Keep the subtitle to 300 characters or fewer.")
+            case "invalid_card_text" where (form["body"] ?? "").count > 5000:
+                self.init(field: .body, sentence: "Keep the details to 5,000 characters or fewer.")
+            case "invalid_card_text":
+                self.init(field: .body, sentence: "Remove the invisible control characters from the text (pasted from another app?).")
+            case "too_many_images":
+                self.init(field: .images, sentence: "A card can show at most \(Card.maxImages) images; remove some.")
+            case "invalid_image", "image_conflict":
+                self.init(field: .images, sentence: "Each image must be uploaded here or be an https:// address.")
+            case "invalid_link":
+                self.init(field: .link, sentence: "The link must start with https:// or http://, or be a path on this server such as /about.")
+            case "invalid_accent":
+                self.init(field: .accent, sentence: "Pick the accent colour with the colour picker (a colour such as #6C5CE7).")
+            default:
+                self.init(field: .title, sentence: error.message)
+            }
+        }
+
+        init(field: CardField, sentence: String) {
+            self.field = field
+            self.sentence = sentence
+        }
+    }
+
+    func cardForm(_ deck: Deck, _ context: AppRequestContext, card: Card?, form: FormFields?, error: ApiError?,
                   status: HTTPResponse.Status = .ok) -> Response {
+        let problem = error.map { CardFormProblem($0, form: form ?? FormFields("")) }
         let view = CardFormView(
             pageTitle: card == nil ? "New card" : "Edit card", owner: OwnerDashboardController.signedIn(context)?.name ?? "",
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title,
@@ -59,15 +131,16 @@ struct OwnerCardsController: Sendable {
             card: CardFields(
                 title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
                 body: form?["body"] ?? card?.body ?? "", images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "", link: form?["link"] ?? card?.link ?? "",
-                accent: form?["accent"] ?? card?.accent ?? "#6C5CE7"),
-            error: error)
+                accent: form?["accent"] ?? card?.accent ?? "#6C5CE7", problem: problem),
+            error: problem.map { _ in "The card was not saved: see the field marked below." })
         return renderer.page("owner-card", view, status: status)
     }
 
-    /// The form as a card patch; an empty accent means the default colour; `images` holds one
-    /// image per line (blank lines and spaces around each are ignored).
+    /// The form as a card patch; an empty accent means the default colour, and an accent is
+    /// upper-cased (a colour picker sends `#6c5ce7`: the same colour, no new revision); `images`
+    /// holds one image per line (blank lines and spaces around each are ignored).
     static func patch(_ form: FormFields) -> CardPatch {
-        let accent = form["accent"].flatMap { $0.isEmpty ? nil : $0 }
+        let accent = form["accent"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
         let images = form["images"].map { text in
             text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
@@ -82,11 +155,11 @@ struct OwnerCardsController: Sendable {
         do {
             let blank = Card(deckId: deck.id ?? 0, position: 0, title: "")
             let card = try Self.patch(form).applied(to: blank)
-            _ = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+            let added = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+            return .redirect(to: "/owner/decks/\(deck.slug)?added=\(added.id ?? 0)#card-\(added.id ?? 0)", type: .normal)
         } catch let error as ApiError {
-            return cardForm(deck, context, card: nil, form: form, error: error.message, status: error.status)
+            return cardForm(deck, context, card: nil, form: form, error: error, status: error.status)
         }
-        return .redirect(to: "/owner/decks/\(deck.slug)#cards", type: .normal)
     }
 
     /// The deck the request manages and its card `:card` (404 for another deck's card).
@@ -111,19 +184,19 @@ struct OwnerCardsController: Sendable {
         do {
             _ = try await database.editCard(try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
         } catch let error as ApiError {
-            return cardForm(deck, context, card: card, form: form, error: error.message, status: error.status)
+            return cardForm(deck, context, card: card, form: form, error: error, status: error.status)
         }
-        return .redirect(to: "/owner/decks/\(deck.slug)#card-\(card.id ?? 0)", type: .normal)
+        return .redirect(to: "/owner/decks/\(deck.slug)?edited=\(card.id ?? 0)#card-\(card.id ?? 0)", type: .normal)
     }
 
     @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await change(request, context) { deck, card in
+        try await change(request, context, confirming: "archived") { deck, card in
             _ = try await database.setArchived(cardId: card.id ?? 0, true, by: context.owner?.ownerId, now: clock())
         }
     }
 
     @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await change(request, context) { deck, card in
+        try await change(request, context, confirming: "restored") { deck, card in
             _ = try await database.setArchived(cardId: card.id ?? 0, false, by: context.owner?.ownerId, now: clock())
         }
     }
@@ -138,19 +211,35 @@ struct OwnerCardsController: Sendable {
 
     func move(by step: Int, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         try await change(request, context) { deck, card in
-            let order = try await database.allCards(deckId: deck.id ?? 0).map(\.id)
-            guard let index = order.firstIndex(of: card.id) else { return }
-            try await database.moveCard(cardId: card.id ?? 0, to: max(0, index + step), by: context.owner?.ownerId, now: clock())
+            let all = try await database.allCards(deckId: deck.id ?? 0)
+            guard let index = Self.steppedIndex(of: card, by: step, in: all) else { return }
+            try await database.moveCard(cardId: card.id ?? 0, to: index, by: context.owner?.ownerId, now: clock())
         }
     }
 
-    /// Checks the session and form token, applies `body`, and goes back to the card in the editor.
-    func change(_ request: Request, _ context: AppRequestContext, _ body: (Deck, Card) async throws -> Void) async throws -> Response {
+    /// The deck-order index (`allCards`, archived included) that moves `card` one active card up
+    /// (`step` -1) or down (+1): the place of the active neighbour it passes, so an archived card
+    /// between them (listed apart, in its own section) never eats a press. Nil when `card` is
+    /// archived or already first or last.
+    static func steppedIndex(of card: Card, by step: Int, in all: [Card]) -> Int? {
+        let active = all.filter { $0.archivedAt == nil }
+        guard let at = active.firstIndex(where: { $0.id == card.id }), active.indices.contains(at + step),
+              let neighbour = all.firstIndex(where: { $0.id == active[at + step].id }) else { return nil }
+        // moveCard removes the card before inserting it: the neighbour's old index lands the card
+        // before an earlier neighbour and after a later one.
+        return neighbour
+    }
+
+    /// Checks the session and form token, applies `body`, and goes back to the card in the editor,
+    /// which confirms the change when `confirming` names it (`OwnerDecksController.Confirmation`).
+    func change(_ request: Request, _ context: AppRequestContext, confirming: String? = nil,
+                _ body: (Deck, Card) async throws -> Void) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let (deck, card) = try await managedCard(context)
         _ = try await OwnerForms.fields(request, context)
         try await body(deck, card)
-        return .redirect(to: "/owner/decks/\(deck.slug)#card-\(card.id ?? 0)", type: .normal)
+        let query = confirming.map { "?\($0)=\(card.id ?? 0)" } ?? ""
+        return .redirect(to: "/owner/decks/\(deck.slug)\(query)#card-\(card.id ?? 0)", type: .normal)
     }
 
     struct ImportView {
@@ -164,6 +253,13 @@ struct OwnerCardsController: Sendable {
         let rows: [CardImport.Row]
         let count: Int
         let errors: Int
+        /// Whether any row has an error (Mustache shows a section for any number, 0 included).
+        let hasErrors: Bool
+        /// "1 row", "3 rows"; "1 with an error", "2 with errors".
+        let rowWords: String
+        let errorWords: String
+        /// The confirm button: "Add 1 card", "Add 3 cards".
+        let addWords: String
         let problem: String?
         let canConfirm: Bool
     }
@@ -176,7 +272,10 @@ struct OwnerCardsController: Sendable {
         let view = ImportView(
             pageTitle: "Import cards · \(deck.title)", owner: OwnerDashboardController.signedIn(context)?.name ?? "",
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title, text: text, rows: parsed.rows,
-            count: parsed.rows.count, errors: parsed.errorCount, problem: parsed.problem,
+            count: parsed.rows.count, errors: parsed.errorCount, hasErrors: parsed.errorCount > 0,
+            rowWords: parsed.rows.count == 1 ? "1 row" : "\(parsed.rows.count) rows",
+            errorWords: parsed.errorCount == 1 ? "1 with an error" : "\(parsed.errorCount) with errors",
+            addWords: parsed.cards.count == 1 ? "Add 1 card" : "Add \(parsed.cards.count) cards", problem: parsed.problem,
             canConfirm: parsed.problem == nil && parsed.errorCount == 0 && !parsed.cards.isEmpty)
         return renderer.page("owner-import", view, status: status)
     }
@@ -198,7 +297,9 @@ struct OwnerCardsController: Sendable {
         guard parsed.problem == nil, parsed.errorCount == 0, !parsed.cards.isEmpty else {
             return importPage(deck, context, text: text, status: .unprocessableContent)
         }
-        _ = try await database.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
-        return .redirect(to: "/owner/decks/\(deck.slug)?imported=\(parsed.cards.count)#cards", type: .normal)
+        let count = try await database.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+        // Imported cards go last: the page confirms on the first of them and scrolls it into view.
+        let first = try await database.allCards(deckId: deck.id ?? 0).suffix(count).first?.id ?? 0
+        return .redirect(to: "/owner/decks/\(deck.slug)?imported=\(count)&first=\(first)#card-\(first)", type: .normal)
     }
 }

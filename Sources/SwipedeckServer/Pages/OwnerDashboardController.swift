@@ -7,6 +7,8 @@ struct OwnerDashboardController: Sendable {
     let database: any SwipeStore
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
+    /// Tokens just created, held for the page the browser is redirected to.
+    let flash = TokenFlash()
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/owner", use: dashboard)
@@ -77,7 +79,14 @@ struct OwnerDashboardController: Sendable {
 
     @Sendable func tokens(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
-        return try await tokensPage(owner, context, created: nil, error: nil)
+        guard let key = request.cookies[TokenFlash.cookieName]?.value else {
+            return try await tokensPage(owner, context, created: nil, error: nil)
+        }
+        // Taken, not read: a reload of this page shows the token no more, and creates none.
+        let created = flash.take(key, ownerId: owner.id, now: clock())
+        var response = try await tokensPage(owner, context, created: created, error: nil)
+        response.setCookie(TokenFlash.cookie(""))
+        return response
     }
 
     func tokensPage(_ owner: (id: Int64, name: String), _ context: AppRequestContext, created: String?, error: String?,
@@ -93,6 +102,8 @@ struct OwnerDashboardController: Sendable {
 
     struct NewToken: Decodable { var name: String }
 
+    /// Creates the token, then redirects (POST-redirect-GET) to the tokens page, which shows it
+    /// once from `flash`: reloading that page never posts the form again.
     @Sendable func createToken(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
         let form = try await OwnerForms.checked(NewToken.self, request, context)
@@ -101,9 +112,12 @@ struct OwnerDashboardController: Sendable {
             return try await tokensPage(owner, context, created: nil, error: "Give the token a name of 1–100 characters.", status: .badRequest)
         }
         let token = Secret.token(prefix: ApiTokenFormat.prefix)
+        let now = clock()
         try await database.createApiToken(
-            ownerId: owner.id, name: name, tokenHash: Secret.sha256(token), prefix: String(token.prefix(10)), now: clock())
-        return try await tokensPage(owner, context, created: token, error: nil, status: .created)
+            ownerId: owner.id, name: name, tokenHash: Secret.sha256(token), prefix: String(token.prefix(10)), now: now)
+        var response = Response.redirect(to: "/owner/tokens", type: .normal)
+        response.setCookie(TokenFlash.cookie(flash.put(token, ownerId: owner.id, now: now)))
+        return response
     }
 
     @Sendable func revokeToken(_ request: Request, context: AppRequestContext) async throws -> Response {

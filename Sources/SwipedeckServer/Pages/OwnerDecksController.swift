@@ -37,15 +37,16 @@ struct OwnerDecksController: Sendable {
     @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
         let form = try await OwnerForms.fields(request, context)
-        func again(_ message: String, _ status: HTTPResponse.Status) -> Response {
-            var entered = DeckFormView(form: form)
+        func again(_ problem: DeckFormProblem, _ status: HTTPResponse.Status) -> Response {
+            var entered = DeckFormView(form: form).showing(problem)
             entered.slugEditable = true
+            let top = problem.field == .other ? problem.sentence : "The deck was not created: see the field marked below."
             return renderer.page(
-                "owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: entered, error: message), status: status)
+                "owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: entered, error: top), status: status)
         }
         let slug = (form["slug"] ?? "").trimmingCharacters(in: .whitespaces)
         guard DeckInput.isValidSlug(slug) else {
-            return again("The slug (the deck's address, /d/slug) must be 1–64 lower-case letters, digits and '-'.", .badRequest)
+            return again(DeckFormProblem(.invalidField(code: "invalid_slug", message: ""), slug: slug), .badRequest)
         }
         let now = clock()
         var deck = Deck(slug: slug, title: form["title"] ?? "", createdAt: now)
@@ -56,14 +57,17 @@ struct OwnerDecksController: Sendable {
             deck.title = deck.title.trimmingCharacters(in: .whitespaces)
             _ = try await database.importDeck(deck, cards: [])
         } catch let error as ApiError {
-            return again(error == .slugTaken ? "A deck with the slug “\(slug)” exists; pick another." : error.message, error.status)
+            return again(DeckFormProblem(error, slug: slug), error.status)
         }
         return .redirect(to: "/owner/decks/\(slug)", type: .normal)
     }
 
     struct CardRow {
         let id: Int64
+        /// 1-based among the active cards (the order swipers meet them in); 0 for archived ones.
         let number: Int
+        /// The card's index in deck order, archived cards included (what `moveCard` counts).
+        let position: Int
         let title: String
         let subtitle: String
         let image: String
@@ -72,6 +76,47 @@ struct OwnerDecksController: Sendable {
         let archived: Bool
         let first: Bool
         let last: Bool
+        /// The confirmation of the change just made to this card (added, edited, archived,
+        /// restored), shown in its row: the row the page scrolls to.
+        let note: String?
+        /// Whether `note` is set (Mustache reads stored properties only).
+        let changed: Bool
+    }
+
+    /// What the editor confirms at its top after a redirect, read from the query
+    /// (`added`, `edited`, `archived`, `restored` name a card id; `imported` a count, `first`
+    /// the first imported card).
+    enum Confirmation: Equatable, Sendable {
+        case added(Int64), edited(Int64), archived(Int64), restored(Int64), imported(Int, first: Int64)
+
+        init?(query: [String: String]) {
+            if let n = query["imported"].flatMap(Int.init) {
+                self = .imported(n, first: query["first"].flatMap(Int64.init) ?? 0)
+                return
+            }
+            for (key, make) in [("added", Self.added), ("edited", Self.edited), ("archived", Self.archived), ("restored", Self.restored)] {
+                if let id = query[key].flatMap(Int64.init) { self = make(id); return }
+            }
+            return nil
+        }
+
+        /// The card it names (for an import, the first imported).
+        var card: Int64 {
+            switch self {
+            case .added(let id), .edited(let id), .archived(let id), .restored(let id), .imported(_, let id): return id
+            }
+        }
+
+        /// The sentence shown, about the card titled `title` (nil when that card is gone).
+        func sentence(title: String?) -> String? {
+            switch self {
+            case .imported(let n, _): return n == 1 ? "Imported 1 card: this one, at the end of the list." : "Imported \(n) cards: this one and the ones after it."
+            case .added: return title.map { "Added “\($0)” to the deck." }
+            case .edited: return title.map { "Saved “\($0)” as a new revision." }
+            case .archived: return title.map { "Archived “\($0)”: swipers no longer see it. It is listed under Archived cards." }
+            case .restored: return title.map { "Restored “\($0)”: swipers see it again." }
+            }
+        }
     }
 
     struct EditorView {
@@ -82,11 +127,21 @@ struct OwnerDecksController: Sendable {
         let slug: String
         let deckTitle: String
         let form: DeckFormView
+        /// The active cards in order, then the archived ones (listed apart, folded away).
         let cards: [CardRow]
+        let archivedCards: [CardRow]
         let hasCards: Bool
         let activeCards: Int
+        let archivedCount: Int
+        let hasArchived: Bool
+        /// The archived section opens by itself when the confirmed change concerns one of its cards.
+        let archivedOpen: Bool
+        /// The deck order of every card id, comma-separated (the drag-to-reorder script mirrors `moveCard` on it).
+        let order: String
         let error: String?
         let saved: Bool
+        /// A confirmation whose card is gone (shown at the top instead of in its row).
+        let confirmation: String?
         /// The empty "Add a card" form.
         let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: "#6C5CE7")
     }
@@ -94,21 +149,35 @@ struct OwnerDecksController: Sendable {
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let saved = request.uri.queryParameters["saved"] != nil
-        return try await editorPage(deck, context, form: DeckFormView(deck: deck), error: nil, saved: saved)
+        let query = request.uri.queryParameters
+        let saved = query["saved"] != nil
+        var values: [String: String] = [:]
+        for key in ["imported", "first", "added", "edited", "archived", "restored"] {
+            if let v = query[Substring(key)] { values[key] = String(v) }
+        }
+        return try await editorPage(deck, context, form: DeckFormView(deck: deck), error: nil, saved: saved,
+                                    confirmation: Confirmation(query: values))
     }
 
     func editorPage(_ deck: Deck, _ context: AppRequestContext, form: DeckFormView, error: String?, saved: Bool = false,
-                    status: HTTPResponse.Status = .ok) async throws -> Response {
+                    confirmation: Confirmation? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let cards = try await database.allCards(deckId: deck.id ?? 0)
-        let rows = cards.enumerated().map { i, c in
-            CardRow(id: c.id ?? 0, number: i + 1, title: c.title, subtitle: c.subtitle, image: c.image, hasImage: !c.image.isEmpty,
-                    revision: c.revision, archived: c.archivedAt != nil, first: i == 0, last: i == cards.count - 1)
+        let active = cards.enumerated().filter { $0.element.archivedAt == nil }
+        func row(_ position: Int, _ c: Card, number: Int, count: Int) -> CardRow {
+            CardRow(id: c.id ?? 0, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
+                    hasImage: !c.image.isEmpty, revision: c.revision, archived: c.archivedAt != nil,
+                    first: number == 1, last: number == count,
+                    note: confirmation?.card == c.id ? confirmation?.sentence(title: c.title) : nil, changed: confirmation?.card == c.id)
         }
+        let rows = active.enumerated().map { n, pair in row(pair.offset, pair.element, number: n + 1, count: active.count) }
+        let archived = cards.enumerated().filter { $0.element.archivedAt != nil }.map { row($0.offset, $0.element, number: 0, count: 0) }
         let view = EditorView(
             pageTitle: "Edit · \(deck.title)", owner: OwnerDashboardController.signedIn(context)?.name ?? "", csrf: OwnerForms.csrfToken(context),
-            slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, hasCards: !rows.isEmpty,
-            activeCards: cards.filter { $0.archivedAt == nil }.count, error: error, saved: saved)
+            slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, archivedCards: archived, hasCards: !rows.isEmpty,
+            activeCards: rows.count, archivedCount: archived.count, hasArchived: !archived.isEmpty,
+            archivedOpen: archived.contains(where: \.changed), order: cards.map { String($0.id ?? 0) }.joined(separator: ","),
+            error: error, saved: saved,
+            confirmation: confirmation.flatMap { c in cards.contains { $0.id == c.card } ? nil : c.sentence(title: nil) })
         return renderer.page("owner-deck", view, status: status)
     }
 
@@ -120,7 +189,9 @@ struct OwnerDecksController: Sendable {
             let changed = try DeckFormView.patch(form).applied(to: deck)
             _ = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
         } catch let error as ApiError {
-            return try await editorPage(deck, context, form: DeckFormView(form: form), error: error.message, status: error.status)
+            let problem = DeckFormProblem(error, slug: deck.slug)
+            let top = problem.field == .other ? problem.sentence : "The settings were not saved: see the field marked below."
+            return try await editorPage(deck, context, form: DeckFormView(form: form).showing(problem), error: top, status: error.status)
         }
         return .redirect(to: "/owner/decks/\(deck.slug)?saved=1", type: .normal)
     }

@@ -35,12 +35,15 @@ struct OwnerSessionController: Sendable {
         let next: String
         let name: String
         let error: String?
+        /// Whether the page follows a sign-out (`?signed-out`): it says so.
+        var signedOut = false
     }
 
     @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         if context.owner?.ownerId != nil { return .redirect(to: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
         let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
-        return renderer.page("owner-sign-in", SignInView(next: next, name: "", error: nil))
+        let signedOut = request.uri.queryParameters["signed-out"] != nil
+        return renderer.page("owner-sign-in", SignInView(next: next, name: "", error: nil, signedOut: signedOut))
     }
 
     struct SignInForm: Decodable {
@@ -89,7 +92,7 @@ struct OwnerSessionController: Sendable {
             _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
             try await database.endSession(tokenHash: session, now: clock())
         }
-        var response = Response.redirect(to: "/owner/sign-in", type: .normal)
+        var response = Response.redirect(to: "/owner/sign-in?signed-out", type: .normal)
         response.setCookie(Cookie(name: OwnerMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
         return response
     }

@@ -253,9 +253,10 @@ struct PageController: Sendable {
         ctx.merge(ResultsView.context(report, deck: deck, page: page)) { _, new in new }
         ctx["kind"] = "results"
         // The owner's view: live updates, and the participants worth a look with Exclude/Include.
-        if case .owner(_, _, _?) = context.owner, context.owner?.manages(deck) == true {
+        if case .owner(_, let name, _?) = context.owner, context.owner?.manages(deck) == true {
             let flagged = try await database.flaggedParticipants(deckId: deck.id ?? 0)
-            ctx["owner"] = true
+            // The owner's name (a non-empty string: the template's owner sections and its owner navigation).
+            ctx["owner"] = name
             ctx["csrf"] = OwnerForms.csrfToken(context)
             var rows: [[String: Any]] = []
             for f in flagged {

@@ -120,6 +120,9 @@ struct ShareController: Sendable {
         let allowList: Bool
         let signatureKey: String
         let exampleLink: String
+        /// The host of `link` when phones elsewhere cannot reach it (`LinkReach`), else nil.
+        let thisComputer: String?
+        let sameNetwork: String?
     }
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -127,13 +130,17 @@ struct ShareController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codeCount = try await database.accessCodes(deckId: deck.id ?? 0).count
         let example = "alice@example.org"
+        let link = absolute(AccessController.invitation(deck), context)
+        let host = URL(string: link)?.host ?? ""
+        let reach = LinkReach(link: link)
         let view = ShareView(
             pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug, title: deck.title,
-            link: absolute(AccessController.invitation(deck), context), open: deck.isOpen, accessWords: deck.access.words,
+            link: link, open: deck.isOpen, accessWords: deck.access.words,
             unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount, allowList: deck.access == .allowList,
             signatureKey: deck.access == .allowList ? deck.accessSecret : "",
             exampleLink: absolute(
-                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", context))
+                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", context),
+            thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil)
         return renderer.page("owner-share", view)
     }
 }

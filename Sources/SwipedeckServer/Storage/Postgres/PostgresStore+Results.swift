@@ -193,10 +193,10 @@ extension PostgresStore {
     public func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity] {
         try await fetch("""
             SELECT \(unescaped: Self.deckColumns),
-                   (SELECT COUNT(*) FROM cards WHERE deckId = d.id),
+                   (SELECT COUNT(*) FROM cards WHERE deckId = d.id AND archivedAt IS NULL),
                    (SELECT COALESCE(SUM(n), 0)::bigint FROM swipeTallies WHERE deckId = d.id),
                    (SELECT COALESCE(SUM(n), 0)::bigint FROM participantMasks WHERE deckId = d.id AND mask != 0),
-                   (SELECT COUNT(*) FROM swipes WHERE deckId = d.id AND createdAt >= \(since))
+                   (SELECT COUNT(*) FROM swipes WHERE deckId = d.id AND createdAt >= \(since) AND undoneAt IS NULL)
             FROM decks d WHERE ownerId = \(ownerId) ORDER BY createdAt DESC, id DESC
             """) { c in
             DeckActivity(deck: try Self.deck(&c), cards: try c.next(), swipes: try c.next(), participants: try c.next(), lastHour: try c.next())

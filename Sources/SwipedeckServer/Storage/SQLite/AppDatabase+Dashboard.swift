@@ -3,12 +3,13 @@ import GRDB
 /// One row of the owner's dashboard.
 public struct DeckActivity: Sendable, Hashable {
     public var deck: Deck
+    /// Active cards (archived ones are out of the deck swipers see).
     public var cards: Int
-    /// Live swipes, all kinds.
+    /// Live swipes (not undone), all kinds.
     public var swipes: Int
     /// Distinct participants with a live swipe.
     public var participants: Int
-    /// Swipes stored in the last hour (undone ones included: activity, not results).
+    /// Live swipes stored in the last hour: what `swipes` counts, so it is never more.
     public var lastHour: Int
 }
 
@@ -22,10 +23,10 @@ extension AppDatabase {
             return try decks.map { d in
                 let id = d.id ?? 0
                 let row = try Row.fetchOne(db, sql: """
-                    SELECT (SELECT COUNT(*) FROM cards WHERE deckId = ?) AS cards,
+                    SELECT (SELECT COUNT(*) FROM cards WHERE deckId = ? AND archivedAt IS NULL) AS cards,
                            (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
                            (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
-                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND createdAt >= ?) AS lastHour
+                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND createdAt >= ? AND undoneAt IS NULL) AS lastHour
                     """, arguments: [id, id, id, id, since])
                 return DeckActivity(deck: d, cards: row?["cards"] ?? 0, swipes: row?["swipes"] ?? 0,
                                     participants: row?["participants"] ?? 0, lastHour: row?["lastHour"] ?? 0)

@@ -1,0 +1,61 @@
+// The live results page's pure rules (Public/js/results-view.js), which mirror ResultsView.swift:
+// a bar's certainty is visible, unswiped cards say so, archived cards are ranked apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  archivedCards, certaintyText, chartBars, headlineStats, rangeText, rankedCards, tableCells, votesText,
+} from '../../Public/js/results-view.js';
+
+function card(id, likes, total, lower, upper, archived = false) {
+  return {
+    cardId: id, title: `Card ${id}`, likes: likes, total: total, likeRate: total > 0 ? likes / total : 0,
+    wilson: { lower: lower, upper: upper }, archived: archived, counts: {}, kinds: {},
+  };
+}
+
+test('one vote draws a short solid bar and a long pale one, never a full bar', () => {
+  const [bar] = chartBars([card(1, 1, 1, 0.2066, 1)]);
+  assert.equal(bar.sureWidth, '20.7%');
+  assert.equal(bar.rangeX, '20.7%');
+  assert.equal(bar.rangeWidth, '79.3%');
+  assert.equal(bar.value, '100% · 1 vote');
+});
+
+test('unswiped and archived cards draw no bar', () => {
+  assert.deepEqual(chartBars([card(1, 0, 0, 0, 1), card(2, 3, 4, 0.3, 0.95, true)]), []);
+});
+
+test('rates and intervals in words', () => {
+  assert.equal(rangeText(card(1, 0, 0, 0, 1)), '–');
+  assert.equal(rangeText(card(1, 1, 1, 0.2065, 1)), 'between 21% and 100%');
+  assert.equal(certaintyText(card(1, 1, 1, 0.2065, 1)), 'too few votes to tell');
+  assert.equal(certaintyText(card(1, 60, 100, 0.5, 0.69)), 'fairly sure');
+  assert.equal(certaintyText(card(1, 600, 1000, 0.57, 0.63)), 'sure');
+  assert.equal(certaintyText(card(1, 0, 0, 0, 1)), '');
+  assert.equal(votesText(1), '1 vote');
+  assert.equal(votesText(2), '2 votes');
+});
+
+test('archived cards are listed apart; the ranking numbers the active ones 1, 2, …', () => {
+  const cards = [card(1, 5, 5, 0.5, 1), card(2, 4, 5, 0.4, 0.9, true), card(3, 0, 0, 0, 1)];
+  const ranked = rankedCards(cards);
+  assert.deepEqual(ranked.map((c) => [c.cardId, c.place]), [[1, 1], [3, 2]]);
+  assert.deepEqual(archivedCards(cards).map((c) => c.cardId), [2]);
+  assert.deepEqual(tableCells(ranked[1]), {
+    rank: '2', votes: '0', likes: 'no votes yet', rate: '–', range: '–', certainty: '',
+  });
+  assert.equal(tableCells(ranked[0]).likes, '5 of 5');
+});
+
+test('counted and not counted add up to every live swipe, left-out people included', () => {
+  const report = {
+    participants: 3, swipes: 5, allSwipes: 8, excludedSwipes: 4, suspectExcluded: 2, directionTotals: {}, cards: [],
+  };
+  assert.equal(headlineStats(report).notCounted, '7');
+});
+
+test('one participant is "participant"', () => {
+  const report = { participants: 1, swipes: 1, directionTotals: { right: 1 }, cards: [], rejections: {} };
+  assert.equal(headlineStats(report).participantsLabel, 'participant');
+  assert.equal(headlineStats({ ...report, participants: 2 }).participantsLabel, 'participants');
+});
