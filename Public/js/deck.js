@@ -10,6 +10,7 @@ import {
   classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance,
 } from './physics.js';
 import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
+import { rooted } from './root.js';
 
 // ---------------------------------------------------------------- pure helpers
 
@@ -113,7 +114,7 @@ function createCardBuilder(template) {
     element.querySelector('.placeholder rect').setAttribute('fill', card.accent);
     if (card.image) {
       const image = document.createElement('img');
-      image.src = card.image;
+      image.src = rooted(card.image);
       image.alt = '';
       image.draggable = false;
       image.loading = 'lazy';
@@ -575,7 +576,7 @@ function createDeckPage(root, profile) {
     }
     undoingOnServer = true;
     const request = { method: 'POST', signal: AbortSignal.timeout(requestTimeoutMs) };
-    fetch(`/d/${settings.deck}/undo`, request).then(() => location.reload(), () => {
+    fetch(rooted(`/d/${settings.deck}/undo`), request).then(() => location.reload(), () => {
       undoingOnServer = false;
       say('Offline: nothing undone');
     });
@@ -726,7 +727,7 @@ function createDeckPage(root, profile) {
   function requestFor(item) {
     const signal = AbortSignal.timeout(requestTimeoutMs);
     if (item.undo) {
-      return ['/api/v1/swipes/' + item.undo, { method: 'DELETE', signal }];
+      return [rooted('/api/v1/swipes/' + item.undo), { method: 'DELETE', signal }];
     }
     const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': item.key };
     const body = JSON.stringify(item.body);

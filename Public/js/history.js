@@ -2,6 +2,7 @@
 // list moves like a spring list (seed 003, `springList` profile). Constants come from the
 // profiles the server embeds; the maths from physics.js.
 import { classify, slideDuration, springLag, edgeSpread, springState } from './physics.js';
+import { rooted } from './root.js';
 
 const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame;
 const root = $('.history');
@@ -113,7 +114,7 @@ function history(root) {
     const request = flip
       ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: flipBody }
       : { method: 'DELETE' };
-    const r = await fetch('/api/v1/swipes/' + id + (flip ? '/flip' : ''), request).catch(() => null);
+    const r = await fetch(rooted('/api/v1/swipes/' + id + (flip ? '/flip' : '')), request).catch(() => null);
     // Nothing changed (the row stays as it was): say why, briefly.
     if (!r) return say('Offline: nothing changed. Try again.');
     if (!r.ok) {

@@ -7,6 +7,7 @@
 import {
   ROW_HEIGHT, archivedCards, chartBars, headlineStats, rankedCards, rejectionList, tableCells,
 } from './results-view.js';
+import { rooted } from './root.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -90,7 +91,7 @@ function tableRow(card, ranked) {
   thumb.append(placeholder(card.accent));
   if (card.image) {
     const image = htmlElement('img');
-    image.src = card.image;
+    image.src = rooted(card.image);
     image.alt = '';
     image.loading = 'lazy';
     thumb.append(image);

@@ -2,6 +2,7 @@
 // without a reload), a card's images edited as thumbnails (upload, remove, reorder), and import
 // files read into the paste box. Every form works without this script (Up/Down buttons, a field
 // of image addresses, the paste box).
+import { rooted } from './root.js';
 
 /** A slug from a title: lower case ASCII letters and digits joined by single dashes, ≤ 64. */
 export function slugFrom(title) {
@@ -154,7 +155,7 @@ function createReorder(list, deck, status) {
     list.insertBefore(row, before);
     renumber(rows());
     status.textContent = 'Saving the new order…';
-    const response = await fetch(`/api/v1/decks/${deck}/cards/${row.dataset.card}/move`, {
+    const response = await fetch(rooted(`/api/v1/decks/${deck}/cards/${row.dataset.card}/move`), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ index: target }),
@@ -208,7 +209,7 @@ export function refusalReason(status, answer) {
 function send(file, onProgress) {
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
-    request.open('POST', '/api/v1/images');
+    request.open('POST', rooted('/api/v1/images'));
     request.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) {
@@ -269,7 +270,7 @@ function createImageEditor(editor) {
       item.className = 'thumb-item';
       item.dataset.url = url;
       const img = document.createElement('img');
-      img.src = url;
+      img.src = rooted(url);
       img.alt = `Image ${at + 1}`;
       item.append(img);
       if (at === 0) {

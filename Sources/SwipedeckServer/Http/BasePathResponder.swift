@@ -5,7 +5,7 @@ import HTTPTypes
 /// `https://example.org/decks/…` with the prefix kept. It wraps the router's responder (the
 /// router picks a route before any middleware runs): a request's path loses the prefix on the
 /// way in (the routes, the static files and the rules that read paths see the
-/// paths they always see); a path outside it is a 404, the bare prefix redirects to the prefix
+/// paths they always see); a path outside it is a 404 (but `/healthz`, for a local probe), the bare prefix redirects to the prefix
 /// with a slash. On the way out, a root-relative `Location` and every cookie's `Path=/` gain the
 /// prefix. Pages name their links with the prefix already (`PageRenderer`), scripts read it from
 /// the page (`data-root`), stylesheets name images relative to themselves.
@@ -24,6 +24,8 @@ public struct BasePathResponder<Inner: HTTPResponder>: HTTPResponder where Inner
             let query = target.dropFirst(path.count)
             return Response(status: .permanentRedirect, headers: [.location: basePath + "/" + query])
         }
+        // The health check answers at the root too, for a probe inside the host or container.
+        if path == "/healthz" { return try await inner.respond(to: request, context: context) }
         guard path.hasPrefix(basePath + "/") else {
             return JSONResponse.error(.notFound("page"))
         }
