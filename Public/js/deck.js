@@ -82,6 +82,14 @@ function stackState(known, cardsShown, remaining, decided, quota) {
   return 'open';
 }
 
+/** The cards this person may still decide, as the counter says (StackState.cardsLeft). */
+function cardsLeft(remaining, decided, quota) {
+  if (quota === null) {
+    return remaining;
+  }
+  return Math.max(0, Math.min(remaining, quota - decided));
+}
+
 /** What a screen reader hears after the stack changed. */
 function announcement(topTitle, remaining) {
   if (!topTitle) {
@@ -193,7 +201,7 @@ function createDeckPage(root, profile) {
   function announce() {
     const top = liveCards()[0];
     const topTitle = top ? top.querySelector('.card-title').textContent : '';
-    announcer.textContent = announcement(topTitle, remaining);
+    announcer.textContent = announcement(topTitle, cardsLeft(remaining, decided, quota));
   }
 
   function geometry(element) {
@@ -255,8 +263,9 @@ function createDeckPage(root, profile) {
       card.inert = index > 0;
     });
     remaining = Math.max(remaining, 0);
-    if (counter.textContent !== String(remaining)) {
-      counter.textContent = remaining;
+    const left = cardsLeft(remaining, decided, quota);
+    if (counter.textContent !== String(left)) {
+      counter.textContent = left;
       springScale(counterPill);
     }
     const outOfCards = !cards[0];

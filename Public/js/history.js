@@ -6,7 +6,10 @@ import { rooted } from './root.js';
 
 const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame;
 const root = $('.history');
-if (root) history(root);
+// A closed deck's picks cannot change: its rows have no actions to reveal.
+if (root && root.dataset.closed !== 'true') {
+  history(root);
+}
 
 function history(root) {
   const R = JSON.parse($('#reveal-profile').textContent), S = JSON.parse($('#list-profile').textContent),

@@ -1,5 +1,5 @@
-// Share panel: the Copy button copies the deck's link (the button is hidden without JavaScript,
-// where the read-only field can be selected by hand).
+// Copy buttons (`data-copy` names what to copy): the share panel's deck link, a new API token.
+// The button is hidden without JavaScript, where the text can be selected by hand.
 
 /** Copies `text`; falls back to selecting `input` and `execCommand` where the Clipboard API is
  *  missing (http:// on a LAN address is not a secure context). Resolves to whether it worked. */
@@ -11,6 +11,9 @@ async function copyText(text, input) {
     } catch (error) {
       // Denied: fall through to the selection fallback.
     }
+  }
+  if (typeof input.select !== 'function') {
+    return false;
   }
   input.focus();
   input.select();
@@ -26,8 +29,9 @@ function createSharePanel(root) {
   const status = root.querySelector('.copy-status');
   button.hidden = false;
   button.addEventListener('click', async () => {
-    const copied = await copyText(input.value, input);
-    status.textContent = copied ? 'Link copied: paste it into a message.' : 'Select the link and copy it.';
+    const text = 'value' in input ? input.value : input.textContent;
+    const copied = await copyText(text, input);
+    status.textContent = copied ? (button.dataset.copied || 'Link copied: paste it into a message.') : 'Select it and copy it by hand.';
     button.textContent = copied ? 'Copied ✓' : 'Copy';
     status.classList.toggle('ok', copied);
   });

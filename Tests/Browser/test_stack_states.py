@@ -109,12 +109,36 @@ def test_closed_deck_takes_no_drag_no_button_no_key(server, device):
 
 # ---------------------------------------------------------------- limit reached
 
+def test_my_swipes_on_a_closed_deck_offers_no_undo_or_flip(server, desktop):
+    """The deck closed after a decision: My swipes says the picks cannot change now, and a click or a
+    drag on a row reveals no Undo or Flip (the server would refuse them, 409 deck_closed)."""
+    page = desktop
+    make_deck(server, "later", cards=3)
+    first = open_deck(page, server, "later")
+    page.evaluate("localStorage.setItem('sd-hint-seen:later', '1')")
+    page.click(".ctl-like")
+    wait_thrown(page, first)
+    wait_swipes(server, 1, timeout=10)
+    status, _, text = server.request("PATCH", "/api/v1/decks/later", {"open": False}, OWNER)
+    assert status == 200, text
+    page.goto(f"{server.base}/d/later/history")
+    assert "This deck is closed: your picks are kept as they are and cannot be changed now." in page.inner_text(".history")
+    assert page.locator(".row").count() == 1
+    assert page.locator(".row-actions, .act-undo, .act-flip").count() == 0
+    page.click(".row")
+    time.sleep(0.3)
+    assert page.evaluate("getComputedStyle(document.querySelector('.row-front')).transform") in ("none", "matrix(1, 0, 0, 1, 0, 0)")
+
+
 def test_past_the_quota_no_card_flies_and_undo_opens_it_again(server, device):
     """Each person decides up to 2 cards: after two real drags the page shows its limit panel, a third
     drag and the arrow keys move nothing, the count stays, no 'Not counted' toast; an undo frees one."""
     size, page = device
     make_deck(server, "share", cards=5, quota=2)
     first = open_deck(page, server, "share")
+    # The counter counts what this person may still decide, and the hint says the limit.
+    assert page.text_content("#remaining") == "2"
+    assert "You decide up to 2 of these cards." in page.text_content(".hint-text")
     page.evaluate("localStorage.setItem('sd-hint-seen:share', '1')")
     real_drag(page, size, 230)
     second = wait_thrown(page, first)
@@ -125,13 +149,13 @@ def test_past_the_quota_no_card_flies_and_undo_opens_it_again(server, device):
     assert visible_state(page) == "limitReached"
     assert "up to 2 cards" in page.inner_text(".state-limitReached")
     assert direction_buttons_disabled(page)
-    assert page.text_content("#remaining") == "3"
+    assert page.text_content("#remaining") == "0"
     third = top_card(page)
     assert third not in (first, second)
     real_drag(page, size, 230)
     page.keyboard.press("ArrowLeft")
     time.sleep(1.0)
-    assert page.text_content("#remaining") == "3", "the counter kept falling past the quota"
+    assert page.text_content("#remaining") == "0", "the counter moved past the quota"
     assert page.inner_text(".toast") == "", "a 'Not counted' toast past the quota"
     assert len(swipes(server)) == 2
     time.sleep(0.5)  # the panel's pop-in
@@ -140,6 +164,7 @@ def test_past_the_quota_no_card_flies_and_undo_opens_it_again(server, device):
     page.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'open'")
     assert visible_state(page) == ""
     assert not direction_buttons_disabled(page)
+    assert page.text_content("#remaining") == "1", "after an undo one decision is free again"
 
 
 def test_a_quota_reached_elsewhere_is_a_state_not_a_toast(server, desktop):

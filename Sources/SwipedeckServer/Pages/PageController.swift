@@ -81,9 +81,11 @@ struct PageController: Sendable {
             ctx["isFinished"] = state == .finished
             ctx["isLimitReached"] = state == .limitReached
             ctx["quota"] = deck.quota.map(String.init) ?? ""
+            ctx["hasQuota"] = deck.quota != nil
             ctx["decided"] = cardCount - remaining
             ctx["hasDescription"] = !deck.description.isEmpty
             ctx["remaining"] = remaining
+            ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
             ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
@@ -301,6 +303,8 @@ struct PageController: Sendable {
         }
         var ctx = deckContext(deck)
         ctx["kind"] = "history"
+        // A closed deck refuses undos and flips (409 deck_closed): the page offers none.
+        ctx["closed"] = !deck.isOpen
         ctx["showResults"] = access.canReadResults(deck, context)
         ctx["pageTitle"] = "My swipes · \(deck.title)"
         ctx["rows"] = rows

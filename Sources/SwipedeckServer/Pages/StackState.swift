@@ -24,6 +24,13 @@ enum StackState: String, Sendable, CaseIterable {
     /// The decisions counted against the quota are those on active cards (`activeCards −
     /// remaining`); a swipe on a card archived since still counts on the server, which then
     /// refuses with `quota_reached` and the page moves to `limitReached` itself.
+    /// The cards this person may still decide, as the counter says: the undecided ones, at most
+    /// what the quota leaves (`quota − decided`, never below 0).
+    static func cardsLeft(remaining: Int, decided: Int, quota: Int?) -> Int {
+        guard let quota else { return remaining }
+        return max(0, min(remaining, quota - decided))
+    }
+
     static func of(_ deck: Deck, activeCards: Int, remaining: Int, joining: Bool = false) -> StackState {
         if activeCards == 0 { return .noCards }
         if !deck.isOpen { return .closed }
