@@ -31,7 +31,8 @@ function createSharePanel(root) {
   button.addEventListener('click', async () => {
     const text = 'value' in input ? input.value : input.textContent;
     const copied = await copyText(text, input);
-    status.textContent = copied ? (button.dataset.copied || 'Link copied: paste it into a message.') : 'Select it and copy it by hand.';
+    const done = button.dataset.copied || 'Link copied: paste it into a message.';
+    status.textContent = copied ? done : 'Select it and copy it by hand.';
     button.textContent = copied ? 'Copied ✓' : 'Copy';
     status.classList.toggle('ok', copied);
   });
