@@ -360,3 +360,20 @@ def test_owner_page_screenshots(server, chromium, size, tmp_path):
     page.wait_for_url("**/owner/sign-in?signed-out")
     shot(page, f"signed-out-{size}")
     page.context.close()
+
+
+def test_up_and_down_labels_show_only_for_a_profile_that_decides_them(server, chromium):
+    """A deck that swipes left and right has no Up or Down to name: the labels appear when the owner
+    picks the eight-direction profile, and go again with another."""
+    add_owner(server, "uma")
+    page = chromium.new_page(viewport=DESKTOP)
+    sign_in_typing(page, server, "uma")
+    page.goto(server.base + "/owner/decks/new")
+    up = page.get_by_label("Up label")
+    assert page.get_by_label("Left label").is_visible()
+    assert not up.is_visible()
+    page.locator("input[name=profile][value=eightway]").check()
+    assert up.is_visible() and page.get_by_label("Down label").is_visible()
+    page.locator("input[name=profile][value=classic]").check()
+    assert not up.is_visible()
+    page.close()

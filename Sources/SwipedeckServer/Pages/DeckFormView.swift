@@ -7,6 +7,16 @@ struct DeckFormView {
         let name: String
         let feel: String
         let selected: Bool
+        /// The profile decides up and down too: the form shows the Up and Down labels only then
+        /// (stored: Mustache reads stored properties only).
+        let vertical: Bool
+
+        init(name: String, feel: String, selected: Bool) {
+            self.name = name
+            self.feel = feel
+            self.selected = selected
+            vertical = SwipeProfile.named(name).map { !Set($0.directions).isDisjoint(with: [.up, .down]) } ?? true
+        }
     }
 
     let slug: String
