@@ -48,10 +48,14 @@ struct ProxyTests {
         // Every entry a proxy: the leftmost; an entry that is no address: the peer.
         #expect(Self.origin(peer: "127.0.0.1", [xff: "10.1.1.1, 10.0.0.2"]).address == "10.1.1.1")
         #expect(Self.origin(peer: "127.0.0.1", [xff: "unknown"]).address == "127.0.0.1")
-        // RFC 7239, with a quoted IPv6 node and a port; it wins over X-Forwarded-For.
+        // RFC 7239, with a quoted IPv6 node and a port, from a proxy that sets only it.
         let forwarded = Self.origin(
-            peer: "10.9.9.9", [.init("Forwarded")!: #"for="[2001:db8::17]:4711";proto=https;host=decks.example.org"#, xff: "1.1.1.1"])
+            peer: "10.9.9.9", [.init("Forwarded")!: #"for="[2001:db8::17]:4711";proto=https;host=decks.example.org"#])
         #expect(forwarded == ClientOrigin(address: "2001:db8::17", https: true, host: "decks.example.org"))
+        // A proxy that sets X-Forwarded-* passes a client's own Forwarded on: it is not read (field test).
+        let smuggled = Self.origin(
+            peer: "127.0.0.1", [.init("Forwarded")!: "for=10.77.1.2;proto=http;host=evil.example", xff: "203.0.113.50", proto: "https"])
+        #expect(smuggled == ClientOrigin(address: "203.0.113.50", https: true, host: "inner:8080"))
         #expect(Self.origin(peer: "127.0.0.1", [.init("Forwarded")!: "for=192.0.2.60:8080, for=10.0.0.3"]).address == "192.0.2.60")
         // The nearest proxy's scheme; an https public URL makes every request https.
         #expect(!Self.origin(peer: "127.0.0.1", [proto: "https, http"]).https)
@@ -108,6 +112,11 @@ struct ProxyTests {
                 uri: "/api/v1/decks/s/swipes", method: .post, headers: merged(jsonType, [.cookie: "sd_pid=\(token)"]),
                 body: ByteBuffer(string: try swipeBody(card: ids[1], direction: "right", participant: nil)))
             #expect(bare.status == .badRequest)
+            // Nor after a tab, which the cookie parser trims as it trims a space (field test).
+            let tabbed = try await client.execute(
+                uri: "/api/v1/decks/s/swipes", method: .post, headers: merged(jsonType, [.cookie: "a=b;\tsd_pid=\(token)"]),
+                body: ByteBuffer(string: try swipeBody(card: ids[1], direction: "right", participant: nil)))
+            #expect(tabbed.status == .badRequest)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 1)
         }
         try await withApp { client, _ in

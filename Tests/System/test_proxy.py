@@ -38,6 +38,7 @@ error_log {directory}/nginx-error.log warn;
 events {{ worker_connections 256; }}
 http {{
     access_log off;
+    limit_conn_zone $binary_remote_addr zone=perclient:10m;
     client_body_temp_path {directory}/body;
     proxy_temp_path {directory}/proxy;
     fastcgi_temp_path {directory}/fastcgi;
@@ -52,6 +53,7 @@ http {{
         ssl_certificate {directory}/cert.pem;
         ssl_certificate_key {directory}/key.pem;
         client_max_body_size 10m;
+        client_header_timeout 10s; client_body_timeout 20s; limit_conn perclient 64;
         location / {{
             proxy_pass http://swipedeck;
             proxy_http_version 1.1;
@@ -59,6 +61,8 @@ http {{
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Host $http_host;
+            proxy_set_header Forwarded "";
             proxy_buffering off;
             proxy_read_timeout 1h;
         }}
@@ -195,8 +199,16 @@ def test_each_client_has_its_own_budget_and_forging_gains_nothing(proxy):
     assert alice == [201, 201, 201, 429], alice
     # Another network, through the same proxy: its own budget.
     assert call(port, "POST", join, source=BOB)[0] == 201
-    # Alice claiming another address through the proxy: nginx appends her real one, which counts.
+    # Alice claiming another address through the proxy: nginx appends her real one, which counts;
+    # an RFC 7239 Forwarded header of her own does not reach the server (field test).
     assert call(port, "POST", join, headers={"X-Forwarded-For": "203.0.113.9"}, source=ALICE)[0] == 429
+    assert call(port, "POST", join, headers={"Forwarded": "for=10.77.1.2"}, source=ALICE)[0] == 429
+    # Nor does she turn the cookie hardening off, or name the host share links use.
+    status, headers, _ = call(port, "GET", "/", headers={"Forwarded": "proto=http", "X-Forwarded-Proto": "http"}, source=BOB)
+    cookies = header(headers, "Set-Cookie")
+    assert cookies and all(c.startswith("__Host-") and "; Secure" in c for c in cookies), cookies
+    status, _, svg = call(port, "GET", "/d/getaways/qr.svg", headers={"X-Forwarded-Host": "evil.example"}, source=BOB)
+    assert status == 200 and b"evil.example" not in svg
     # Straight to a server, her header is ignored (she is no trusted proxy): her own budget, spent,
     # on every server.
     for server in servers:

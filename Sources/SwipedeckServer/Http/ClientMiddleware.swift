@@ -51,7 +51,8 @@ struct ClientMiddleware: RouterMiddleware {
         var out = fields
         out[values: .cookie] = fields[values: .cookie].map { header in
             header.split(separator: ";").compactMap { pair -> String? in
-                let trimmed = pair.drop { $0 == " " }
+                // Spaces and tabs, as the cookie parser trims them (a tab must not sneak a bare name in).
+                let trimmed = pair.drop { $0 == " " || $0 == "\t" }
                 if trimmed.hasPrefix(hostPrefix + "sd_") { return String(trimmed.dropFirst(hostPrefix.count)) }
                 return trimmed.hasPrefix("sd_") ? nil : String(trimmed)
             }.joined(separator: "; ")

@@ -16,12 +16,16 @@ public struct ClientOrigin: Sendable, Equatable {
     /// Resolves a request's origin.
     ///
     /// - The client address is the rightmost forwarded address that is not itself a trusted
-    ///   proxy (`Forwarded: for=` if present, else `X-Forwarded-For`): each proxy appends the
+    ///   proxy (`X-Forwarded-For` if present, else `Forwarded: for=`): each proxy appends the
     ///   peer it saw, so entries left of the first untrusted one are the client's own claims.
     ///   When every entry is trusted, the leftmost; an entry that is no IP address (`unknown`,
     ///   an obfuscated name) leaves the socket peer.
-    /// - The scheme and host are the nearest proxy's (the last `proto=`/`host=` of `Forwarded`,
-    ///   else the last `X-Forwarded-Proto` / `X-Forwarded-Host` value).
+    /// - The scheme and host are the nearest proxy's (the last `X-Forwarded-Proto` /
+    ///   `X-Forwarded-Host` value, else the last `proto=`/`host=` of `Forwarded`).
+    ///
+    /// The `X-Forwarded-*` headers win because the common proxies (nginx, Caddy, Traefik, HAProxy)
+    /// set them and pass a client's own `Forwarded` on untouched: a `Forwarded` header is read only
+    /// when the proxy sent no `X-Forwarded-*` one, so a client cannot speak past its proxy with it.
     ///
     /// - Parameters:
     ///   - peer: the socket peer's address (nil in router tests).
@@ -30,16 +34,19 @@ public struct ClientOrigin: Sendable, Equatable {
     public static func resolve(peer: String?, authority: String?, headers: HTTPFields, trusted: TrustedProxies, publicHTTPS: Bool) -> ClientOrigin {
         var origin = ClientOrigin(address: peer, https: publicHTTPS, host: authority)
         guard let peer, trusted.contains(peer) else { return origin }
-        let forwarded = headers[values: .forwarded].flatMap(Self.elements)
-        let chain = forwarded.isEmpty
-            ? headers[values: .xForwardedFor].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let xForwardedFor = headers[values: .xForwardedFor]
+        let xProto = Self.lastValue(headers[values: .xForwardedProto])
+        let xHost = Self.lastValue(headers[values: .xForwardedHost])
+        let proxySetX = !xForwardedFor.isEmpty || xProto != nil || xHost != nil
+        let forwarded = proxySetX ? [] : headers[values: .forwarded].flatMap(Self.elements)
+        let chain = proxySetX
+            ? xForwardedFor.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             : forwarded.compactMap { $0["for"] }.map(Self.stripPort)
         if let client = chain.reversed().first(where: { !trusted.contains($0) }) ?? chain.first {
             origin.address = TrustedProxies.bytes(client) == nil ? peer : client
         }
-        let proto = forwarded.last?["proto"] ?? Self.lastValue(headers[values: .xForwardedProto])
-        if let proto { origin.https = publicHTTPS || proto.lowercased() == "https" }
-        if let host = forwarded.last?["host"] ?? Self.lastValue(headers[values: .xForwardedHost]), !host.isEmpty {
+        if let proto = xProto ?? forwarded.last?["proto"] { origin.https = publicHTTPS || proto.lowercased() == "https" }
+        if let host = xHost ?? forwarded.last?["host"], !host.isEmpty {
             origin.host = host
         }
         return origin
