@@ -91,6 +91,10 @@ public struct AppConfiguration: Sendable {
     /// before the connection is closed: a slowloris client trickling headers holds a connection
     /// this long at most. Default 10 s: a head is a packet or two, even on a poor phone link.
     public var headerTimeout: Duration = .seconds(10)
+    /// Seconds from a request's head to the end of its body before the connection is closed: a
+    /// client trickling a body holds a connection this long at most. Default 60 s: an 8 MB image
+    /// from a phone on a 1.2 Mbit/s uplink.
+    public var bodyTimeout: Duration = .seconds(60)
     /// Most open connections in all; beyond it a new connection is answered 503
     /// `too_many_connections` and closed. Default: the process's descriptor limit
     /// (`ulimit -n`) less 128 kept for the database, images and logs, so the server refuses
@@ -132,8 +136,8 @@ public struct AppConfiguration: Sendable {
 
     /// Why the limits cannot work together, in a sentence; nil when they can.
     public var limitsProblem: String? {
-        if idleTimeout <= .zero || headerTimeout <= .zero || sseHeartbeat <= .zero {
-            return "The idle timeout, the header timeout and the heartbeat must be longer than 0 s."
+        if idleTimeout <= .zero || headerTimeout <= .zero || bodyTimeout <= .zero || sseHeartbeat <= .zero {
+            return "The idle, header and body timeouts and the heartbeat must be longer than 0 s."
         }
         if sseHeartbeat >= idleTimeout {
             return "The live results heartbeat (\(sseHeartbeat)) must be shorter than the idle timeout (\(idleTimeout))."

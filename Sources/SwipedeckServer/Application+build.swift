@@ -139,7 +139,7 @@ public func buildApplication(
         maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })
     return Application(
         responder: BasePathResponder(basePath: config.basePath, inner: router.buildResponder()),
-        server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout),
+        server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout, bodyTimeout: config.bodyTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
         services: [StoreService(store: database)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },

@@ -37,6 +37,8 @@ struct Serve: AsyncParsableCommand {
     var idleTimeout: Double?
     @Option(help: "Seconds from a request's first byte to its complete headers before the connection is closed (env SWIPEDECK_HEADER_TIMEOUT); default 10.")
     var headerTimeout: Double?
+    @Option(help: "Seconds from a request's headers to the end of its body before the connection is closed (env SWIPEDECK_BODY_TIMEOUT); default 60.")
+    var bodyTimeout: Double?
     @Option(help: "Most open connections in all; more are answered 503 and closed (env SWIPEDECK_MAX_CONNECTIONS); default ulimit -n less 128.")
     var maxConnections: Int?
     @Option(help: "Most open connections from one peer address (env SWIPEDECK_MAX_CONNECTIONS_PER_ADDRESS); default a quarter of --max-connections.")
@@ -149,6 +151,7 @@ struct Serve: AsyncParsableCommand {
             if config.sseHeartbeat >= config.idleTimeout { config.sseHeartbeat = config.idleTimeout / 2 }
         }
         if let s = try value(headerTimeout, "header-timeout", "SWIPEDECK_HEADER_TIMEOUT") { config.headerTimeout = try seconds(s, "header-timeout") }
+        if let s = try value(bodyTimeout, "body-timeout", "SWIPEDECK_BODY_TIMEOUT") { config.bodyTimeout = try seconds(s, "body-timeout") }
         if let n = try value(maxConnections, "max-connections", "SWIPEDECK_MAX_CONNECTIONS") {
             config.maxConnections = n
             config.maxConnectionsPerAddress = max(1, n / 4)

@@ -70,7 +70,7 @@ struct ConnectionLimitsTests {
 
     @Test("header deadline: a head not complete 10 s after the first byte closes the connection")
     func headerDeadlineCloses() throws {
-        let channel = try connected(HeaderDeadlineHandler(timeout: .seconds(10)))
+        let channel = try connected(HeaderDeadlineHandler(timeout: .seconds(10), bodyTimeout: .seconds(60)))
         // Connected and silent: the idle timeout's concern, not this one.
         channel.embeddedEventLoop.advanceTime(by: .seconds(60))
         #expect(channel.isActive)
@@ -85,7 +85,7 @@ struct ConnectionLimitsTests {
 
     @Test("header deadline: a complete head stops it; the next request's first byte starts it again once the previous is answered")
     func headerDeadlineNextRequest() throws {
-        let channel = try connected(HeaderDeadlineHandler(timeout: .seconds(10)))
+        let channel = try connected(HeaderDeadlineHandler(timeout: .seconds(10), bodyTimeout: .seconds(60)))
         channel.pipeline.fireUserInboundEventTriggered(RequestBytesArrived())
         channel.embeddedEventLoop.advanceTime(by: .seconds(5))
         try channel.writeInbound(Self.head)

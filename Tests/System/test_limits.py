@@ -136,6 +136,34 @@ def test_idle_and_slowloris_connections_are_closed(make_server):
     assert server.request("GET", "/healthz")[0] == 200
 
 
+def test_a_trickled_body_is_cut_off_at_the_body_timeout(make_server):
+    """A POST whose body comes a byte every half second (field test: one held a connection past
+    every other timeout) is closed 2 s after its head, whatever it still sends; a whole body in time
+    is answered."""
+    server = make_server(extra_args=["--body-timeout", "2", "--header-timeout", "1"])
+    s = connect(server.port)
+    s.sendall(b"POST /api/v1/decks/getaways/participants HTTP/1.1\r\nHost: localhost\r\n"
+              b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+    started = time.monotonic()
+    closed = None
+    s.settimeout(0.5)
+    while time.monotonic() - started < 8:
+        try:
+            s.sendall(b" ")
+            if s.recv(4096) == b"":
+                closed = time.monotonic() - started
+                break
+        except socket.timeout:
+            continue
+        except OSError:
+            closed = time.monotonic() - started
+            break
+    s.close()
+    assert closed is not None and 1.5 <= closed < 4, closed
+    status, _, _ = server.request("POST", "/api/v1/decks/getaways/participants", body={})
+    assert status == 201
+
+
 def test_healthz_and_a_swipe_while_2000_idle_sockets_are_open(make_server):
     raise_descriptor_limit(4096)
     server = make_server(extra_args=["--max-connections", "3000", "--max-connections-per-address", "3000",

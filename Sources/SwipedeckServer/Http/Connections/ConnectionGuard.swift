@@ -6,17 +6,18 @@ import NIOCore
 
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the connection limits: `idleTimeout` (Hummingbird's: a connection with no
-    /// request in progress for that long is closed), the header-read timeout
+    /// request in progress for that long is closed), the header-read and body timeouts
     /// (`HeaderDeadlineHandler`), and `limiter`'s caps on open connections
     /// (`ConnectionGuard`).
-    static func guardedHTTP1(limiter: ConnectionLimiter, idleTimeout: Duration, headerTimeout: Duration) -> HTTPServerBuilder {
+    static func guardedHTTP1(limiter: ConnectionLimiter, idleTimeout: Duration, headerTimeout: Duration, bodyTimeout: Duration) -> HTTPServerBuilder {
         let header = TimeAmount(headerTimeout)
+        let body = TimeAmount(bodyTimeout)
         let idle = TimeAmount(idleTimeout)
         return HTTPServerBuilder { responder in
             ConnectionGuard(
                 http1: HTTP1Channel(
                     responder: responder,
-                    configuration: .init(additionalChannelHandlers: [HeaderDeadlineHandler(timeout: header)], idleTimeout: idle)),
+                    configuration: .init(additionalChannelHandlers: [HeaderDeadlineHandler(timeout: header, bodyTimeout: body)], idleTimeout: idle)),
                 limiter: limiter)
         }
     }
