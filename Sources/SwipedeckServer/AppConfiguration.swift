@@ -18,6 +18,10 @@ public struct AppConfiguration: Sendable {
     /// Largest accepted request body, bytes. Default 2 MiB (a 100,000-sample trace still parses
     /// and is refused as `too_long`).
     public var maxBodyBytes: Int = 2 * 1024 * 1024
+    /// Most memory the API's request bodies being read may hold together, bytes (each reserves its
+    /// `Content-Length`; beyond it 503 `server_busy` with Retry-After); 0 = unlimited. Default
+    /// 256 MiB: 128 bodies of the largest size at once, tens of thousands of ordinary swipes.
+    public var maxBodyMemory: Int = 256 * 1024 * 1024
     /// Decisions (swipes, batch items, undos, flips) per second per participant identity,
     /// whether the cookie or the body names it (0 = unlimited); burst = 4 × rate. Default 10: a
     /// person decides at most a few cards a second, and a queue delivering 40 decisions made

@@ -73,7 +73,7 @@ public func buildApplication(
         generated: Dictionary(uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }))
     let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
     let access = DeckAccess(catalog: catalog, database: database)
-    let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes)
+    let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes, budget: BodyBudget(bytes: config.maxBodyMemory))
     let passwords = PasswordHasher(cost: config.passwordCost)
     let images = ImageStore(directory: config.imagesDirectory)
     try images.prepare()

@@ -18,6 +18,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Decisions (swipes, batch items, undos, flips) per second per participant, 0 = unlimited (env SWIPEDECK_RATE_PARTICIPANT).") var rateParticipant: Double?
     @Option(help: "State-changing requests per second per IP, 0 = unlimited (env SWIPEDECK_RATE_IP).") var rateIp: Double?
     @Option(help: "Largest request body in bytes (env SWIPEDECK_MAX_BODY).") var maxBody: Int?
+    @Option(help: "Most memory the API's request bodies being read hold together, bytes; 0 = unlimited (env SWIPEDECK_MAX_BODY_MEMORY); default 256 MiB.")
+    var maxBodyMemory: Int?
     @Option(help: "Participant ids minted per second per IP (burst 60 × rate), 0 = unlimited (env SWIPEDECK_RATE_MINT).") var rateMint: Double?
     @Option(help: "Public origin for shared links and QR codes, e.g. https://decks.example.org (env SWIPEDECK_PUBLIC_URL).") var publicUrl: String?
     @Option(help: "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET or SWIPEDECK_PARTICIPANT_SECRET_FILE); generated and stored when unset.")
@@ -108,6 +110,7 @@ struct Serve: AsyncParsableCommand {
         }
         config.hsts = try hsts || env.flag("SWIPEDECK_HSTS") ?? false
         if let b = try maxBody ?? env.int("SWIPEDECK_MAX_BODY", example: "2097152") { config.maxBodyBytes = b }
+        if let b = try maxBodyMemory ?? env.int("SWIPEDECK_MAX_BODY_MEMORY", example: "268435456") { config.maxBodyMemory = b }
         config.seedSampleDeck = !noSample
         config.dataDirectory = dataDir ?? env.string("SWIPEDECK_DATA_DIR")
         if let b = try maxImageBytes ?? env.int("SWIPEDECK_MAX_IMAGE_BYTES", example: "8388608") { config.maxImageBytes = b }

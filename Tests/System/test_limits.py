@@ -164,6 +164,30 @@ def test_a_trickled_body_is_cut_off_at_the_body_timeout(make_server):
     assert status == 201
 
 
+def test_bodies_being_read_hold_no_more_memory_than_the_budget(make_server):
+    """Two half-sent 500 kB bodies hold a 1 MB budget: a third body is answered 503 server_busy at
+    once (field test: 2,000 half-sent 2 MiB bodies took 5 GB); once they are gone, bodies pass."""
+    server = make_server(extra_args=["--max-body", "600000", "--max-body-memory", "1000000"])
+    head = (b"POST /api/v1/decks/getaways/swipes HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 500000\r\n\r\n")
+    holders = []
+    for _ in range(2):
+        s = connect(server.port)
+        s.sendall(head + b"[" * 1000)
+        holders.append(s)
+    time.sleep(0.5)
+    third = connect(server.port)
+    third.sendall(head + b"[" * 1000)
+    head_text, body = read_head(third)
+    third.close()
+    assert head_text.startswith("HTTP/1.1 503") and b'"server_busy"' in body, (head_text, body)
+    for s in holders:
+        s.close()
+    time.sleep(0.5)
+    status, headers, body = server.request("POST", "/api/v1/decks/getaways/swipes", body={"swipes": []})
+    assert status != 503, (status, body)
+
+
 def test_healthz_and_a_swipe_while_2000_idle_sockets_are_open(make_server):
     raise_descriptor_limit(4096)
     server = make_server(extra_args=["--max-connections", "3000", "--max-connections-per-address", "3000",

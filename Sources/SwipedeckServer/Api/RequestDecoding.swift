@@ -7,15 +7,27 @@ import Hummingbird
 public struct RequestDecoding: Sendable {
     /// Largest accepted body, bytes.
     let maxBodyBytes: Int
+    /// The memory all bodies being read may hold together.
+    let budget: BodyBudget
 
-    /// The body of a JSON route: 415 unless `Content-Type: application/json`, 413 over the limit.
+    public init(maxBodyBytes: Int, budget: BodyBudget = BodyBudget(bytes: 0)) {
+        self.maxBodyBytes = maxBodyBytes
+        self.budget = budget
+    }
+
+    /// The body of a JSON route: 415 unless `Content-Type: application/json`, 413 over the limit,
+    /// 503 `server_busy` when the bodies being read hold the whole `budget`.
     func collectJSONBody(_ request: Request) async throws -> ByteBuffer {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/json") else {
             throw ApiError.unsupportedMediaType
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes { throw ApiError.tooLarge(maxBodyBytes) }
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if let length, length > maxBodyBytes { throw ApiError.tooLarge(maxBodyBytes) }
+        let reserved = max(0, length ?? maxBodyBytes)
+        guard budget.reserve(reserved) else { throw ApiError.bodiesBusy(retryAfter: 1) }
+        defer { budget.release(reserved) }
         do {
-            return try await request.body.collect(upTo: maxBodyBytes)
+            return try await request.body.collect(upTo: length ?? maxBodyBytes)
         } catch let e as HTTPError where e.status == .contentTooLarge {
             throw ApiError.tooLarge(maxBodyBytes)
         }

@@ -65,6 +65,9 @@ public enum ApiError: Error, Sendable, Equatable {
     /// 503: the server (or this client address) holds as many connections as allowed; sent by
     /// `RefusedConnectionHandler` on a connection it then closes.
     case tooManyConnections(retryAfter: Int)
+    /// 503: the request bodies being read hold as much memory as the server allows
+    /// (`BodyBudget`); retry after the given seconds.
+    case bodiesBusy(retryAfter: Int)
     /// 500: a fault on our side (logged); never caused by what a client sends.
     case internalError
     /// 400 (empty), 415 (not a PNG, JPEG, WebP or GIF) or 422 (damaged, cut short, too many
@@ -82,7 +85,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
         case .rateLimited, .tooManyStreams: return .tooManyRequests
-        case .tooManyConnections: return .serviceUnavailable
+        case .tooManyConnections, .bodiesBusy: return .serviceUnavailable
         case .internalError: return .internalServerError
         case .imageRefused(let refusal):
             switch refusal {
@@ -96,7 +99,7 @@ public enum ApiError: Error, Sendable, Equatable {
     /// Seconds the client is asked to wait (`Retry-After`), for the errors that pass with time.
     public var retryAfter: Int? {
         switch self {
-        case .rateLimited(let s), .tooManyStreams(let s), .tooManyConnections(let s): return s
+        case .rateLimited(let s), .tooManyStreams(let s), .tooManyConnections(let s), .bodiesBusy(let s): return s
         default: return nil
         }
     }
@@ -131,6 +134,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .rateLimited: return "rate_limited"
         case .tooManyStreams: return "too_many_streams"
         case .tooManyConnections: return "too_many_connections"
+        case .bodiesBusy: return "server_busy"
         case .internalError: return "internal"
         case .imageRefused(let refusal): return refusal.code
         }
@@ -166,6 +170,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .rateLimited(let s): return "Too many requests; retry in \(s) s."
         case .tooManyStreams(let s): return "Too many live results streams are open; close one or retry in \(s) s."
         case .tooManyConnections(let s): return "The server holds as many connections as it allows; retry in \(s) s."
+        case .bodiesBusy(let s): return "The server is reading as many requests as it can hold; retry in \(s) s."
         case .internalError: return "Internal error; it has been logged."
         case .imageRefused(let refusal): return refusal.message
         }
