@@ -103,7 +103,7 @@ struct AggregateTests {
             try await db.setExcluded(deck: deck, participant: "d", true, reason: "", by: nil, now: fixedTime)
             let undone = try await db.pool.read { d in try String.fetchOne(d, sql: "SELECT id FROM swipes WHERE participantId = 'c' LIMIT 1") }
             _ = try await db.undoSwipe(id: undone!, participant: "c", at: fixedTime)
-            let counts = try await db.pool.read { d in
+            let counts = try db.pool.read { d in
                 try Row.fetchOne(d, sql: """
                     SELECT (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
                            (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
@@ -140,7 +140,7 @@ struct AggregateTests {
             }
         }
         let db = try AppDatabase(path: path)
-        let deck = try await #require(try await db.deck(slug: "old"))
+        let deck = try #require(try await db.deck(slug: "old"))
         try await Self.expectExact(db, deck, "after migration")
         let legacy = try #require(try await db.swipe(id: "1"))
         #expect(legacy.traceJSON == "{\"t\":[0,16.6]}")

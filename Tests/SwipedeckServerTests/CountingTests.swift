@@ -156,7 +156,7 @@ struct CountingTests {
         defer { removeDatabase(at: path) }
         // A database as the previous release left it: migrated to v2, with an unsigned participant.
         let old = try DatabaseQueue(path: path)
-        var upToV2 = AppDatabase.migrator
+        let upToV2 = AppDatabase.migrator
         try upToV2.migrate(old, upTo: "v2-results-indexes")
         try await old.write { db in
             try db.execute(sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 1)")

@@ -22,7 +22,7 @@ struct TraceCodecTests {
         var rng = SplitMix64(seed: 42)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let specials: [Double] = [0, -0.0, 1e-5, 16.6, 134.29999999999995, 1e300, -1e-300, .leastNonzeroMagnitude,
-                                  .greatestFiniteMagnitude, 9_007_199_254_740_993, 0.1 + 0.2, -3.5]
+                                  .greatestFiniteMagnitude, Double(Int64(9_007_199_254_740_993)), 0.1 + 0.2, -3.5]
         for round in 0..<2_000 {
             let n = 2 + Int(rng.next() % 60)
             func value(_ i: Int) -> Double {

@@ -6,7 +6,6 @@ import Hummingbird
 /// preview of every row before one all-or-nothing transaction.
 struct OwnerCardsController: Sendable {
     let database: any SwipeStore
-    let catalog: Catalog
     let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double

@@ -6,7 +6,6 @@ import Hummingbird
 /// owner's deck is refused (403), never shown.
 struct OwnerDecksController: Sendable {
     let database: any SwipeStore
-    let catalog: Catalog
     let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
