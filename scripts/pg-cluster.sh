@@ -13,7 +13,7 @@
 # Run as root, the cluster runs as the `postgres` user (or `nobody` when there is none), which then owns
 # DIR; DIR's parents must be searchable by that user (/tmp is). Otherwise it runs as the caller.
 # Binaries: $PG_BINDIR, else `pg_config --bindir`, else the newest /usr/lib/postgresql/*/bin, else PATH.
-# Settings: max_connections=400, shared_buffers=128MB; fsync stays on unless PG_FAST=1, which sets
+# Settings: max_connections=1000 (the Swift tests run in parallel, each app with a pool of 4 and a listener), shared_buffers=128MB; fsync stays on unless PG_FAST=1, which sets
 # fsync=off, synchronous_commit=off and full_page_writes=off (faster, not crash-safe).
 set -euo pipefail
 
@@ -92,7 +92,7 @@ write_conf() {  # PORT
     echo "listen_addresses = '127.0.0.1'"
     echo "port = $1"
     echo "unix_socket_directories = '$SOCK'"
-    echo "max_connections = 400"
+    echo "max_connections = 1000"
     echo "shared_buffers = 128MB"
     if [ "${PG_FAST:-0}" = 1 ]; then
       echo "fsync = off"
