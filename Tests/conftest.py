@@ -14,7 +14,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -25,10 +24,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-# SWIPEDECK_BINARY overrides the binary (e.g. a build in another --scratch-path).
-BINARY = Path(os.environ.get("SWIPEDECK_BINARY") or ROOT / ".build" / "debug" / "swipedeck").resolve()
-ADMIN_TOKEN = "test-admin-token"
+from testenv import ADMIN_TOKEN, BINARY, ROOT, free_port
 from signed_ids import PARTICIPANT_SECRET
 
 # The cluster for the PostgreSQL runs (its `postgres` database; test databases are created beside it).
@@ -80,12 +76,6 @@ def _sqlite_text(v):
 
 def _pg_text(v):
     return {"t": "1", "f": "0"}.get(v, v)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import BINARY
+from testenv import BINARY
 from sd_helpers import card_ids, error_code, raw_request, swipe_body
 
 LIVE = "/api/v1/decks/getaways/results/live"

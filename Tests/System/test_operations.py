@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ADMIN_TOKEN, BINARY, ROOT, free_port
+from testenv import ADMIN_TOKEN, BINARY, ROOT, free_port
 from sd_helpers import card_ids, swipe_body
 
 SWIPES = "/api/v1/decks/getaways/swipes"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINARY, ROOT, free_port
+from testenv import BINARY, ROOT, free_port
 from sd_helpers import card_ids, swipe_body
 
 ADMIN = {"Authorization": "Bearer test-admin-token"}

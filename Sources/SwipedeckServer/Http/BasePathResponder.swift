@@ -3,12 +3,14 @@ import HTTPTypes
 
 /// Serves the whole app under a sub-path (`--base-path /decks`), for a proxy that forwards
 /// `https://example.org/decks/…` with the prefix kept. It wraps the router's responder (the
-/// router picks a route before any middleware runs): a request's path loses the prefix on the
-/// way in (the routes, the static files and the rules that read paths see the
-/// paths they always see); a path outside it is a 404 (but `/healthz`, for a local probe), the bare prefix redirects to the prefix
-/// with a slash. On the way out, a root-relative `Location` and every cookie's `Path=/` gain the
-/// prefix. Pages name their links with the prefix already (`PageRenderer`), scripts read it from
-/// the page (`data-root`), stylesheets name images relative to themselves.
+/// router picks a route before any middleware runs).
+///
+/// - On the way in a request's path loses the prefix, so routes, static files and every rule
+///   that reads a path see the paths they always see. A path outside the prefix is a 404 (but
+///   `/healthz`, for a local probe); the bare prefix redirects to the prefix with a slash.
+/// - On the way out a root-relative `Location` and every cookie's `Path=/` gain the prefix.
+///   Pages carry it in their links already (`PageRenderer`), scripts read it from the page
+///   (`data-root`), stylesheets name images relative to themselves.
 public struct BasePathResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == AppRequestContext {
     public typealias Context = AppRequestContext
     /// `/decks`: a leading slash, no trailing one (`AppConfiguration.basePath`); empty: the root,
@@ -41,7 +43,6 @@ public struct BasePathResponder<Inner: HTTPResponder>: HTTPResponder where Inner
         }
         return response
     }
-
 }
 
 /// `--base-path` values.
