@@ -133,38 +133,31 @@ struct Serve: AsyncParsableCommand {
         try await app.runService()
     }
 
-    /// The connection and stream limits from flags, else environment variables; a value that is
-    /// not a number, or limits that cannot work together, stop the start with a sentence.
+    /// The connection and stream limits from flags, else environment variables (read as every
+    /// other variable is, `EnvironmentSettings`); a value that is not a number, or limits that
+    /// cannot work together, stop the start with a sentence.
     func applyLimits(to config: inout AppConfiguration, env: EnvironmentSettings) throws {
-        func value<T: LosslessStringConvertible>(_ flag: T?, _ name: String, _ variable: String) throws -> T? {
-            if let flag { return flag }
-            guard let text = env.string(variable) else { return nil }
-            guard let parsed = T(text.trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("\(variable) must be a number (as --\(name) takes), not \"\(text)\".")
-            }
-            return parsed
-        }
         func seconds(_ s: Double, _ name: String) throws -> Duration {
             guard s.isFinite, s > 0, s < 86_400 else { throw ValidationError("--\(name) must be a number of seconds between 0 and 86400.") }
             return .milliseconds(Int64((s * 1000).rounded()))
         }
-        if let s = try value(idleTimeout, "idle-timeout", "SWIPEDECK_IDLE_TIMEOUT") {
+        if let s = try idleTimeout ?? env.double("SWIPEDECK_IDLE_TIMEOUT", example: "75") {
             config.idleTimeout = try seconds(s, "idle-timeout")
             // The default heartbeat follows a shorter idle timeout, staying below it.
             if config.sseHeartbeat >= config.idleTimeout { config.sseHeartbeat = config.idleTimeout / 2 }
         }
-        if let s = try value(headerTimeout, "header-timeout", "SWIPEDECK_HEADER_TIMEOUT") { config.headerTimeout = try seconds(s, "header-timeout") }
-        if let s = try value(bodyTimeout, "body-timeout", "SWIPEDECK_BODY_TIMEOUT") { config.bodyTimeout = try seconds(s, "body-timeout") }
-        if let n = try value(maxConnections, "max-connections", "SWIPEDECK_MAX_CONNECTIONS") {
+        if let s = try headerTimeout ?? env.double("SWIPEDECK_HEADER_TIMEOUT", example: "10") { config.headerTimeout = try seconds(s, "header-timeout") }
+        if let s = try bodyTimeout ?? env.double("SWIPEDECK_BODY_TIMEOUT", example: "60") { config.bodyTimeout = try seconds(s, "body-timeout") }
+        if let n = try maxConnections ?? env.int("SWIPEDECK_MAX_CONNECTIONS", example: "4096") {
             config.maxConnections = n
             config.maxConnectionsPerAddress = max(1, n / 4)
         }
-        if let n = try value(maxConnectionsPerAddress, "max-connections-per-address", "SWIPEDECK_MAX_CONNECTIONS_PER_ADDRESS") {
+        if let n = try maxConnectionsPerAddress ?? env.int("SWIPEDECK_MAX_CONNECTIONS_PER_ADDRESS", example: "1024") {
             config.maxConnectionsPerAddress = n
         }
-        if let n = try value(maxStreams, "max-streams", "SWIPEDECK_MAX_STREAMS") { config.maxStreams = n }
-        if let n = try value(maxStreamsPerClient, "max-streams-per-client", "SWIPEDECK_MAX_STREAMS_PER_CLIENT") { config.maxStreamsPerClient = n }
-        if let s = try value(sseHeartbeat, "sse-heartbeat", "SWIPEDECK_SSE_HEARTBEAT") { config.sseHeartbeat = try seconds(s, "sse-heartbeat") }
+        if let n = try maxStreams ?? env.int("SWIPEDECK_MAX_STREAMS", example: "1000") { config.maxStreams = n }
+        if let n = try maxStreamsPerClient ?? env.int("SWIPEDECK_MAX_STREAMS_PER_CLIENT", example: "16") { config.maxStreamsPerClient = n }
+        if let s = try sseHeartbeat ?? env.double("SWIPEDECK_SSE_HEARTBEAT", example: "15") { config.sseHeartbeat = try seconds(s, "sse-heartbeat") }
         if let problem = config.limitsProblem { throw ValidationError(problem) }
     }
 }

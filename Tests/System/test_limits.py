@@ -329,7 +329,7 @@ def test_a_quiet_stream_gets_heartbeats_below_the_idle_timeout(make_server):
 
 
 @pytest.mark.parametrize("args, env, sentence", [
-    ([], {"SWIPEDECK_IDLE_TIMEOUT": "soon"}, "SWIPEDECK_IDLE_TIMEOUT must be a number"),
+    ([], {"SWIPEDECK_IDLE_TIMEOUT": "soon"}, "SWIPEDECK_IDLE_TIMEOUT is 'soon': it must be a number"),
     (["--header-timeout", "0"], {}, "--header-timeout must be a number of seconds"),
     (["--sse-heartbeat", "80"], {}, "heartbeat"),
     (["--max-streams", "0"], {}, "at least 1"),

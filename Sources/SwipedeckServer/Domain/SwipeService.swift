@@ -41,15 +41,12 @@ public struct SwipeService: Sendable {
         deck slug: String, _ r: SwipeRequest, key: String?, fingerprint: String, cookies: ParticipantCookies,
         network: String? = nil, now: Double
     ) async throws -> SwipeOutcome {
-        guard let metrics else {
-            return try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
-        }
         do {
             let outcome = try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
-            if case .refused(let error) = outcome { metrics.recordRefusal(code: error.code) }
+            if case .refused(let error) = outcome { metrics?.recordRefusal(code: error.code) }
             return outcome
         } catch let error as ApiError {
-            metrics.recordRefusal(code: error.code)
+            metrics?.recordRefusal(code: error.code)
             throw error
         }
     }

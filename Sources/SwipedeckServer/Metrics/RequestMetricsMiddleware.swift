@@ -19,19 +19,18 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
-        do {
-            let response = try await next(request, context)
-            let series = cache.series(
-                route: context.endpointPath, method: request.method, status: response.status.code, factory: metrics.metricsFactory)
-            series.count.increment()
-            series.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-            return response
-        } catch {
-            // Errors that escape every middleware: Hummingbird answers them by their status, else 500.
-            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+        func record(_ status: Int) {
             let series = cache.series(route: context.endpointPath, method: request.method, status: status, factory: metrics.metricsFactory)
             series.count.increment()
             series.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
+        }
+        do {
+            let response = try await next(request, context)
+            record(response.status.code)
+            return response
+        } catch {
+            // Errors that escape every middleware: Hummingbird answers them by their status, else 500.
+            record((error as? any HTTPResponseError)?.status.code ?? 500)
             throw error
         }
     }
