@@ -19,7 +19,7 @@ struct ConnectionLimitsTests {
         let limiter = ConnectionLimiter(maxTotal: 4, maxPerAddress: 2, isExempt: { $0 == "10.0.0.9" })
         #expect(limiter.admit("10.0.0.1") == nil)
         #expect(limiter.admit("10.0.0.1") == nil)
-        #expect(limiter.admit("10.0.0.1") == .perAddress)
+        #expect(limiter.admit("10.0.0.1") == .perKey)
         #expect(limiter.open(from: "10.0.0.1") == 2)
         // The proxy is not held to the per-address cap…
         #expect(limiter.admit("10.0.0.9") == nil)

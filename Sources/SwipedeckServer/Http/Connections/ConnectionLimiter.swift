@@ -7,25 +7,15 @@ import Synchronization
 /// `ConnectionGuard` answers it 503 and closes it. Peers for which `isExempt` is true (the
 /// trusted proxies, through which every client arrives) count towards the total only.
 public final class ConnectionLimiter: Sendable {
-    /// Why a connection was refused.
-    public enum Refusal: Sendable, Equatable {
-        /// The server holds `maxTotal` connections.
-        case total
-        /// This peer address holds `maxPerAddress` connections.
-        case perAddress
-    }
-
-    struct Counts {
-        var total = 0
-        var byAddress: [String: Int] = [:]
-    }
+    /// Why a connection was refused: the server's cap (`.total`) or its peer address's (`.perKey`).
+    public typealias Refusal = KeyedSlots.Refusal
 
     /// Most open connections in all (at least 1).
     public let maxTotal: Int
     /// Most open connections from one peer address (at least 1).
     public let maxPerAddress: Int
     private let isExempt: @Sendable (String) -> Bool
-    private let counts = Mutex(Counts())
+    private let slots = Mutex(KeyedSlots())
 
     /// - Parameter isExempt: peer addresses not held to `maxPerAddress` (the trusted proxies);
     ///   default none.
@@ -40,26 +30,16 @@ public final class ConnectionLimiter: Sendable {
     /// must be `release`d exactly once, when it closes.
     public func admit(_ address: String?) -> Refusal? {
         let perAddress = address.flatMap { isExempt($0) ? nil : $0 }
-        return counts.withLock { counts in
-            if counts.total >= maxTotal { return .total }
-            if let perAddress, counts.byAddress[perAddress, default: 0] >= maxPerAddress { return .perAddress }
-            counts.total += 1
-            if let perAddress { counts.byAddress[perAddress, default: 0] += 1 }
-            return nil
-        }
+        return slots.withLock { $0.take(perAddress, maxTotal: maxTotal, maxPerKey: maxPerAddress) }
     }
 
     /// Forgets an admitted connection from `address` (the same value given to `admit`).
     public func release(_ address: String?) {
         let perAddress = address.flatMap { isExempt($0) ? nil : $0 }
-        counts.withLock { counts in
-            counts.total -= 1
-            guard let perAddress, let n = counts.byAddress[perAddress] else { return }
-            counts.byAddress[perAddress] = n > 1 ? n - 1 : nil
-        }
+        slots.withLock { $0.give(perAddress) }
     }
 
     /// Connections open now (in all, and from `address`).
-    public var open: Int { counts.withLock { $0.total } }
-    public func open(from address: String) -> Int { counts.withLock { $0.byAddress[address, default: 0] } }
+    public var open: Int { slots.withLock { $0.total } }
+    public func open(from address: String) -> Int { slots.withLock { $0.count(address) } }
 }

@@ -26,11 +26,6 @@ public final class StreamLimiter: Sendable {
         deinit { release() }
     }
 
-    struct Counts {
-        var total = 0
-        var byClient: [String: Int] = [:]
-    }
-
     /// Seconds a refused watcher is asked to wait: about one heartbeat, in which streams of
     /// watchers that went away are noticed and closed.
     public static let retryAfterSeconds = 15
@@ -39,7 +34,7 @@ public final class StreamLimiter: Sendable {
     public let maxTotal: Int
     /// Most streams open at once from one client address (at least 1).
     public let maxPerClient: Int
-    private let counts = Mutex(Counts())
+    private let slots = Mutex(KeyedSlots())
 
     public init(maxTotal: Int, maxPerClient: Int) {
         self.maxTotal = max(1, maxTotal)
@@ -50,23 +45,14 @@ public final class StreamLimiter: Sendable {
     /// nil when the client or the server is at its cap.
     public func take(client: String?) -> Ticket? {
         let key = client ?? ""
-        let taken = counts.withLock { counts in
-            guard counts.total < maxTotal, counts.byClient[key, default: 0] < maxPerClient else { return false }
-            counts.total += 1
-            counts.byClient[key, default: 0] += 1
-            return true
-        }
-        return taken ? Ticket(limiter: self, client: key) : nil
+        let refusal = slots.withLock { $0.take(key, maxTotal: maxTotal, maxPerKey: maxPerClient) }
+        return refusal == nil ? Ticket(limiter: self, client: key) : nil
     }
 
     /// Streams open now.
-    public var open: Int { counts.withLock { $0.total } }
+    public var open: Int { slots.withLock { $0.total } }
 
     fileprivate func give(_ key: String) {
-        counts.withLock { counts in
-            counts.total -= 1
-            let n = counts.byClient[key, default: 1]
-            counts.byClient[key] = n > 1 ? n - 1 : nil
-        }
+        slots.withLock { $0.give(key) }
     }
 }
