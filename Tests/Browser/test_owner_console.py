@@ -131,7 +131,9 @@ def test_owner_builds_shares_watches_and_closes_a_deck(server, chromium, size, t
     top = swiper.eval_on_selector(TOP, "e => e.dataset.card")
     swiper.click(".ctl-like")
     wait_thrown(swiper, top)
-    poll(lambda: "1" in page.locator(".stat").first.inner_text(), timeout=5, what="the live update")
+    # Exactly one participant and one counted swipe (not any figure containing a 1).
+    poll(lambda: page.locator('[data-stat="participants"]').inner_text().strip() == "1"
+         and page.locator('[data-stat="swipes"]').inner_text().strip() == "1", timeout=5, what="the live update")
     shot(page, f"live-results-{size}")
 
     # Close the deck from its settings: the swiper's next swipe is refused.

@@ -22,7 +22,10 @@ struct TraceCodecTests {
         var rng = SplitMix64(seed: 42)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let specials: [Double] = [0, -0.0, 1e-5, 16.6, 134.29999999999995, 1e300, -1e-300, .leastNonzeroMagnitude,
-                                  .greatestFiniteMagnitude, Double(Int64(9_007_199_254_740_993)), 0.1 + 0.2, -3.5]
+                                  .greatestFiniteMagnitude, 0.1 + 0.2, -3.5,
+                                  // Around the integer limit of `scaled` (|M| < 2⁵³): the last integer it keeps, the
+                                  // first it leaves to the exceptions, and the next double after that.
+                                  9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_994, -9_007_199_254_740_992]
         for round in 0..<2_000 {
             let n = 2 + Int(rng.next() % 60)
             func value(_ i: Int) -> Double {
@@ -44,6 +47,17 @@ struct TraceCodecTests {
             let back = try #require(TraceCodec.decode(bytes))
             #expect(Self.same(trace, back), "round \(round)")
         }
+    }
+
+    @Test("scaled keeps integers below 2⁵³ and leaves 2⁵³ and beyond to the exceptions")
+    func integerLimit() {
+        #expect(TraceCodec.scaled(9_007_199_254_740_991, 0) == 9_007_199_254_740_991)
+        #expect(TraceCodec.scaled(-9_007_199_254_740_991, 0) == -9_007_199_254_740_991)
+        #expect(TraceCodec.scaled(9_007_199_254_740_992, 0) == nil)
+        #expect(TraceCodec.scaled(9_007_199_254_740_994, 0) == nil)
+        // The literals are the distinct doubles they claim to be (2⁵³ + 1 would round to 2⁵³).
+        #expect(Double(9_007_199_254_740_994) - Double(9_007_199_254_740_992) == 2)
+        #expect(Double(9_007_199_254_740_992) - Double(9_007_199_254_740_991) == 1)
     }
 
     @Test("a bench-like drag takes under a third of its JSON text, and the same decision comes back")
