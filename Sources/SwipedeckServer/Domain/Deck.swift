@@ -88,14 +88,3 @@ public struct Deck: Sendable, Hashable, Codable {
         }
     }
 }
-
-// MARK: - Database
-import GRDB
-
-extension Deck: FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "decks"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-}

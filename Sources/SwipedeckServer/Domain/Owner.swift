@@ -20,13 +20,3 @@ public struct Owner: Sendable, Hashable, Codable {
         PasswordPolicy.problem(s) == nil
     }
 }
-
-import GRDB
-
-extension Owner: FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "owners"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-}

@@ -13,10 +13,3 @@ public struct Participant: Sendable, Hashable, Codable {
         }
     }
 }
-
-// MARK: - Database
-import GRDB
-
-extension Participant: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "participants"
-}

@@ -49,10 +49,3 @@ public struct Swipe: Sendable, Hashable, Codable {
     /// The trust class (`SwipeKind.of`).
     public var kind: SwipeKind { SwipeKind.of(input: input, hasTrace: hasTrace, suspect: suspect) }
 }
-
-// MARK: - Database
-import GRDB
-
-extension Swipe: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "swipes"
-}

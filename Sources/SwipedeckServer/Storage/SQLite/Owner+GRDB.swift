@@ -1,0 +1,9 @@
+import GRDB
+
+extension Owner: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "owners"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
