@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import SwipePhysics
 import Testing
 
 @testable import SwipedeckServer
@@ -21,7 +22,7 @@ struct LiveResultsTests {
         }
     }
 
-    static func swipe(_ deck: Deck, card: Int64, participant: String, direction: String = "right") -> Swipe {
+    static func swipe(_ deck: Deck, card: Int64, participant: String, direction: Decision = .right) -> Swipe {
         Swipe(
             id: UUID().uuidString, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: "button",
             trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
@@ -113,7 +114,7 @@ struct LiveResultsTests {
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
         guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
         try await Self.poll("deck one's update") { one.results.count == 2 }
-        _ = try await database.flipSwipe(id: swipe.id, participant: "u", to: "left", at: fixedTime)
+        _ = try await database.flipSwipe(id: swipe.id, participant: "u", to: .left, at: fixedTime)
         try await Self.poll("the flip") { one.results.last?.contains(#""directionTotals":{"left":1}"#) == true }
         _ = try await database.undoSwipe(id: swipe.id, participant: "u", at: fixedTime)
         try await Self.poll("the undo") { one.results.last?.contains(#""allSwipes":0"#) == true }

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// Public JSON shapes of the API (documented in `Public/openapi.json`).
 struct DeckJSON: Encodable {
@@ -121,7 +122,7 @@ struct SwipeJSON: Encodable, Sendable {
     let id: String
     let deck: String
     let card: Int64
-    let direction: String
+    let direction: Decision
     let input: String
     let participant: String
     let suspect: Bool
@@ -185,7 +186,7 @@ extension SwipeEnvelope {
         o += Self.number(s.createdAt)
         if let d = s.decisionMs { o += ",\"decisionMs\":" + Self.number(d) }
         o += ",\"deck\":" + Self.string(s.deck)
-        o += ",\"direction\":" + Self.string(s.direction)
+        o += ",\"direction\":" + Self.string(s.direction.rawValue)
         if let d = s.durationMs { o += ",\"durationMs\":" + Self.number(d) }
         o += ",\"id\":" + Self.string(s.id)
         o += ",\"input\":" + Self.string(s.input)

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// A stored decision. Its id is the client's `Idempotency-Key`. Never deleted: undo sets
 /// `undoneAt`, a flip rewrites `direction` and logs the old one in `flips`.
@@ -7,8 +8,8 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var deckId: Int64
     public var cardId: Int64
     public var participantId: String
-    /// A `Decision` raw value other than `none`.
-    public var direction: String
+    /// Never `none`.
+    public var direction: Decision
     /// A `SwipeInput` raw value.
     public var input: String
     /// The trace as JSON text: swipes stored before migration v4 only (see `traceData`).

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// The per-swipe export: every stored swipe (undone ones too, with their time) as a CSV row or
 /// a JSON Lines object. Text cells are quoted and guarded against formulas like `ResultsCSV`;
@@ -23,7 +24,7 @@ public enum SwipeExport {
         let kind = s.kind
         let fields = [
             ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
-            ResultsCSV.cell(s.direction), ResultsCSV.cell(names.name(s.direction)), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
+            ResultsCSV.cell(s.direction.rawValue), ResultsCSV.cell(names.name(s.direction.rawValue)), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
             ResultsCSV.cell(s.suspectReason ?? ""), number(s.decisionMs),
             number(s.velocityX), number(s.velocityY), number(s.durationMs), time(s.createdAt), time(s.undoneAt),
         ]
@@ -35,7 +36,7 @@ public enum SwipeExport {
         let participant: String
         let card: Int64
         let cardRevision: Int?
-        let direction: String
+        let direction: Decision
         let input: String
         let kind: String
         let suspect: Bool

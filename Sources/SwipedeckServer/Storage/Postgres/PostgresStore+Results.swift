@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SwipePhysics
 
 extension PostgresStore {
     /// As `AppDatabase.results`, from the same aggregate tables, in one repeatable-read
@@ -99,7 +100,7 @@ extension PostgresStore {
         for (card, code, direction, n) in try await fetch("""
             SELECT cardId, \(unescaped: SwipeAggregates.kindSQL) AS kind, direction, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY cardId, kind, direction
-            """, on: connection, { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(String.self), try $0.next(Int.self)) }) {
+            """, on: connection, { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(Decision.self), try $0.next(Int.self)) }) {
             guard let kind = SwipeKind.code(code) else { continue }
             aggregates.tally(deckId: deckId, out: old.excluded, cardId: card, kind: kind, direction: direction, n: -n)
             aggregates.tally(deckId: deckId, out: excluded, cardId: card, kind: kind, direction: direction, n: n)
