@@ -66,13 +66,13 @@ struct AggregateTests {
             for step in 0..<600 {
                 switch rng.next() % 10 {
                 case 0...5:
-                    let input = pick(["drag", "drag", "api", "api", "button", "key"])
+                    let input: SwipeInput = pick([.drag, .drag, .api, .api, .button, .key])
                     var s = StorageTests.swipe(deck, card: pick(cards), participant: pick(people), id: "s\(step)",
                                                direction: pick([.left, .right, .up, .downLeft]))
                     s.input = input
                     s.decisionMs = pick([nil, 0, -0.0, 250, 250, 400, 1234.5, 9_000, 86_400_000])
                     s.suspect = rng.next() % 5 == 0
-                    if input == "drag" || (input == "api" && rng.next() % 2 == 0) {
+                    if input == .drag || (input == .api && rng.next() % 2 == 0) {
                         s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng)))
                     }
                     if case .created(let c) = try await writer.submit(.swipe(s)) { stored.append(c) }

@@ -24,7 +24,7 @@ struct LiveResultsTests {
 
     static func swipe(_ deck: Deck, card: Int64, participant: String, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: UUID().uuidString, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: "button",
+            id: UUID().uuidString, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: .button,
             trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
             createdAt: fixedTime, undoneAt: nil)
     }

@@ -33,7 +33,7 @@ struct StorageTests {
 
     static func swipe(_ deck: Deck, card: Int64, participant: String, id: String = UUID().uuidString, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: id, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: "api", trace: nil,
+            id: id, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: .api, trace: nil,
             velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h-" + id,
             createdAt: fixedTime, undoneAt: nil, cardRevision: 1)
     }

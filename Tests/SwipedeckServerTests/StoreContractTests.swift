@@ -157,11 +157,11 @@ struct StoreContractTests {
                 case 0...6:
                     var s = StorageTests.swipe(deck, card: pick(cards), participant: pick(people), id: "s\(step)",
                                                direction: pick([.left, .right, .up, .downLeft]))
-                    s.input = pick(["drag", "drag", "api", "button", "key"])
+                    s.input = pick([.drag, .drag, .api, .button, .key])
                     s.decisionMs = pick([nil, 0, -0.0, 250, 250, 400, 1234.5, 9_000])
                     s.suspect = rng.next() % 5 == 0
                     s.createdAt = fixedTime + Double(step)
-                    if s.input == "drag" { s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))) }
+                    if s.input == .drag { s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))) }
                     let quota = rng.next() % 4 == 0 ? 4 : nil
                     let outcome = try await writer.submit(.swipe(s, quota: quota, origin: .init(mintedAt: nil, network: nil)))
                     answers[n].append("\(step) \(outcome.map(Self.describe) ?? "nil")")

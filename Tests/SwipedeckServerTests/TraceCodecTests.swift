@@ -57,7 +57,7 @@ struct TraceCodecTests {
             // What `swipedeck classify` reads back: the decoded trace as JSON, parsed again.
             let decoded = try #require(TraceCodec.decode(bytes))
             let stored = try #require(Swipe(
-                id: "k", deckId: 1, cardId: 1, participantId: "p", direction: .right, input: "drag", trace: nil,
+                id: "k", deckId: 1, cardId: 1, participantId: "p", direction: .right, input: .drag, trace: nil,
                 velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
                 createdAt: 0, undoneAt: nil, traceData: Data(bytes)).traceJSON)
             let reparsed = try JSONDecoder().decode(Trace.self, from: Data(stored.utf8))

@@ -123,7 +123,7 @@ struct SwipeJSON: Encodable, Sendable {
     let deck: String
     let card: Int64
     let direction: Decision
-    let input: String
+    let input: SwipeInput
     let participant: String
     let suspect: Bool
     let velocity: [String: Double]?
@@ -189,7 +189,7 @@ extension SwipeEnvelope {
         o += ",\"direction\":" + Self.string(s.direction.rawValue)
         if let d = s.durationMs { o += ",\"durationMs\":" + Self.number(d) }
         o += ",\"id\":" + Self.string(s.id)
-        o += ",\"input\":" + Self.string(s.input)
+        o += ",\"input\":" + Self.string(s.input.rawValue)
         o += ",\"participant\":" + Self.string(s.participant)
         o += ",\"suspect\":" + (s.suspect ? "true" : "false")
         o += ",\"undone\":" + (s.undone ? "true" : "false")

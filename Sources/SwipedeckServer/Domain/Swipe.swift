@@ -10,8 +10,7 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var participantId: String
     /// Never `none`.
     public var direction: Decision
-    /// A `SwipeInput` raw value.
-    public var input: String
+    public var input: SwipeInput
     /// The trace as JSON text: swipes stored before migration v4 only (see `traceData`).
     public var trace: String?
     /// Release velocity, px/ms.

@@ -24,7 +24,7 @@ public enum SwipeExport {
         let kind = s.kind
         let fields = [
             ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
-            ResultsCSV.cell(s.direction.rawValue), ResultsCSV.cell(names.name(s.direction.rawValue)), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
+            ResultsCSV.cell(s.direction.rawValue), ResultsCSV.cell(names.name(s.direction.rawValue)), ResultsCSV.cell(s.input.rawValue), kind.rawValue, s.suspect ? "1" : "0",
             ResultsCSV.cell(s.suspectReason ?? ""), number(s.decisionMs),
             number(s.velocityX), number(s.velocityY), number(s.durationMs), time(s.createdAt), time(s.undoneAt),
         ]
@@ -37,7 +37,7 @@ public enum SwipeExport {
         let card: Int64
         let cardRevision: Int?
         let direction: Decision
-        let input: String
+        let input: SwipeInput
         let kind: String
         let suspect: Bool
         let suspectReason: String?

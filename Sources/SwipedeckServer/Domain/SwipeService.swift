@@ -79,7 +79,7 @@ public struct SwipeService: Sendable {
 
         var swipe = Swipe(
             id: key, deckId: deckId, cardId: r.card, participantId: participant, direction: direction,
-            input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: r.decisionMs,
+            input: input, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: r.decisionMs,
             suspect: false, requestHash: fingerprint, createdAt: now, undoneAt: nil)
 
         let trace = (input == .button || input == .key) ? nil : r.trace
@@ -157,7 +157,7 @@ public struct SwipeService: Sendable {
         let key = UUID().uuidString
         let decision = Swipe(
             id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction,
-            input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
+            input: input, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
             suspect: false, requestHash: Self.fingerprint([Array(key.utf8)]), createdAt: now, undoneAt: nil)
         switch try await writer.submit(.swipe(decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network))) {
         case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)

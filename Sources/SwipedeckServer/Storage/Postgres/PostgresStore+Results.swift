@@ -126,7 +126,7 @@ extension PostgresStore {
         for (input, traced, suspect, reason, n) in try await fetch("""
             SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
-            """, { (try $0.next(String.self), try $0.next(Bool.self), try $0.next(Bool.self), try $0.next(String?.self), try $0.next(Int.self)) }) {
+            """, { (try $0.next(SwipeInput.self), try $0.next(Bool.self), try $0.next(Bool.self), try $0.next(String?.self), try $0.next(Int.self)) }) {
             let kind = SwipeKind.of(input: input, hasTrace: traced, suspect: suspect)
             kinds[kind.rawValue, default: 0] += n
             if let reason { reasons[reason, default: 0] += n }

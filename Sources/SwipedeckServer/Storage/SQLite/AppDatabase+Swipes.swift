@@ -85,7 +85,8 @@ extension AppDatabase {
             var entries: [HistoryEntry] = []
             while let r = try rows.next() {
                 let swipe = Swipe(
-                    id: r[0], deckId: r[1], cardId: r[2], participantId: r[3], direction: try r.decode(atIndex: 4), input: r[5], trace: r[6],
+                    id: r[0], deckId: r[1], cardId: r[2], participantId: r[3],
+                    direction: try r.decode(atIndex: 4), input: try r.decode(atIndex: 5), trace: r[6],
                     velocityX: r[7], velocityY: r[8], durationMs: r[9], decisionMs: r[10], suspect: r[11], requestHash: r[12],
                     createdAt: r[13], undoneAt: r[14], cardRevision: r[15], suspectReason: r[16], traceData: r[17])
                 let card = Card(

@@ -6,3 +6,4 @@ import SwipePhysics
 // error instead of turning into a default.
 
 extension Decision: DatabaseValueConvertible {}
+extension SwipeInput: DatabaseValueConvertible {}
