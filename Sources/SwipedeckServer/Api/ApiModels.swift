@@ -15,7 +15,7 @@ struct DeckJSON: Encodable {
     let open: Bool
     let resultsPublic: Bool
     let quota: Int?
-    let order: String
+    let order: CardOrder
     let countedInputs: [String]
     /// Who may vote (`DeckAccessMode`) and how many of one network may join at once (null: the server's budget).
     let access: String

@@ -32,7 +32,7 @@ public struct Deck: Sendable, Hashable, Codable {
     /// Most cards one participant may decide, or nil for no limit; past it 409 `quota_reached`.
     public var quota: Int?
     /// `listed` (the owner's order) or `shuffled` (a fixed random order per participant).
-    public var cardOrder: String = CardOrder.listed.rawValue
+    public var cardOrder: CardOrder = .listed
     /// The input kinds the ranking counts, comma-separated `CountedInput` raw values.
     /// Default `drag,button`: validated drags plus buttons and keys. Suspect swipes never count.
     public var countedInputs: String = "drag,button"

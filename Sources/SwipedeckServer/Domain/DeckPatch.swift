@@ -90,7 +90,7 @@ public struct DeckPatch: Sendable, Decodable {
             d.quota = quota
         }
         if let order {
-            guard CardOrder(rawValue: order) != nil else { throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".") }
+            guard let order = CardOrder(rawValue: order) else { throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".") }
             d.cardOrder = order
         }
         if let countedInputs {

@@ -47,7 +47,7 @@ struct PageController: Sendable {
             return response
         }
         let profile = deck.swipeProfile
-        let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
+        let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         let (cards, remaining) = try await database.unswipedCards(
             deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)

@@ -7,3 +7,4 @@ import SwipePhysics
 
 extension Decision: DatabaseValueConvertible {}
 extension SwipeInput: DatabaseValueConvertible {}
+extension CardOrder: DatabaseValueConvertible {}
