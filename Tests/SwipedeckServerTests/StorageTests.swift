@@ -246,7 +246,7 @@ struct StorageTests {
         try await Self.withDatabase { db, _ in
             let (imported, ids) = try await Self.importDeck(db, cards: 2)
             var counting = imported
-            counting.countedInputs = "drag,button,api"  // these swipes are programs' (input api, no trace)
+            counting.countedInputs = Set(CountedInput.allCases)  // these swipes are programs' (input api, no trace)
             let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)
             let writer = SwipeWriter(store: db)
             for i in 0..<4 {

@@ -61,7 +61,7 @@ struct DeckJSON: Encodable {
         resultsPublic = d.resultsPublic
         quota = d.quota
         order = d.cardOrder
-        countedInputs = CountedInput.allCases.filter(d.counted.contains).map(\.rawValue)
+        countedInputs = CountedInput.allCases.filter(d.countedInputs.contains).map(\.rawValue)
         access = d.access.rawValue
         joinLimit = d.joinLimit
         listed = d.listed

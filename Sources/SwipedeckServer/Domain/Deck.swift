@@ -33,9 +33,9 @@ public struct Deck: Sendable, Hashable, Codable {
     public var quota: Int?
     /// `listed` (the owner's order) or `shuffled` (a fixed random order per participant).
     public var cardOrder: CardOrder = .listed
-    /// The input kinds the ranking counts, comma-separated `CountedInput` raw values.
-    /// Default `drag,button`: validated drags plus buttons and keys. Suspect swipes never count.
-    public var countedInputs: String = "drag,button"
+    /// The input kinds the ranking counts, never empty; stored as `CountedInput.stored`'s text.
+    /// Default `CountedInput.defaultSet`. Suspect swipes never count.
+    public var countedInputs: Set<CountedInput> = CountedInput.defaultSet
     /// Increases with every change to the deck or its cards (cache keys include it).
     public var revision: Int = 1
     /// Who may vote. Default `link`: anyone with the deck's link.
@@ -66,12 +66,6 @@ public struct Deck: Sendable, Hashable, Codable {
         self.upLabel = upLabel
         self.downLabel = downLabel
         self.createdAt = createdAt
-    }
-
-    /// The parsed `countedInputs` (unknown names are ignored; empty means the default).
-    public var counted: Set<CountedInput> {
-        let set = Set(countedInputs.split(separator: ",").compactMap { CountedInput(rawValue: String($0)) })
-        return set.isEmpty ? CountedInput.defaultSet : set
     }
 
     /// The deck's profile (falls back to `standard` for a name no longer known).

@@ -98,7 +98,7 @@ public struct DeckPatch: Sendable, Decodable {
             if kinds.isEmpty || kinds.count != countedInputs.count {
                 throw fail("invalid_counted_inputs", "countedInputs must list one or more of: drag, button, api (suspect swipes never count).")
             }
-            d.countedInputs = CountedInput.stored(Set(kinds))
+            d.countedInputs = Set(kinds)
         }
         if let access {
             guard let mode = DeckAccessMode(rawValue: access) else {

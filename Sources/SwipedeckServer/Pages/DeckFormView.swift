@@ -82,7 +82,7 @@ struct DeckFormView {
         self.init(
             slug: deck.slug, title: deck.title, description: deck.description, labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
             profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,
-            counted: deck.counted, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder.rawValue, access: deck.access.rawValue,
+            counted: deck.countedInputs, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder.rawValue, access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
     }

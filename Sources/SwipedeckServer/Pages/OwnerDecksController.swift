@@ -199,7 +199,7 @@ struct OwnerDecksController: Sendable {
     static func describe(_ d: Deck) -> String {
         let quota = d.quota.map(String.init) ?? "null"
         let joinLimit = d.joinLimit.map(String.init) ?? "null"
-        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder.rawValue)\",\"countedInputs\":\"\(d.countedInputs)\","
+        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder.rawValue)\",\"countedInputs\":\"\(CountedInput.stored(d.countedInputs))\","
             + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit),\"listed\":\(d.listed)}"
     }
 }

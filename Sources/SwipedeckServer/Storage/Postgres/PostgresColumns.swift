@@ -26,6 +26,15 @@ struct PostgresColumns {
         return value
     }
 
+    /// The next column, a deck's counted inputs (`CountedInput.stored`'s text).
+    /// - Throws: `UnknownValue` for an empty text or one naming an unknown kind.
+    mutating func next(_ type: Set<CountedInput>.Type) throws -> Set<CountedInput> {
+        let column = index
+        let text = try next(String.self)
+        guard let set = CountedInput.set(stored: text) else { throw UnknownValue(column: column, text: text, type: "\(type)") }
+        return set
+    }
+
     /// A stored text that names no case of the type its column holds.
     struct UnknownValue: Error, CustomStringConvertible {
         /// Position of the column in the SELECT list, from 0.

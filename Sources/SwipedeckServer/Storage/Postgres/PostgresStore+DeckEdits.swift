@@ -18,7 +18,7 @@ extension PostgresStore {
                 UPDATE decks SET slug = \(d.slug), title = \(d.title), description = \(d.description), profile = \(d.profile),
                     allowButtons = \(d.allowButtons), leftLabel = \(d.leftLabel), rightLabel = \(d.rightLabel), upLabel = \(d.upLabel),
                     downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
-                    quota = \(d.quota), cardOrder = \(d.cardOrder.rawValue), countedInputs = \(d.countedInputs), revision = \(d.revision),
+                    quota = \(d.quota), cardOrder = \(d.cardOrder.rawValue), countedInputs = \(CountedInput.stored(d.countedInputs)), revision = \(d.revision),
                     access = \(d.access.rawValue), accessSecret = \(d.accessSecret), joinLimit = \(d.joinLimit),
                     listed = \(d.listed)
                 WHERE id = \(id)

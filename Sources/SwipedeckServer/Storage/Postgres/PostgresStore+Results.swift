@@ -7,7 +7,7 @@ extension PostgresStore {
     /// transaction (one snapshot, like SQLite's read transaction).
     public func results(for deck: Deck) async throws -> ResultsReport {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
-        let counted = deck.counted
+        let counted = deck.countedInputs
         return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             try await results(deck: deck, deckId: deckId, counted: counted, on: connection)
         }

@@ -8,3 +8,15 @@ import SwipePhysics
 extension Decision: DatabaseValueConvertible {}
 extension SwipeInput: DatabaseValueConvertible {}
 extension CardOrder: DatabaseValueConvertible {}
+extension DeckAccessMode: DatabaseValueConvertible {}
+
+/// A deck's counted inputs, stored as `CountedInput.stored`'s text (a `Codable` set would be a
+/// JSON array). `@retroactive`: neither `Set` nor GRDB is ours; the conformance is constrained
+/// to this element type, which is.
+extension Set: @retroactive DatabaseValueConvertible where Element == CountedInput {
+    public var databaseValue: DatabaseValue { CountedInput.stored(self).databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Set<CountedInput>? {
+        String.fromDatabaseValue(dbValue).flatMap(CountedInput.set(stored:))
+    }
+}
