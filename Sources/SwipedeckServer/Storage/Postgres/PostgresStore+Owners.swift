@@ -21,7 +21,7 @@ extension PostgresStore {
                     """, on: connection) { (id: try $0.next(Int64.self), slug: try $0.next(String.self)) }
                     .sorted { $0.id < $1.id }
                 for deck in adopted {
-                    try await recordEvent(deckId: deck.id, ownerId: id, kind: "adopted", detail: "{\"owner\":\(id)}", at: now, on: connection)
+                    try await recordEvent(deckId: deck.id, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now, on: connection)
                 }
                 return (owner, adopted.map(\.slug))
             }

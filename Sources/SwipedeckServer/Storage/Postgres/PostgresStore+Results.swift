@@ -86,7 +86,7 @@ extension PostgresStore {
             }
             try await moveParticipant(deckId: deckId, participant: participant, old: old, excluded: excluded, on: connection)
             try await touchDeck(
-                deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
+                deckId, ownerId: ownerId, kind: .excluding(excluded),
                 detail: "{\"participant\":\"\(participant)\"}", now: now, on: connection)
         }
     }

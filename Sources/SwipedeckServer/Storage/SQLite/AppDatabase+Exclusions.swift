@@ -21,7 +21,7 @@ extension AppDatabase {
                 return
             }
             try SwipeAggregates.setExcluded(db, deckId: deckId, participant: participant, excluded)
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .excluding(excluded),
                                detail: "{\"participant\":\"\(participant)\"}", now: now)
         }
     }

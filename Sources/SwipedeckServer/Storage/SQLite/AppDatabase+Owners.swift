@@ -25,7 +25,7 @@ extension AppDatabase {
             let adopted = try String.fetchAll(db, sql: "SELECT slug FROM decks WHERE ownerId IS NULL ORDER BY id")
             try db.execute(sql: "UPDATE decks SET ownerId = ?, revision = revision + 1 WHERE ownerId IS NULL", arguments: [id])
             for slug in adopted {
-                try Self.recordEvent(db, deckSlug: slug, ownerId: id, kind: "adopted", detail: "{\"owner\":\(id)}", at: now)
+                try Self.recordEvent(db, deckSlug: slug, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now)
             }
             return (owner, adopted)
         }
@@ -123,7 +123,7 @@ extension AppDatabase {
     }
 
     /// Appends to a deck's event log (settings changes, card edits, archives, moves, exclusions).
-    static func recordEvent(_ db: Database, deckSlug: String, ownerId: Int64?, kind: String, detail: String, at now: Double) throws {
+    static func recordEvent(_ db: Database, deckSlug: String, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double) throws {
         try db.execute(sql: """
             INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) SELECT id, ?, ?, ?, ? FROM decks WHERE slug = ?
             """, arguments: [ownerId, kind, detail, now, deckSlug])
