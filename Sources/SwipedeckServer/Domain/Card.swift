@@ -36,6 +36,16 @@ public struct Card: Sendable, Hashable, Codable {
             && link == other.link && accent == other.accent
     }
 
+    /// The accent of a card whose author picks none: `#RRGGBB`, the app's violet (the database
+    /// columns' default too).
+    public static let defaultAccent = "#6C5CE7"
+
+    /// Longest title, subtitle and detail text, in characters (`DeckInput.isText`): what the card
+    /// face and its detail page have room for.
+    public static let maxTitleLength = 200
+    public static let maxSubtitleLength = 300
+    public static let maxBodyLength = 5000
+
     /// Most images on one card (the cover included).
     public static let maxImages = 12
 
@@ -46,7 +56,7 @@ public struct Card: Sendable, Hashable, Codable {
 
     public init(
         id: Int64? = nil, deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "",
-        image: String = "", moreImages: [String] = [], link: String = "", accent: String = "#6C5CE7"
+        image: String = "", moreImages: [String] = [], link: String = "", accent: String = Card.defaultAccent
     ) {
         self.id = id
         self.deckId = deckId

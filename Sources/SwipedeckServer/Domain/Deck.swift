@@ -51,9 +51,10 @@ public struct Deck: Sendable, Hashable, Codable {
     public var listed: Bool = true
 
     public init(
-        id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = "standard",
-        allowButtons: Bool = true, leftLabel: String = "NOPE", rightLabel: String = "LIKE",
-        upLabel: String = "SUPER", downLabel: String = "LATER", createdAt: Double
+        id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,
+        allowButtons: Bool = true, leftLabel: String = Deck.defaultLabels.left,
+        rightLabel: String = Deck.defaultLabels.right, upLabel: String = Deck.defaultLabels.up,
+        downLabel: String = Deck.defaultLabels.down, createdAt: Double
     ) {
         self.id = id
         self.slug = slug
@@ -67,6 +68,19 @@ public struct Deck: Sendable, Hashable, Codable {
         self.downLabel = downLabel
         self.createdAt = createdAt
     }
+
+    /// The profile a deck judges swipes with unless its owner picks another: `standard`, the
+    /// preset tuned for phones (`SwipeProfile.standard`).
+    public static let defaultProfile = SwipeProfile.standard.name
+
+    /// The overlay labels of a deck whose owner names none (the database columns' defaults too).
+    public static let defaultLabels = DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER")
+
+    /// Longest title, description and overlay label, in characters (`DeckInput.isText`): what a
+    /// phone's header, the deck page's intro and a label over the card have room for.
+    public static let maxTitleLength = 200
+    public static let maxDescriptionLength = 2000
+    public static let maxLabelLength = 16
 
     /// The deck's profile (falls back to `standard` for a name no longer known).
     public var swipeProfile: SwipeProfile { SwipeProfile.named(profile) ?? .standard }

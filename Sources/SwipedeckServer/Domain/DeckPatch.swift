@@ -60,11 +60,15 @@ public struct DeckPatch: Sendable, Decodable {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         var d = deck
         if let title {
-            if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
+            if !DeckInput.isText(title, max: Deck.maxTitleLength, required: true) {
+                throw fail("invalid_title", "title must be 1–\(Deck.maxTitleLength) characters.")
+            }
             d.title = title
         }
         if let description = description.map(DeckInput.lines) {
-            if !DeckInput.isText(description, max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
+            if !DeckInput.isText(description, max: Deck.maxDescriptionLength, required: false) {
+                throw fail("invalid_description", "description must be at most 2,000 characters.")
+            }
             d.description = description
         }
         if let profile {
@@ -75,7 +79,9 @@ public struct DeckPatch: Sendable, Decodable {
         }
         if let allowButtons { d.allowButtons = allowButtons }
         for l in [labels?.left, labels?.right, labels?.up, labels?.down] {
-            if let l, !DeckInput.isText(l, max: 16, required: true) { throw fail("invalid_label", "labels must be 1–16 characters.") }
+            if let l, !DeckInput.isText(l, max: Deck.maxLabelLength, required: true) {
+                throw fail("invalid_label", "labels must be 1–\(Deck.maxLabelLength) characters.")
+            }
         }
         d.leftLabel = labels?.left ?? d.leftLabel
         d.rightLabel = labels?.right ?? d.rightLabel

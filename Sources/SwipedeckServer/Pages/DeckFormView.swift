@@ -92,9 +92,12 @@ struct DeckFormView {
         let counted = Set(form.all("counted").compactMap(CountedInput.init(rawValue:)))
         self.init(
             slug: form["slug"] ?? "", title: form["title"] ?? "", description: form["description"] ?? "",
-            labels: (form["left"] ?? "NOPE", form["right"] ?? "LIKE", form["up"] ?? "SUPER", form["down"] ?? "LATER"),
-            profile: form["profile"] ?? "standard", open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
-            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? "listed",
+            labels: (
+                form["left"] ?? Deck.defaultLabels.left, form["right"] ?? Deck.defaultLabels.right,
+                form["up"] ?? Deck.defaultLabels.up, form["down"] ?? Deck.defaultLabels.down
+            ),
+            profile: form["profile"] ?? Deck.defaultProfile, open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
+            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? CardOrder.listed.rawValue,
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
     }

@@ -142,7 +142,7 @@ struct OwnerDecksController: Sendable {
         /// A confirmation whose card is gone (shown at the top instead of in its row).
         let confirmation: String?
         /// The empty "Add a card" form.
-        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: "#6C5CE7")
+        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: Card.defaultAccent)
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
