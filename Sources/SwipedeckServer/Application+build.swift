@@ -104,7 +104,7 @@ public func buildApplication(
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(
         database: database, catalog: catalog, interval: config.liveInterval,
-        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)))
+        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
     let names = ParticipantNames(signer: signer, store: database)
     let clusters = ClusterGuard(store: database)

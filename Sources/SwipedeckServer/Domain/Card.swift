@@ -78,6 +78,7 @@ extension Card {
     static func encodeImageList(_ list: [String]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
+        // Encoding an array of strings cannot fail (JSONEncoder throws only on non-finite numbers).
         guard !list.isEmpty, let data = try? encoder.encode(list) else { return "[]" }
         return String(decoding: data, as: UTF8.self)
     }
@@ -85,6 +86,8 @@ extension Card {
     /// The list stored by `encodeImageList`; a missing column (rows read before migration v5,
     /// joins that leave it out) or unreadable text is no extra image.
     static func decodeImageList(_ text: String?) -> [String] {
+        // Only `encodeImageList` writes the column, so text that does not decode was not written
+        // by this server; its gallery is lost either way, and the card's cover and text still show.
         guard let text, text != "[]", let list = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
             return []
         }

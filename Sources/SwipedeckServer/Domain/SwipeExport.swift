@@ -49,12 +49,14 @@ public enum SwipeExport {
         let undoneAt: Double?
     }
 
-    public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) -> String {
+    /// - Throws: the encoder's error (a stored number that is not finite), which the export answers
+    ///   as a failure rather than as a line that is silently `{}`.
+    public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) throws -> String {
         let line = Line(
             id: s.id, participant: s.participantId, card: s.cardId, cardRevision: s.cardRevision, direction: s.direction, input: s.input,
             kind: s.kind.rawValue, suspect: s.suspect,
             suspectReason: s.suspectReason, decisionMs: s.decisionMs, velocityX: s.velocityX, velocityY: s.velocityY,
             durationMs: s.durationMs, createdAt: s.createdAt, undoneAt: s.undoneAt)
-        return String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(line), as: UTF8.self) + "\n"
     }
 }
