@@ -1,9 +1,5 @@
 import GRDB
 
-extension Owner: FetchableRecord, MutablePersistableRecord {
+extension Owner: FetchableRecord, TableRecord {
     public static let databaseTableName = "owners"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
