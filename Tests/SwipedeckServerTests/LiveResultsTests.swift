@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Synchronization
 import SwipePhysics
 import Testing
@@ -127,6 +128,47 @@ struct LiveResultsTests {
         #expect(two.results.count == 1)
         oneTask.cancel()
         twoTask.cancel()
+    }
+
+    /// Keeps the messages logged through it.
+    struct CapturingLog: LogHandler {
+        let messages: Mutex<[String]>
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            messages.withLock { $0.append("\(event.level) \(event.message)") }
+        }
+    }
+
+    @Test("a deck that cannot be read is logged and tried again on the next tick, not dropped in silence")
+    func failedComputation() async throws {
+        try await StoreContractTests.withTwoStores { database, _ in
+            let (deck, _) = try await StoreContractTests.importDeck(database, slug: "good", cards: 1)
+            // A row this server did not write: reading the deck fails (an unknown card order).
+            let row = try await TypedColumnsTests.rawRow(database, "decks", where: "slug", is: .text("good"))
+            try await TypedColumnsTests.insertCopy(database, "decks", of: row, with: [
+                "id": .int(deck.id! + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
+            ])
+            let messages = Mutex<[String]>([])
+            let handler = CapturingLog(messages: messages)
+            let live = LiveResults(
+                database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 1000,
+                logger: Logger(label: "live-test") { _ in handler })
+            let watcher = Collector()
+            let task = watcher.start(live.events(deckId: deck.id! + 100, slug: "odd"))
+            defer { task.cancel() }
+            // Two failures: the first tick's, and a retry although nothing marked the deck changed since.
+            try await Self.poll("two logged failures") {
+                messages.withLock { $0.filter { $0 == "error live results not computed" }.count >= 2 }
+            }
+            #expect(watcher.results.isEmpty)
+        }
     }
 
     @Test("heartbeats while nothing changes")
