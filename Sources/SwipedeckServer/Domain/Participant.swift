@@ -2,9 +2,21 @@
 public struct Participant: Sendable, Hashable, Codable {
     /// 1–64 characters of `[A-Za-z0-9_-]`.
     public var id: String
-    /// `browser` or `api`.
-    public var kind: String
+    public var kind: Kind
     public var createdAt: Double
+
+    /// Who a participant is, from the input of their first swipe; the raw value is the stored text.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Someone swiping in the deck page (drag, button or key).
+        case browser
+        /// A program posting swipes.
+        case api
+
+        /// The kind of a participant whose first swipe came by `input`.
+        public init(firstInput input: SwipeInput) {
+            self = input == .api ? .api : .browser
+        }
+    }
 
     /// Whether `s` is a well-formed participant id.
     public static func isValidId(_ s: String) -> Bool {

@@ -184,7 +184,7 @@ extension PostgresStore {
         let rows = first.values.sorted { $0.participantId < $1.participantId }
         try await execute("""
             INSERT INTO participants (id, kind, createdAt)
-            SELECT * FROM unnest(\(rows.map(\.participantId))::text[], \(rows.map { $0.input == .api ? "api" : "browser" })::text[],
+            SELECT * FROM unnest(\(rows.map(\.participantId))::text[], \(rows.map { Participant.Kind(firstInput: $0.input).rawValue })::text[],
                                  \(rows.map(\.createdAt))::float8[])
             ON CONFLICT (id) DO NOTHING
             """, on: connection)

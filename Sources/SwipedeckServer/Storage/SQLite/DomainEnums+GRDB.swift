@@ -10,6 +10,7 @@ extension SwipeInput: DatabaseValueConvertible {}
 extension CardOrder: DatabaseValueConvertible {}
 extension DeckAccessMode: DatabaseValueConvertible {}
 extension DeckEventKind: DatabaseValueConvertible {}
+extension Participant.Kind: DatabaseValueConvertible {}
 
 /// A deck's counted inputs, stored as `CountedInput.stored`'s text (a `Codable` set would be a
 /// JSON array). `@retroactive`: neither `Set` nor GRDB is ours; the conformance is constrained
