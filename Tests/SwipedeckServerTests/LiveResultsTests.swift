@@ -130,9 +130,14 @@ struct LiveResultsTests {
         twoTask.cancel()
     }
 
+    /// Messages logged, as "level message".
+    final class LogLines: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
     /// Keeps the messages logged through it.
     struct CapturingLog: LogHandler {
-        let messages: Mutex<[String]>
+        let messages: LogLines
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
 
@@ -142,7 +147,7 @@ struct LiveResultsTests {
         }
 
         func log(event: LogEvent) {
-            messages.withLock { $0.append("\(event.level) \(event.message)") }
+            messages.lines.withLock { $0.append("\(event.level) \(event.message)") }
         }
     }
 
@@ -155,7 +160,7 @@ struct LiveResultsTests {
             try await TypedColumnsTests.insertCopy(database, "decks", of: row, with: [
                 "id": .int(deck.id! + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
             ])
-            let messages = Mutex<[String]>([])
+            let messages = LogLines()
             let handler = CapturingLog(messages: messages)
             let live = LiveResults(
                 database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 1000,
@@ -165,7 +170,7 @@ struct LiveResultsTests {
             defer { task.cancel() }
             // Two failures: the first tick's, and a retry although nothing marked the deck changed since.
             try await Self.poll("two logged failures") {
-                messages.withLock { $0.filter { $0 == "error live results not computed" }.count >= 2 }
+                messages.lines.withLock { $0.filter { $0 == "error live results not computed" }.count >= 2 }
             }
             #expect(watcher.results.isEmpty)
         }
