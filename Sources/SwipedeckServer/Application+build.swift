@@ -28,7 +28,7 @@ public func buildApplication(
         var (deck, cards) = try input.validated(now: clock())
         // An owner created before the first start (`swipedeck owner add` on a new file) gets it,
         // as they would have adopted it had the server started first.
-        deck.ownerId = try await database.owners().min { ($0.id ?? 0) < ($1.id ?? 0) }?.id
+        deck.ownerId = try await database.owners().min { $0.id < $1.id }?.id
         try await database.importDeck(deck, cards: cards)
         logger.info("seeded the sample deck", metadata: ["slug": "\(deck.slug)", "cards": "\(cards.count)"])
     }
@@ -104,7 +104,7 @@ public func buildApplication(
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(
         database: database, catalog: catalog, interval: config.liveInterval,
-        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)))
+        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
     let names = ParticipantNames(signer: signer, store: database)
     let clusters = ClusterGuard(store: database)

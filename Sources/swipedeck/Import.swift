@@ -10,7 +10,7 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var db: DatabaseOption
     @Option(help: "CSV only: deck slug (default: the file name).") var slug: String?
     @Option(help: "CSV only: deck title (default: the slug).") var title: String?
-    @Option(help: "CSV only: physics profile.") var profile = "standard"
+    @Option(help: "CSV only: physics profile.") var profile = Deck.defaultProfile
 
     func run() async throws {
         do {

@@ -71,11 +71,11 @@ struct OwnerCommand: AsyncParsableCommand {
             let database = try await db.open()
             defer { Task { await database.close() } }
             let path = db.shown
-            guard let owner = try await database.owner(named: name), let id = owner.id else {
+            guard let owner = try await database.owner(named: name) else {
                 throw ValidationError("There is no owner named '\(name)' in \(path). See: swipedeck owner list")
             }
             let hash = try await PasswordHasher().hash(password)
-            try await database.setPassword(ownerId: id, passwordHash: hash, keeping: nil, now: Date().timeIntervalSince1970)
+            try await database.setPassword(ownerId: owner.id, passwordHash: hash, keeping: nil, now: Date().timeIntervalSince1970)
             var out = "Set a new password for '\(owner.name)' in \(path); their sessions have ended.\n"
             if generated { out += "Password (shown once): \(password)\n" }
             FileHandle.standardOutput.write(Data(out.utf8))

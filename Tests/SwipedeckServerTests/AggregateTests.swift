@@ -22,7 +22,7 @@ struct AggregateTests {
         var excludedSwipes = 0
         for s in live {
             if excluded.contains(s.participantId) { excludedSwipes += 1; continue }
-            tally.add(card: s.cardId, direction: s.direction, kind: s.kind, count: 1, counted: counted)
+            tally.add(card: s.cardId, direction: s.direction.rawValue, kind: s.kind, count: 1, counted: counted)
             guard let c = s.kind.countedAs, counted.contains(c) else { continue }
             participants.insert(s.participantId)
             if let ms = s.decisionMs { times.append(ms) }
@@ -66,13 +66,13 @@ struct AggregateTests {
             for step in 0..<600 {
                 switch rng.next() % 10 {
                 case 0...5:
-                    let input = pick(["drag", "drag", "api", "api", "button", "key"])
+                    let input: SwipeInput = pick([.drag, .drag, .api, .api, .button, .key])
                     var s = StorageTests.swipe(deck, card: pick(cards), participant: pick(people), id: "s\(step)",
-                                               direction: pick(["left", "right", "up", "down_left"]))
+                                               direction: pick([.left, .right, .up, .downLeft]))
                     s.input = input
                     s.decisionMs = pick([nil, 0, -0.0, 250, 250, 400, 1234.5, 9_000, 86_400_000])
                     s.suspect = rng.next() % 5 == 0
-                    if input == "drag" || (input == "api" && rng.next() % 2 == 0) {
+                    if input == .drag || (input == .api && rng.next() % 2 == 0) {
                         s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng)))
                     }
                     if case .created(let c) = try await writer.submit(.swipe(s)) { stored.append(c) }
@@ -83,7 +83,7 @@ struct AggregateTests {
                 case 8:
                     guard !stored.isEmpty else { continue }
                     let s = pick(stored)
-                    _ = try? await db.flipSwipe(id: s.id, participant: s.participantId, to: pick(["left", "right", "up"]), at: fixedTime)
+                    _ = try? await db.flipSwipe(id: s.id, participant: s.participantId, to: pick([.left, .right, .up]), at: fixedTime)
                 default:
                     try await db.setExcluded(deck: deck, participant: pick(people), rng.next() % 3 != 0, reason: "r", by: nil, now: fixedTime)
                 }
@@ -143,7 +143,7 @@ struct AggregateTests {
         let deck = try #require(try await db.deck(slug: "old"))
         try await Self.expectExact(db, deck, "after migration")
         let legacy = try #require(try await db.swipe(id: "1"))
-        #expect(legacy.traceJSON == "{\"t\":[0,16.6]}")
+        #expect(legacy.trace == "{\"t\":[0,16.6]}")
         #expect(legacy.kind == .drag)
         let report = try await db.results(for: deck)
         #expect(report.allSwipes == 3)

@@ -105,7 +105,7 @@ struct CredentialTests {
             let stored = try await env.openStore()
             let deck = try #require(try await stored.deck(slug: "old"))
             var swipe = Swipe(
-                id: "old-1", deckId: deck.id ?? 0, cardId: ids[0], participantId: old, direction: "right", input: "button", trace: nil,
+                id: "old-1", deckId: deck.id ?? 0, cardId: ids[0], participantId: old, direction: .right, input: .button, trace: nil,
                 velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h", createdAt: fixedTime, undoneAt: nil)
             swipe.cardRevision = 1
             _ = try await stored.writeSwipes([.swipe(swipe)])

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SwipePhysics
 import Testing
 
 @testable import SwipedeckServer
@@ -148,7 +149,7 @@ struct ExportTests {
     @Test("cells that a spreadsheet would run as formulas are quoted and defused")
     func formulaGuard() {
         var s = Swipe(
-            id: "x", deckId: 1, cardId: 1, participantId: "=cmd|' /C calc'!A0", direction: "left", input: "api", trace: nil,
+            id: "x", deckId: 1, cardId: 1, participantId: "=cmd|' /C calc'!A0", direction: .left, input: .api, trace: nil,
             velocityX: -0.5, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: true, requestHash: "h", createdAt: fixedTime,
             undoneAt: nil)
         s.suspectReason = "+1, \"odd\""

@@ -77,12 +77,12 @@ import Testing
             let database = try await env.openStore()
             let (owner, _) = try await database.createOwner(name: "robot-maker", passwordHash: "unused", now: fixedTime)
             let token = Secret.token(prefix: ApiTokenFormat.prefix)
-            try await database.createApiToken(ownerId: owner.id ?? 0, name: "ci", tokenHash: Secret.sha256(token), prefix: String(token.prefix(8)), now: fixedTime)
+            try await database.createApiToken(ownerId: owner.id, name: "ci", tokenHash: Secret.sha256(token), prefix: String(token.prefix(8)), now: fixedTime)
             let byToken = try await client.upload(ImageFixtures.webpLossless.bytes, type: "image/webp", headers: [.authorization: "Bearer \(token)"])
             #expect(byToken.status == .created, "\(byToken.text)")
             let byAdmin = try await client.upload(bytes, type: "image/png", headers: [.authorization: "Bearer \(adminToken)"])
             #expect(byAdmin.status == .created, "\(byAdmin.text)")
-            #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId = ?", [owner.id!]) == 1)
+            #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId = ?", [owner.id]) == 1)
             #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId IS NULL") == 1)
 
             // A browser page of another site cannot post with the owner's cookie.

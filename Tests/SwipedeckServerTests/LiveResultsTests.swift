@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Synchronization
+import SwipePhysics
 import Testing
 
 @testable import SwipedeckServer
@@ -21,9 +23,9 @@ struct LiveResultsTests {
         }
     }
 
-    static func swipe(_ deck: Deck, card: Int64, participant: String, direction: String = "right") -> Swipe {
+    static func swipe(_ deck: Deck, card: Int64, participant: String, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: UUID().uuidString, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: "button",
+            id: UUID().uuidString, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: .button,
             trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
             createdAt: fixedTime, undoneAt: nil)
     }
@@ -113,7 +115,7 @@ struct LiveResultsTests {
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
         guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
         try await Self.poll("deck one's update") { one.results.count == 2 }
-        _ = try await database.flipSwipe(id: swipe.id, participant: "u", to: "left", at: fixedTime)
+        _ = try await database.flipSwipe(id: swipe.id, participant: "u", to: .left, at: fixedTime)
         try await Self.poll("the flip") { one.results.last?.contains(#""directionTotals":{"left":1}"#) == true }
         _ = try await database.undoSwipe(id: swipe.id, participant: "u", at: fixedTime)
         try await Self.poll("the undo") { one.results.last?.contains(#""allSwipes":0"#) == true }
@@ -126,6 +128,52 @@ struct LiveResultsTests {
         #expect(two.results.count == 1)
         oneTask.cancel()
         twoTask.cancel()
+    }
+
+    /// Messages logged, as "level message".
+    final class LogLines: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    /// Keeps the messages logged through it.
+    struct CapturingLog: LogHandler {
+        let messages: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            messages.lines.withLock { $0.append("\(event.level) \(event.message)") }
+        }
+    }
+
+    @Test("a deck that cannot be read is logged and tried again on the next tick, not dropped in silence")
+    func failedComputation() async throws {
+        try await StoreContractTests.withTwoStores { database, _ in
+            let (deck, _) = try await StoreContractTests.importDeck(database, slug: "good", cards: 1)
+            // A row this server did not write: reading the deck fails (an unknown card order).
+            let row = try await TypedColumnsTests.rawRow(database, "decks", where: "slug", is: .text("good"))
+            try await TypedColumnsTests.insertCopy(database, "decks", of: row, with: [
+                "id": .int(deck.id! + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
+            ])
+            let messages = LogLines()
+            let handler = CapturingLog(messages: messages)
+            let live = LiveResults(
+                database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 1000,
+                logger: Logger(label: "live-test") { _ in handler })
+            let watcher = Collector()
+            let task = watcher.start(live.events(deckId: deck.id! + 100, slug: "odd"))
+            defer { task.cancel() }
+            // Two failures: the first tick's, and a retry although nothing marked the deck changed since.
+            try await Self.poll("two logged failures") {
+                messages.lines.withLock { $0.filter { $0 == "error live results not computed" }.count >= 2 }
+            }
+            #expect(watcher.results.isEmpty)
+        }
     }
 
     @Test("heartbeats while nothing changes")

@@ -31,9 +31,9 @@ struct StorageTests {
         return (stored, ids)
     }
 
-    static func swipe(_ deck: Deck, card: Int64, participant: String, id: String = UUID().uuidString, direction: String = "right") -> Swipe {
+    static func swipe(_ deck: Deck, card: Int64, participant: String, id: String = UUID().uuidString, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: id, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: "api", trace: nil,
+            id: id, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: .api, trace: nil,
             velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h-" + id,
             createdAt: fixedTime, undoneAt: nil, cardRevision: 1)
     }
@@ -155,14 +155,14 @@ struct StorageTests {
             let (deck, ids) = try await Self.importDeck(db, cards: 2)
             // Inside one transaction, exactly as a group commit applies its items.
             let a = Self.swipe(deck, card: ids[0], participant: "dup", id: "a")
-            let b = Self.swipe(deck, card: ids[0], participant: "dup", id: "b", direction: "left")
+            let b = Self.swipe(deck, card: ids[0], participant: "dup", id: "b", direction: .left)
             let outcomes = try Self.write(db) { d in try [a, b].map { try AppDatabase.applySwipe(.swipe($0), d) } }
             #expect(outcomes == [.created(a), .refused(.alreadySwiped)])
 
             // Through the writer, concurrently: whichever wins, the other is refused.
             let writer = SwipeWriter(store: db)
             let c = Self.swipe(deck, card: ids[1], participant: "dup", id: "c")
-            let e = Self.swipe(deck, card: ids[1], participant: "dup", id: "e", direction: "left")
+            let e = Self.swipe(deck, card: ids[1], participant: "dup", id: "e", direction: .left)
             async let oc = writer.submit(.swipe(c))
             async let oe = writer.submit(.swipe(e))
             let pair = [try await oc, try await oe]
@@ -222,9 +222,9 @@ struct StorageTests {
             let (deck, ids) = try await Self.importDeck(db, cards: 1)
             let writer = SwipeWriter(store: db)
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "f", id: "flip-me")))
-            let flipped = try await db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 1)
-            #expect(flipped.direction == "left")
-            #expect(try await db.swipe(id: "flip-me")?.direction == "left")
+            let flipped = try await db.flipSwipe(id: "flip-me", participant: "f", to: .left, at: fixedTime + 1)
+            #expect(flipped.direction == .left)
+            #expect(try await db.swipe(id: "flip-me")?.direction == .left)
             let log = try Self.read(db) { d in try Row.fetchAll(d, sql: "SELECT * FROM flips") }
             #expect(log.count == 1)
             #expect(log.first?["swipeId"] as String? == "flip-me")
@@ -232,11 +232,11 @@ struct StorageTests {
             #expect(log.first?["toDirection"] as String? == "left")
             #expect(log.first?["createdAt"] as Double? == fixedTime + 1)
             // Flipping to the same direction logs nothing.
-            _ = try await db.flipSwipe(id: "flip-me", participant: "f", to: "left", at: fixedTime + 2)
+            _ = try await db.flipSwipe(id: "flip-me", participant: "f", to: .left, at: fixedTime + 2)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM flips") } == 1)
-            await #expect(throws: ApiError.notYourSwipe) { try await db.flipSwipe(id: "flip-me", participant: "g", to: "right", at: fixedTime) }
+            await #expect(throws: ApiError.notYourSwipe) { try await db.flipSwipe(id: "flip-me", participant: "g", to: .right, at: fixedTime) }
             _ = try await db.undoSwipe(id: "flip-me", participant: "f", at: fixedTime + 3)
-            await #expect(throws: ApiError.alreadyUndone) { try await db.flipSwipe(id: "flip-me", participant: "f", to: "right", at: fixedTime) }
+            await #expect(throws: ApiError.alreadyUndone) { try await db.flipSwipe(id: "flip-me", participant: "f", to: .right, at: fixedTime) }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } == 1)
         }
     }
@@ -246,17 +246,17 @@ struct StorageTests {
         try await Self.withDatabase { db, _ in
             let (imported, ids) = try await Self.importDeck(db, cards: 2)
             var counting = imported
-            counting.countedInputs = "drag,button,api"  // these swipes are programs' (input api, no trace)
+            counting.countedInputs = Set(CountedInput.allCases)  // these swipes are programs' (input api, no trace)
             let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)
             let writer = SwipeWriter(store: db)
             for i in 0..<4 {
-                _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "r\(i)", direction: "right")))
+                _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "r\(i)", direction: .right)))
             }
-            _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r0", direction: "left")))
-            var bot = Self.swipe(deck, card: ids[0], participant: "bot", direction: "right")
+            _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r0", direction: .left)))
+            var bot = Self.swipe(deck, card: ids[0], participant: "bot", direction: .right)
             bot.suspect = true
             _ = try await writer.submit(.swipe(bot))
-            _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r1", id: "gone", direction: "right")))
+            _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r1", id: "gone", direction: .right)))
             _ = try await db.undoSwipe(id: "gone", participant: "r1", at: fixedTime)
 
             let r = try await db.results(for: deck)

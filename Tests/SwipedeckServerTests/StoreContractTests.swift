@@ -32,7 +32,7 @@ struct StoreContractTests {
         var (deck, rows) = try input.validated(now: fixedTime)
         deck.quota = quota
         // The contract's swipes are API swipes: count them.
-        deck.countedInputs = "drag,button,api"
+        deck.countedInputs = Set(CountedInput.allCases)
         let stored = try await store.importDeck(deck, cards: rows)
         return (stored, try await store.allCards(deckId: stored.id!).compactMap(\.id))
     }
@@ -43,7 +43,7 @@ struct StoreContractTests {
             let (deck, cards) = try await Self.importDeck(a, cards: 20)
             let writers = [SwipeWriter(store: a, changes: a.changes), SwipeWriter(store: b, changes: b.changes)]
             let swipes = (0..<400).map { i in
-                StorageTests.swipe(deck, card: cards[i % 20], participant: "p\(i / 20)", id: "k\(i)", direction: i % 3 == 0 ? "left" : "right")
+                StorageTests.swipe(deck, card: cards[i % 20], participant: "p\(i / 20)", id: "k\(i)", direction: i % 3 == 0 ? .left : .right)
             }
             let outcomes = try await withThrowingTaskGroup(of: (String, SwipeOutcome?).self) { group in
                 for s in swipes {
@@ -156,12 +156,12 @@ struct StoreContractTests {
                 switch rng.next() % 12 {
                 case 0...6:
                     var s = StorageTests.swipe(deck, card: pick(cards), participant: pick(people), id: "s\(step)",
-                                               direction: pick(["left", "right", "up", "down_left"]))
-                    s.input = pick(["drag", "drag", "api", "button", "key"])
+                                               direction: pick([.left, .right, .up, .downLeft]))
+                    s.input = pick([.drag, .drag, .api, .button, .key])
                     s.decisionMs = pick([nil, 0, -0.0, 250, 250, 400, 1234.5, 9_000])
                     s.suspect = rng.next() % 5 == 0
                     s.createdAt = fixedTime + Double(step)
-                    if s.input == "drag" { s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))) }
+                    if s.input == .drag { s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))) }
                     let quota = rng.next() % 4 == 0 ? 4 : nil
                     let outcome = try await writer.submit(.swipe(s, quota: quota, origin: .init(mintedAt: nil, network: nil)))
                     answers[n].append("\(step) \(outcome.map(Self.describe) ?? "nil")")
@@ -174,8 +174,8 @@ struct StoreContractTests {
                 case 8:
                     guard !stored.isEmpty else { continue }
                     let s = pick(stored)
-                    let flipped = try? await store.flipSwipe(id: s.id, participant: s.participantId, to: pick(["left", "right"]), at: fixedTime)
-                    answers[n].append("\(step) flip \(flipped?.direction ?? "refused")")
+                    let flipped = try? await store.flipSwipe(id: s.id, participant: s.participantId, to: pick([.left, .right]), at: fixedTime)
+                    answers[n].append("\(step) flip \(flipped?.direction.rawValue ?? "refused")")
                 case 9:
                     try await store.setExcluded(deck: deck, participant: pick(people), rng.next() % 3 != 0, reason: "r", by: nil, now: fixedTime)
                 case 10:
@@ -186,7 +186,7 @@ struct StoreContractTests {
                 if step % 100 == 99 {
                     for counted in [CountedInput.defaultSet, [.api], Set(CountedInput.allCases)] {
                         var d = deck
-                        d.countedInputs = counted.map(\.rawValue).sorted().joined(separator: ",")
+                        d.countedInputs = counted
                         answers[n].append(try AggregateTests.json(try await store.results(for: d)))
                     }
                     for p in people {

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// Public JSON shapes of the API (documented in `Public/openapi.json`).
 struct DeckJSON: Encodable {
@@ -14,7 +15,7 @@ struct DeckJSON: Encodable {
     let open: Bool
     let resultsPublic: Bool
     let quota: Int?
-    let order: String
+    let order: CardOrder
     let countedInputs: [String]
     /// Who may vote (`DeckAccessMode`) and how many of one network may join at once (null: the server's budget).
     let access: String
@@ -60,7 +61,7 @@ struct DeckJSON: Encodable {
         resultsPublic = d.resultsPublic
         quota = d.quota
         order = d.cardOrder
-        countedInputs = CountedInput.allCases.filter(d.counted.contains).map(\.rawValue)
+        countedInputs = CountedInput.allCases.filter(d.countedInputs.contains).map(\.rawValue)
         access = d.access.rawValue
         joinLimit = d.joinLimit
         listed = d.listed
@@ -121,8 +122,8 @@ struct SwipeJSON: Encodable, Sendable {
     let id: String
     let deck: String
     let card: Int64
-    let direction: String
-    let input: String
+    let direction: Decision
+    let input: SwipeInput
     let participant: String
     let suspect: Bool
     let velocity: [String: Double]?
@@ -185,10 +186,10 @@ extension SwipeEnvelope {
         o += Self.number(s.createdAt)
         if let d = s.decisionMs { o += ",\"decisionMs\":" + Self.number(d) }
         o += ",\"deck\":" + Self.string(s.deck)
-        o += ",\"direction\":" + Self.string(s.direction)
+        o += ",\"direction\":" + Self.string(s.direction.rawValue)
         if let d = s.durationMs { o += ",\"durationMs\":" + Self.number(d) }
         o += ",\"id\":" + Self.string(s.id)
-        o += ",\"input\":" + Self.string(s.input)
+        o += ",\"input\":" + Self.string(s.input.rawValue)
         o += ",\"participant\":" + Self.string(s.participant)
         o += ",\"suspect\":" + (s.suspect ? "true" : "false")
         o += ",\"undone\":" + (s.undone ? "true" : "false")

@@ -32,7 +32,7 @@ struct CardsController: Sendable {
         let reader = deck.access != .link && context.owner?.manages(deck) != true
         let participant = named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
-        let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
+        let order = deck.cardOrder
         let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
         return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))

@@ -31,11 +31,11 @@ struct ExportsController: Sendable {
         return stream(deck, type: "application/x-ndjson", file: "\(deck.slug)-swipes.jsonl", header: "") { rows in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return rows.map { SwipeExport.jsonLine($0.swipe, encoder: encoder) }.joined()
+            return try rows.map { try SwipeExport.jsonLine($0.swipe, encoder: encoder) }.joined()
         }
     }
 
-    func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) -> String) -> Response {
+    func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) throws -> String) -> Response {
         let database = database
         let names = names
         let deckId = deck.id ?? 0
@@ -49,7 +49,7 @@ struct ExportsController: Sendable {
                     var rows = try await database.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
                     guard let last = rows.last else { break }
                     for i in rows.indices { rows[i].swipe.participantId = names.shown(rows[i].swipe.participantId, deckId: deckId) }
-                    try await writer.write(ByteBuffer(string: render(rows)))
+                    try await writer.write(ByteBuffer(string: try render(rows)))
                     after = last.cursor
                 }
                 try await writer.finish(nil)

@@ -36,6 +36,16 @@ public struct Card: Sendable, Hashable, Codable {
             && link == other.link && accent == other.accent
     }
 
+    /// The accent of a card whose author picks none: `#RRGGBB`, the app's violet (the database
+    /// columns' default too).
+    public static let defaultAccent = "#6C5CE7"
+
+    /// Longest title, subtitle and detail text, in characters (`DeckInput.isText`): what the card
+    /// face and its detail page have room for.
+    public static let maxTitleLength = 200
+    public static let maxSubtitleLength = 300
+    public static let maxBodyLength = 5000
+
     /// Most images on one card (the cover included).
     public static let maxImages = 12
 
@@ -46,7 +56,7 @@ public struct Card: Sendable, Hashable, Codable {
 
     public init(
         id: Int64? = nil, deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "",
-        image: String = "", moreImages: [String] = [], link: String = "", accent: String = "#6C5CE7"
+        image: String = "", moreImages: [String] = [], link: String = "", accent: String = Card.defaultAccent
     ) {
         self.id = id
         self.deckId = deckId
@@ -61,49 +71,14 @@ public struct Card: Sendable, Hashable, Codable {
     }
 }
 
-// MARK: - Database
-import GRDB
+// MARK: - Stored image list
 
-extension Card: FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "cards"
-
-    /// Reads the columns directly (the deck page and cards API fetch cards on every request;
-    /// the `Decodable` path was most of that read's cost).
-    public init(row: Row) throws {
-        id = row["id"]
-        deckId = row["deckId"]
-        position = row["position"]
-        title = row["title"]
-        subtitle = row["subtitle"]
-        body = row["body"]
-        image = row["image"]
-        moreImages = Self.decodeImageList(row["moreImages"])
-        link = row["link"]
-        accent = row["accent"]
-        revision = row["revision"] ?? 1
-        archivedAt = row["archivedAt"]
-    }
-
-    /// `moreImages` is stored as a JSON array of strings (GRDB encodes `[String]` that way).
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["deckId"] = deckId
-        container["position"] = position
-        container["title"] = title
-        container["subtitle"] = subtitle
-        container["body"] = body
-        container["image"] = image
-        container["moreImages"] = Self.encodeImageList(moreImages)
-        container["link"] = link
-        container["accent"] = accent
-        container["revision"] = revision
-        container["archivedAt"] = archivedAt
-    }
-
+extension Card {
     /// The JSON text of an image list (`[]` when empty).
     static func encodeImageList(_ list: [String]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
+        // Encoding an array of strings cannot fail (JSONEncoder throws only on non-finite numbers).
         guard !list.isEmpty, let data = try? encoder.encode(list) else { return "[]" }
         return String(decoding: data, as: UTF8.self)
     }
@@ -111,13 +86,11 @@ extension Card: FetchableRecord, MutablePersistableRecord {
     /// The list stored by `encodeImageList`; a missing column (rows read before migration v5,
     /// joins that leave it out) or unreadable text is no extra image.
     static func decodeImageList(_ text: String?) -> [String] {
+        // Only `encodeImageList` writes the column, so text that does not decode was not written
+        // by this server; its gallery is lost either way, and the card's cover and text still show.
         guard let text, text != "[]", let list = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
             return []
         }
         return list
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }

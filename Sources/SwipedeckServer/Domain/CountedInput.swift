@@ -16,4 +16,15 @@ public enum CountedInput: String, Sendable, Hashable, Codable, CaseIterable {
     public static func stored(_ set: Set<CountedInput>) -> String {
         allCases.filter(set.contains).map(\.rawValue).joined(separator: ",")
     }
+
+    /// The set `stored` wrote; nil for a text that is empty or names an unknown kind (a column
+    /// this server did not write, which must not be read as some default).
+    public static func set(stored text: String) -> Set<CountedInput>? {
+        var set = Set<CountedInput>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let kind = CountedInput(rawValue: String(name)) else { return nil }
+            set.insert(kind)
+        }
+        return set.isEmpty ? nil : set
+    }
 }

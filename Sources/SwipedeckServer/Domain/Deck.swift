@@ -32,10 +32,10 @@ public struct Deck: Sendable, Hashable, Codable {
     /// Most cards one participant may decide, or nil for no limit; past it 409 `quota_reached`.
     public var quota: Int?
     /// `listed` (the owner's order) or `shuffled` (a fixed random order per participant).
-    public var cardOrder: String = CardOrder.listed.rawValue
-    /// The input kinds the ranking counts, comma-separated `CountedInput` raw values.
-    /// Default `drag,button`: validated drags plus buttons and keys. Suspect swipes never count.
-    public var countedInputs: String = "drag,button"
+    public var cardOrder: CardOrder = .listed
+    /// The input kinds the ranking counts, never empty; stored as `CountedInput.stored`'s text.
+    /// Default `CountedInput.defaultSet`. Suspect swipes never count.
+    public var countedInputs: Set<CountedInput> = CountedInput.defaultSet
     /// Increases with every change to the deck or its cards (cache keys include it).
     public var revision: Int = 1
     /// Who may vote. Default `link`: anyone with the deck's link.
@@ -51,9 +51,10 @@ public struct Deck: Sendable, Hashable, Codable {
     public var listed: Bool = true
 
     public init(
-        id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = "standard",
-        allowButtons: Bool = true, leftLabel: String = "NOPE", rightLabel: String = "LIKE",
-        upLabel: String = "SUPER", downLabel: String = "LATER", createdAt: Double
+        id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,
+        allowButtons: Bool = true, leftLabel: String = Deck.defaultLabels.left,
+        rightLabel: String = Deck.defaultLabels.right, upLabel: String = Deck.defaultLabels.up,
+        downLabel: String = Deck.defaultLabels.down, createdAt: Double
     ) {
         self.id = id
         self.slug = slug
@@ -68,11 +69,18 @@ public struct Deck: Sendable, Hashable, Codable {
         self.createdAt = createdAt
     }
 
-    /// The parsed `countedInputs` (unknown names are ignored; empty means the default).
-    public var counted: Set<CountedInput> {
-        let set = Set(countedInputs.split(separator: ",").compactMap { CountedInput(rawValue: String($0)) })
-        return set.isEmpty ? CountedInput.defaultSet : set
-    }
+    /// The profile a deck judges swipes with unless its owner picks another: `standard`, the
+    /// preset tuned for phones (`SwipeProfile.standard`).
+    public static let defaultProfile = SwipeProfile.standard.name
+
+    /// The overlay labels of a deck whose owner names none (the database columns' defaults too).
+    public static let defaultLabels = DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER")
+
+    /// Longest title, description and overlay label, in characters (`DeckInput.isText`): what a
+    /// phone's header, the deck page's intro and a label over the card have room for.
+    public static let maxTitleLength = 200
+    public static let maxDescriptionLength = 2000
+    public static let maxLabelLength = 16
 
     /// The deck's profile (falls back to `standard` for a name no longer known).
     public var swipeProfile: SwipeProfile { SwipeProfile.named(profile) ?? .standard }
@@ -86,16 +94,5 @@ public struct Deck: Sendable, Hashable, Codable {
         case .down: return downLabel
         case .none: return ""
         }
-    }
-}
-
-// MARK: - Database
-import GRDB
-
-extension Deck: FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "decks"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }

@@ -41,17 +41,21 @@ public struct DeckInput: Sendable, Codable {
         public func validated(position: Int, label at: String) throws(ApiError) -> Card {
             func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
             let (title, subtitle, body) = (DeckInput.lines(title), DeckInput.lines(subtitle ?? ""), DeckInput.lines(body ?? ""))
-            if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_card_title", "\(at): title must be 1–200 characters.") }
-            if !DeckInput.isText(subtitle, max: 300, required: false) {
-                throw fail("invalid_card_text", "\(at): the subtitle must be at most 300 characters, without control characters.")
+            if !DeckInput.isText(title, max: Card.maxTitleLength, required: true) {
+                throw fail("invalid_card_title", "\(at): title must be 1–\(Card.maxTitleLength) characters.")
             }
-            if !DeckInput.isText(body, max: 5000, required: false) {
+            if !DeckInput.isText(subtitle, max: Card.maxSubtitleLength, required: false) {
+                throw fail(
+                    "invalid_card_text",
+                    "\(at): the subtitle must be at most \(Card.maxSubtitleLength) characters, without control characters.")
+            }
+            if !DeckInput.isText(body, max: Card.maxBodyLength, required: false) {
                 throw fail("invalid_card_text", "\(at): the text must be at most 5,000 characters, without control characters.")
             }
             let images = try imageList(label: at)
             let link = link ?? ""
             if !link.isEmpty && !DeckInput.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
-            let accent = accent ?? "#6C5CE7"
+            let accent = accent ?? Card.defaultAccent
             if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
             return Card(
                 deckId: 0, position: position, title: title, subtitle: subtitle, body: body,
@@ -113,22 +117,28 @@ public struct DeckInput: Sendable, Codable {
     public func validated(now: Double) throws(ApiError) -> (Deck, [Card]) {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         if !Self.isValidSlug(slug) { throw fail("invalid_slug", "slug must be 1–64 characters of a–z, 0–9 and '-'.") }
-        if !Self.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
+        if !Self.isText(title, max: Deck.maxTitleLength, required: true) {
+            throw fail("invalid_title", "title must be 1–\(Deck.maxTitleLength) characters.")
+        }
         let description = description.map(Self.lines)
-        if !Self.isText(description ?? "", max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
-        let profileName = profile ?? "standard"
+        if !Self.isText(description ?? "", max: Deck.maxDescriptionLength, required: false) {
+            throw fail("invalid_description", "description must be at most 2,000 characters.")
+        }
+        let profileName = profile ?? Deck.defaultProfile
         if SwipeProfile.named(profileName) == nil {
             throw fail("unknown_profile", "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
         }
         for l in [labels?.left, labels?.right, labels?.up, labels?.down] {
-            if let l, !Self.isText(l, max: 16, required: true) { throw fail("invalid_label", "labels must be 1–16 characters.") }
+            if let l, !Self.isText(l, max: Deck.maxLabelLength, required: true) {
+                throw fail("invalid_label", "labels must be 1–\(Deck.maxLabelLength) characters.")
+            }
         }
         if cards.isEmpty { throw fail("no_cards", "a deck needs at least one card.") }
         if cards.count > Self.maxCards { throw fail("too_many_cards", "a deck holds at most \(Self.maxCards) cards.") }
         var deck = Deck(
             slug: slug, title: title, description: description ?? "", profile: profileName, allowButtons: allowButtons ?? true,
-            leftLabel: labels?.left ?? "NOPE", rightLabel: labels?.right ?? "LIKE", upLabel: labels?.up ?? "SUPER",
-            downLabel: labels?.down ?? "LATER", createdAt: now)
+            leftLabel: labels?.left ?? Deck.defaultLabels.left, rightLabel: labels?.right ?? Deck.defaultLabels.right,
+            upLabel: labels?.up ?? Deck.defaultLabels.up, downLabel: labels?.down ?? Deck.defaultLabels.down, createdAt: now)
         deck.accessSecret = Secret.token()
         var rows: [Card] = []
         rows.reserveCapacity(cards.count)

@@ -60,11 +60,15 @@ public struct DeckPatch: Sendable, Decodable {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         var d = deck
         if let title {
-            if !DeckInput.isText(title, max: 200, required: true) { throw fail("invalid_title", "title must be 1–200 characters.") }
+            if !DeckInput.isText(title, max: Deck.maxTitleLength, required: true) {
+                throw fail("invalid_title", "title must be 1–\(Deck.maxTitleLength) characters.")
+            }
             d.title = title
         }
         if let description = description.map(DeckInput.lines) {
-            if !DeckInput.isText(description, max: 2000, required: false) { throw fail("invalid_description", "description must be at most 2,000 characters.") }
+            if !DeckInput.isText(description, max: Deck.maxDescriptionLength, required: false) {
+                throw fail("invalid_description", "description must be at most 2,000 characters.")
+            }
             d.description = description
         }
         if let profile {
@@ -75,7 +79,9 @@ public struct DeckPatch: Sendable, Decodable {
         }
         if let allowButtons { d.allowButtons = allowButtons }
         for l in [labels?.left, labels?.right, labels?.up, labels?.down] {
-            if let l, !DeckInput.isText(l, max: 16, required: true) { throw fail("invalid_label", "labels must be 1–16 characters.") }
+            if let l, !DeckInput.isText(l, max: Deck.maxLabelLength, required: true) {
+                throw fail("invalid_label", "labels must be 1–\(Deck.maxLabelLength) characters.")
+            }
         }
         d.leftLabel = labels?.left ?? d.leftLabel
         d.rightLabel = labels?.right ?? d.rightLabel
@@ -90,7 +96,7 @@ public struct DeckPatch: Sendable, Decodable {
             d.quota = quota
         }
         if let order {
-            guard CardOrder(rawValue: order) != nil else { throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".") }
+            guard let order = CardOrder(rawValue: order) else { throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".") }
             d.cardOrder = order
         }
         if let countedInputs {
@@ -98,7 +104,7 @@ public struct DeckPatch: Sendable, Decodable {
             if kinds.isEmpty || kinds.count != countedInputs.count {
                 throw fail("invalid_counted_inputs", "countedInputs must list one or more of: drag, button, api (suspect swipes never count).")
             }
-            d.countedInputs = CountedInput.stored(Set(kinds))
+            d.countedInputs = Set(kinds)
         }
         if let access {
             guard let mode = DeckAccessMode(rawValue: access) else {

@@ -20,13 +20,13 @@ public enum HumanPace {
     /// The suspect reason for a swipe at `now`, or nil when the pace is human.
     ///
     /// - Parameters:
-    ///   - input: the swipe's input (`SwipeInput` raw value); `button` and `key` name the
+    ///   - input: the swipe's input; `button` and `key` name the
     ///     reasons `button_…`, any other input `drag_…`.
     ///   - now: the swipe's arrival, seconds since 1970.
     ///   - mintedAt: when the participant's credential was minted, if it says so.
     ///   - previous: the participant's latest decisions in this deck, newest first (at most two read).
-    public static func suspectReason(input: String, now: Double, mintedAt: Double?, previous: [Double]) -> String? {
-        let prefix = input == SwipeInput.button.rawValue || input == SwipeInput.key.rawValue ? "button" : "drag"
+    public static func suspectReason(input: SwipeInput, now: Double, mintedAt: Double?, previous: [Double]) -> String? {
+        let prefix = input == .button || input == .key ? "button" : "drag"
         if previous.count >= 2 && now - previous[1] < burstWindowSeconds { return prefix + "_burst" }
         if let mintedAt, now - mintedAt < readingSeconds { return prefix + "_before_read" }
         return nil

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Live results for `GET /api/v1/decks/{deck}/results/live`: one computation per watched deck
@@ -24,6 +25,8 @@ public final class LiveResults: Sendable {
 
     private let database: any SwipeStore
     private let catalog: Catalog
+    /// Where a failed computation is reported (the watchers keep the last results meanwhile).
+    private let logger: Logger
     /// Time between two looks at a deck. Default 1 s: a swipe shows within a second.
     let interval: Duration
     /// Ticks between heartbeats when nothing changed. Default 15 (15 s).
@@ -35,9 +38,13 @@ public final class LiveResults: Sendable {
     /// Results computed so far (all decks); the tests read it to check sharing and coalescing.
     public var computations: Int { computationCount.load(ordering: .relaxed) }
 
-    public init(database: any SwipeStore, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
+    public init(
+        database: any SwipeStore, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15,
+        logger: Logger = Logger(label: "swipedeck.live")
+    ) {
         self.database = database
         self.catalog = catalog
+        self.logger = logger
         self.interval = interval
         self.heartbeatTicks = heartbeatTicks
     }
@@ -88,23 +95,39 @@ public final class LiveResults: Sendable {
             let changed = database.changes.take(deckId)
             if first || changed {
                 quietTicks = 0
-                if let event = await compute(slug) { send(event, to: deckId, remember: true) }
+                do {
+                    if let event = try await compute(slug) { send(event, to: deckId, remember: true) }
+                } catch {
+                    // The change stays pending: the next tick tries again instead of leaving the
+                    // watchers on results older than a change they were not told about.
+                    logger.error("live results not computed", metadata: ["deck": "\(slug)", "error": "\(error)"])
+                    decks.withLock { $0[deckId]?.dirty = true }
+                }
             } else {
                 quietTicks += 1
                 if quietTicks % heartbeatTicks == 0 { send(": ping\n\n", to: deckId, remember: false) }
             }
+            // Throws only when cancelled, which the loop's condition then ends.
             try? await Task.sleep(for: interval)
         }
     }
 
     /// The results as one SSE event, or nil when the deck is gone.
-    private func compute(_ slug: String) async -> String? {
-        guard let deck = try? await catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
+    /// - Throws: the store's error when the deck or its results cannot be read, the encoder's when
+    ///   the report cannot be encoded.
+    private func compute(_ slug: String) async throws -> String? {
+        let deck: Deck
+        do {
+            deck = try await catalog.deck(slug)
+        } catch let error as ApiError where error == .notFound("deck") {
+            return nil
+        }
+        let report = try await database.results(for: deck)
         computationCount.add(1, ordering: .relaxed)
         let encoder = JSONEncoder()
         // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(report) else { return nil }
+        let json = try encoder.encode(report)
         return "event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n"
     }
 

@@ -1,6 +1,7 @@
 /// A person with an account who builds decks and reads their results.
 public struct Owner: Sendable, Hashable, Codable {
-    public var id: Int64?
+    /// Row id (the store assigns it when the owner is created).
+    public var id: Int64
     /// 1–64 characters of `[A-Za-z0-9._-]`, unique.
     public var name: String
     /// bcrypt hash (cost `AppConfiguration.passwordCost`) of the password; never the password.
@@ -18,15 +19,5 @@ public struct Owner: Sendable, Hashable, Codable {
     /// Whether `s` passes `PasswordPolicy` (10–200 characters, not a common password).
     public static func isAcceptablePassword(_ s: String) -> Bool {
         PasswordPolicy.problem(s) == nil
-    }
-}
-
-import GRDB
-
-extension Owner: FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "owners"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }

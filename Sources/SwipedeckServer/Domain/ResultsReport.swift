@@ -91,7 +91,7 @@ public struct ResultsReport: Sendable, Encodable {
         for i in results.indices { results[i].rank = i + 1 }
         self.deck = deck.slug
         title = deck.title
-        countedInputs = CountedInput.allCases.filter(deck.counted.contains).map(\.rawValue)
+        countedInputs = CountedInput.allCases.filter(deck.countedInputs.contains).map(\.rawValue)
         access = deck.access.rawValue
         self.cards = results
         self.participants = participants

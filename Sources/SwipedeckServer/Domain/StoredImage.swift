@@ -23,9 +23,3 @@ public struct StoredImage: Sendable, Hashable, Codable {
         return ImageName(hash: hash, format: format)
     }
 }
-
-import GRDB
-
-extension StoredImage: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "images"
-}

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// A stored decision. Its id is the client's `Idempotency-Key`. Never deleted: undo sets
 /// `undoneAt`, a flip rewrites `direction` and logs the old one in `flips`.
@@ -7,10 +8,9 @@ public struct Swipe: Sendable, Hashable, Codable {
     public var deckId: Int64
     public var cardId: Int64
     public var participantId: String
-    /// A `Decision` raw value other than `none`.
-    public var direction: String
-    /// A `SwipeInput` raw value.
-    public var input: String
+    /// Never `none`.
+    public var direction: Decision
+    public var input: SwipeInput
     /// The trace as JSON text: swipes stored before migration v4 only (see `traceData`).
     public var trace: String?
     /// Release velocity, px/ms.
@@ -38,21 +38,6 @@ public struct Swipe: Sendable, Hashable, Codable {
     /// Whether the swipe carries a trace (in either stored form).
     public var hasTrace: Bool { trace != nil || traceData != nil }
 
-    /// The trace as compact JSON whichever form stores it: what `swipedeck classify` re-checks
-    /// (the same doubles, so the same decision). Nil without a trace.
-    public var traceJSON: String? {
-        if let trace { return trace }
-        guard let traceData, let decoded = TraceCodec.decode(Array(traceData)) else { return nil }
-        return SwipeService.compact(decoded)
-    }
-
     /// The trust class (`SwipeKind.of`).
     public var kind: SwipeKind { SwipeKind.of(input: input, hasTrace: hasTrace, suspect: suspect) }
-}
-
-// MARK: - Database
-import GRDB
-
-extension Swipe: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "swipes"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// The per-swipe export: every stored swipe (undone ones too, with their time) as a CSV row or
 /// a JSON Lines object. Text cells are quoted and guarded against formulas like `ResultsCSV`;
@@ -23,7 +24,7 @@ public enum SwipeExport {
         let kind = s.kind
         let fields = [
             ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
-            ResultsCSV.cell(s.direction), ResultsCSV.cell(names.name(s.direction)), ResultsCSV.cell(s.input), kind.rawValue, s.suspect ? "1" : "0",
+            ResultsCSV.cell(s.direction.rawValue), ResultsCSV.cell(names.name(s.direction.rawValue)), ResultsCSV.cell(s.input.rawValue), kind.rawValue, s.suspect ? "1" : "0",
             ResultsCSV.cell(s.suspectReason ?? ""), number(s.decisionMs),
             number(s.velocityX), number(s.velocityY), number(s.durationMs), time(s.createdAt), time(s.undoneAt),
         ]
@@ -35,8 +36,8 @@ public enum SwipeExport {
         let participant: String
         let card: Int64
         let cardRevision: Int?
-        let direction: String
-        let input: String
+        let direction: Decision
+        let input: SwipeInput
         let kind: String
         let suspect: Bool
         let suspectReason: String?
@@ -48,12 +49,14 @@ public enum SwipeExport {
         let undoneAt: Double?
     }
 
-    public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) -> String {
+    /// - Throws: the encoder's error (a stored number that is not finite), which the export answers
+    ///   as a failure rather than as a line that is silently `{}`.
+    public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) throws -> String {
         let line = Line(
             id: s.id, participant: s.participantId, card: s.cardId, cardRevision: s.cardRevision, direction: s.direction, input: s.input,
             kind: s.kind.rawValue, suspect: s.suspect,
             suspectReason: s.suspectReason, decisionMs: s.decisionMs, velocityX: s.velocityX, velocityY: s.velocityY,
             durationMs: s.durationMs, createdAt: s.createdAt, undoneAt: s.undoneAt)
-        return String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(line), as: UTF8.self) + "\n"
     }
 }

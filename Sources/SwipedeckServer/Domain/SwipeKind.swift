@@ -13,10 +13,10 @@ public enum SwipeKind: String, Sendable, Hashable, Codable, CaseIterable {
     case api
 
     /// The class of a swipe from its stored columns.
-    public static func of(input: String, hasTrace: Bool, suspect: Bool) -> SwipeKind {
+    public static func of(input: SwipeInput, hasTrace: Bool, suspect: Bool) -> SwipeKind {
         if hasTrace { return suspect ? .suspectDrag : .drag }
         if suspect { return .suspectButton }
-        if input == SwipeInput.button.rawValue || input == SwipeInput.key.rawValue { return .button }
+        if input == .button || input == .key { return .button }
         return .api
     }
 

@@ -78,8 +78,8 @@ public struct SwipeService: Sendable {
         let profile = deck.swipeProfile
 
         var swipe = Swipe(
-            id: key, deckId: deckId, cardId: r.card, participantId: participant, direction: direction.rawValue,
-            input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: r.decisionMs,
+            id: key, deckId: deckId, cardId: r.card, participantId: participant, direction: direction,
+            input: input, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: r.decisionMs,
             suspect: false, requestHash: fingerprint, createdAt: now, undoneAt: nil)
 
         let trace = (input == .button || input == .key) ? nil : r.trace
@@ -147,8 +147,8 @@ public struct SwipeService: Sendable {
         if !deck.swipeProfile.directions.contains(direction) {
             throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
         }
-        if !s.hasTrace || s.direction == direction.rawValue {
-            return (try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction.rawValue, at: now), deck.slug)
+        if !s.hasTrace || s.direction == direction {
+            return (try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction, at: now), deck.slug)
         }
         if s.undoneAt != nil { throw ApiError.alreadyUndone }
         if !deck.allowButtons { throw ApiError.inputNotAllowed("This deck counts drags only: undo the swipe and drag the card again.") }
@@ -156,8 +156,8 @@ public struct SwipeService: Sendable {
         let input: SwipeInput = named == nil ? .button : .api
         let key = UUID().uuidString
         let decision = Swipe(
-            id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction.rawValue,
-            input: input.rawValue, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
+            id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction,
+            input: input, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
             suspect: false, requestHash: Self.fingerprint([Array(key.utf8)]), createdAt: now, undoneAt: nil)
         switch try await writer.submit(.swipe(decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network))) {
         case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)

@@ -19,13 +19,13 @@ struct OwnerMiddleware: RouterMiddleware {
             let token = String(auth.dropFirst(7))
             if Self.constantTimeEqual(Secret.sha256(token), adminTokenHash) {
                 context.owner = .admin
-            } else if token.hasPrefix(ApiTokenFormat.prefix), let owner = try await database.tokenOwner(tokenHash: Secret.sha256(token)), let id = owner.id {
-                context.owner = .owner(id: id, name: owner.name, sessionHash: nil)
+            } else if token.hasPrefix(ApiTokenFormat.prefix), let owner = try await database.tokenOwner(tokenHash: Secret.sha256(token)) {
+                context.owner = .owner(id: owner.id, name: owner.name, sessionHash: nil)
             }
         } else if let value = request.cookies[Self.cookieName]?.value, value.utf8.count == 64 {
             let hash = Secret.sha256(value)
-            if let owner = try await database.sessionOwner(tokenHash: hash, now: clock()), let id = owner.id {
-                context.owner = .owner(id: id, name: owner.name, sessionHash: hash)
+            if let owner = try await database.sessionOwner(tokenHash: hash, now: clock()) {
+                context.owner = .owner(id: owner.id, name: owner.name, sessionHash: hash)
             }
         }
         return try await next(request, context)

@@ -40,7 +40,7 @@ struct CardImport {
             }
         } else {
             do {
-                inputs = try DeckCSV.parse(trimmed, slug: "import", title: "import", profile: "standard").cards
+                inputs = try DeckCSV.parse(trimmed, slug: "import", title: "import", profile: Deck.defaultProfile).cards
             } catch let error as ApiError {
                 problem = error.message + " The first line must name the columns, e.g. title,subtitle,body,images,link,accent."
             } catch {

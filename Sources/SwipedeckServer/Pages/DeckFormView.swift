@@ -82,7 +82,7 @@ struct DeckFormView {
         self.init(
             slug: deck.slug, title: deck.title, description: deck.description, labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
             profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,
-            counted: deck.counted, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder, access: deck.access.rawValue,
+            counted: deck.countedInputs, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder.rawValue, access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
     }
@@ -92,9 +92,12 @@ struct DeckFormView {
         let counted = Set(form.all("counted").compactMap(CountedInput.init(rawValue:)))
         self.init(
             slug: form["slug"] ?? "", title: form["title"] ?? "", description: form["description"] ?? "",
-            labels: (form["left"] ?? "NOPE", form["right"] ?? "LIKE", form["up"] ?? "SUPER", form["down"] ?? "LATER"),
-            profile: form["profile"] ?? "standard", open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
-            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? "listed",
+            labels: (
+                form["left"] ?? Deck.defaultLabels.left, form["right"] ?? Deck.defaultLabels.right,
+                form["up"] ?? Deck.defaultLabels.up, form["down"] ?? Deck.defaultLabels.down
+            ),
+            profile: form["profile"] ?? Deck.defaultProfile, open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
+            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? CardOrder.listed.rawValue,
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
     }

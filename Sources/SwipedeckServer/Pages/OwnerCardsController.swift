@@ -93,10 +93,10 @@ struct OwnerCardsController: Sendable {
             switch code {
             case "invalid_card_title":
                 let blank = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                self.init(field: .title, sentence: blank ? "Give the card a title." : "Keep the title to 200 characters or fewer.")
-            case "invalid_card_text" where (form["subtitle"] ?? "").count > 300:
-                self.init(field: .subtitle, sentence: "Keep the subtitle to 300 characters or fewer.")
-            case "invalid_card_text" where (form["body"] ?? "").count > 5000:
+                self.init(field: .title, sentence: blank ? "Give the card a title." : "Keep the title to \(Card.maxTitleLength) characters or fewer.")
+            case "invalid_card_text" where (form["subtitle"] ?? "").count > Card.maxSubtitleLength:
+                self.init(field: .subtitle, sentence: "Keep the subtitle to \(Card.maxSubtitleLength) characters or fewer.")
+            case "invalid_card_text" where (form["body"] ?? "").count > Card.maxBodyLength:
                 self.init(field: .body, sentence: "Keep the details to 5,000 characters or fewer.")
             case "invalid_card_text":
                 self.init(field: .body, sentence: "Remove the invisible control characters from the text (pasted from another app?).")
@@ -107,7 +107,7 @@ struct OwnerCardsController: Sendable {
             case "invalid_link":
                 self.init(field: .link, sentence: "The link must start with https:// or http://, or be a path on this server such as /about.")
             case "invalid_accent":
-                self.init(field: .accent, sentence: "Pick the accent colour with the colour picker (a colour such as #6C5CE7).")
+                self.init(field: .accent, sentence: "Pick the accent colour with the colour picker (a colour such as \(Card.defaultAccent)).")
             default:
                 self.init(field: .title, sentence: error.message)
             }
@@ -130,7 +130,7 @@ struct OwnerCardsController: Sendable {
             card: CardFields(
                 title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
                 body: form?["body"] ?? card?.body ?? "", images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "", link: form?["link"] ?? card?.link ?? "",
-                accent: form?["accent"] ?? card?.accent ?? "#6C5CE7", problem: problem),
+                accent: form?["accent"] ?? card?.accent ?? Card.defaultAccent, problem: problem),
             error: problem.map { _ in "The card was not saved: see the field marked below." })
         return renderer.page("owner-card", view, status: status)
     }

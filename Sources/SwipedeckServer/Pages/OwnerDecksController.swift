@@ -142,7 +142,7 @@ struct OwnerDecksController: Sendable {
         /// A confirmation whose card is gone (shown at the top instead of in its row).
         let confirmation: String?
         /// The empty "Add a card" form.
-        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: "#6C5CE7")
+        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: Card.defaultAccent)
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -199,7 +199,7 @@ struct OwnerDecksController: Sendable {
     static func describe(_ d: Deck) -> String {
         let quota = d.quota.map(String.init) ?? "null"
         let joinLimit = d.joinLimit.map(String.init) ?? "null"
-        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder)\",\"countedInputs\":\"\(d.countedInputs)\","
+        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder.rawValue)\",\"countedInputs\":\"\(CountedInput.stored(d.countedInputs))\","
             + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit),\"listed\":\(d.listed)}"
     }
 }

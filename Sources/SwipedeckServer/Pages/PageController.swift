@@ -47,7 +47,7 @@ struct PageController: Sendable {
             return response
         }
         let profile = deck.swipeProfile
-        let order = CardOrder(rawValue: deck.cardOrder) ?? .listed
+        let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         let (cards, remaining) = try await database.unswipedCards(
             deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
@@ -174,7 +174,7 @@ struct PageController: Sendable {
 
     @Sendable func formFlip(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (slug, s) = try await swipeInDeck(context)
-        let current = Decision(rawValue: s.direction) ?? .none
+        let current = s.direction
         let to = current.mirroredHorizontally == .none ? current : current.mirroredHorizontally
         _ = try await swipes.flip(
             id: s.id, to: to, named: nil, cookies: context.cookies, network: context.network, now: clock())
@@ -294,9 +294,9 @@ struct PageController: Sendable {
         if let participant { entries = try await database.history(deckId: deck.id ?? 0, participant: participant) }
         let now = clock()
         let rows = entries.map { e -> [String: Any] in
-            let d = Decision(rawValue: e.swipe.direction) ?? .none
+            let d = e.swipe.direction
             return [
-                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": e.swipe.direction,
+                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": d.rawValue,
                 "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id ?? 0)",
                 "flipTo": deck.label(for: d.mirroredHorizontally),
             ]

@@ -52,7 +52,7 @@ public struct SwipeSeeder: Sendable {
                 let body = "\(run)-\(i)"
                 var swipe = Swipe(
                     id: body, deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
-                    direction: direction.rawValue, input: SwipeInput.drag.rawValue, trace: nil,
+                    direction: direction, input: .drag, trace: nil,
                     velocityX: verdict.velocity.x, velocityY: verdict.velocity.y, durationMs: trace.t.last,
                     decisionMs: Double(300 + (i &* 7919) % 4700), suspect: verdict.suspect,
                     requestHash: SwipeService.fingerprint([Array(slug.utf8), Array(participant.utf8), Array(body.utf8)]),

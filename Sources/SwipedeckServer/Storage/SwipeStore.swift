@@ -1,3 +1,5 @@
+import SwipePhysics
+
 /// Everything the app stores, behind one interface with two engines: `AppDatabase` (SQLite in
 /// one file, the embedded default) and `PostgresStore` (PostgreSQL, for several servers on one
 /// database). `openStore(url:)` picks one from a URL.
@@ -104,7 +106,7 @@ public protocol SwipeStore: Sendable {
     /// Undoes the participant's most recent live swipe in the deck.
     func undoLatestSwipe(deckId: Int64, participant: String, at now: Double) async throws -> Swipe?
     /// Changes a live swipe's direction, logging the old one. - Throws: `notFound`, `notYourSwipe`, `alreadyUndone`.
-    func flipSwipe(id: String, participant: String, to direction: String, at now: Double) async throws -> Swipe
+    func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe
     /// The participant's live swipes in a deck, newest first, at most `limit`, with their cards.
     func history(deckId: Int64, participant: String, limit: Int) async throws -> [HistoryEntry]
     /// Up to `limit` swipes of the deck after `cursor` (exclusive; 0 to start) in storage order,

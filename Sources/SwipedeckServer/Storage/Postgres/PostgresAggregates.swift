@@ -1,4 +1,5 @@
 import PostgresNIO
+import SwipePhysics
 
 /// The aggregate changes of one PostgreSQL transaction (`SwipeAggregates` describes the
 /// tables), summed per row in memory and written at the end of the transaction in key order:
@@ -6,7 +7,7 @@ import PostgresNIO
 /// the shared aggregate rows in the same order, so they queue instead of deadlocking.
 struct PostgresAggregates {
     private struct Tally: Hashable {
-        var deckId: Int64, out: Bool, cardId: Int64, kind: Int, direction: String
+        var deckId: Int64, out: Bool, cardId: Int64, kind: Int, direction: Decision
     }
 
     private struct Mask: Hashable {
@@ -24,7 +25,7 @@ struct PostgresAggregates {
     /// Adds (`sign` 1) or removes (-1) one live swipe of a participant whose aggregate row was
     /// `old` and is now `new` (the caller updated the row's counts).
     mutating func add(
-        deckId: Int64, cardId: Int64, direction: String, kind: SwipeKind, decisionMs: Double?, sign: Int,
+        deckId: Int64, cardId: Int64, direction: Decision, kind: SwipeKind, decisionMs: Double?, sign: Int,
         old: SwipeAggregates.ParticipantState, new: SwipeAggregates.ParticipantState
     ) {
         tally(deckId: deckId, out: old.excluded, cardId: cardId, kind: kind, direction: direction, n: sign)
@@ -34,7 +35,7 @@ struct PostgresAggregates {
         moveMask(deckId: deckId, from: (old.excluded, old.mask), to: (new.excluded, new.mask))
     }
 
-    mutating func tally(deckId: Int64, out: Bool, cardId: Int64, kind: SwipeKind, direction: String, n: Int) {
+    mutating func tally(deckId: Int64, out: Bool, cardId: Int64, kind: SwipeKind, direction: Decision, n: Int) {
         tallies[Tally(deckId: deckId, out: out, cardId: cardId, kind: kind.code, direction: direction), default: 0] += n
     }
 
@@ -65,7 +66,7 @@ struct PostgresAggregates {
             WITH tallies AS (
                 INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n)
                 SELECT * FROM unnest(\(t.keys.map(\.deckId))::bigint[], \(t.keys.map(\.out))::boolean[], \(t.keys.map(\.cardId))::bigint[],
-                                     \(t.keys.map(\.kind))::bigint[], \(t.keys.map(\.direction))::text[], \(Array(t.values))::bigint[])
+                                     \(t.keys.map(\.kind))::bigint[], \(t.keys.map(\.direction.rawValue))::text[], \(Array(t.values))::bigint[])
                 ORDER BY 1, 2, 3, 4, 5
                 ON CONFLICT (deckId, outOfResults, cardId, kind, direction) DO UPDATE SET n = swipeTallies.n + excluded.n
             ), masks AS (

@@ -15,4 +15,33 @@ struct PostgresColumns {
         defer { index += 1 }
         return try row[index].decode(T.self)
     }
+
+    /// The next column, a text naming a case of `T` (the domain's enums are stored as their raw values).
+    /// - Throws: `UnknownValue` when the text names no case: a row this server did not write,
+    ///   which must not be read as some default.
+    mutating func next<T: RawRepresentable>(_ type: T.Type = T.self) throws -> T where T.RawValue == String {
+        let column = index
+        let text = try next(String.self)
+        guard let value = T(rawValue: text) else { throw UnknownValue(column: column, text: text, type: "\(T.self)") }
+        return value
+    }
+
+    /// The next column, a deck's counted inputs (`CountedInput.stored`'s text).
+    /// - Throws: `UnknownValue` for an empty text or one naming an unknown kind.
+    mutating func next(_ type: Set<CountedInput>.Type) throws -> Set<CountedInput> {
+        let column = index
+        let text = try next(String.self)
+        guard let set = CountedInput.set(stored: text) else { throw UnknownValue(column: column, text: text, type: "\(type)") }
+        return set
+    }
+
+    /// A stored text that names no case of the type its column holds.
+    struct UnknownValue: Error, CustomStringConvertible {
+        /// Position of the column in the SELECT list, from 0.
+        let column: Int
+        let text: String
+        let type: String
+
+        var description: String { "Column \(column) holds \"\(text)\", which is no \(type)." }
+    }
 }

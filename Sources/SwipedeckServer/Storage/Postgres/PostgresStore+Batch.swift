@@ -184,7 +184,7 @@ extension PostgresStore {
         let rows = first.values.sorted { $0.participantId < $1.participantId }
         try await execute("""
             INSERT INTO participants (id, kind, createdAt)
-            SELECT * FROM unnest(\(rows.map(\.participantId))::text[], \(rows.map { $0.input == "api" ? "api" : "browser" })::text[],
+            SELECT * FROM unnest(\(rows.map(\.participantId))::text[], \(rows.map { Participant.Kind(firstInput: $0.input).rawValue })::text[],
                                  \(rows.map(\.createdAt))::float8[])
             ON CONFLICT (id) DO NOTHING
             """, on: connection)
@@ -197,7 +197,7 @@ extension PostgresStore {
                                 durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
             SELECT * FROM unnest(
                 \(s.map(\.id))::text[], \(s.map(\.deckId))::bigint[], \(s.map(\.cardId))::bigint[], \(s.map(\.participantId))::text[],
-                \(s.map(\.direction))::text[], \(s.map(\.input))::text[], \(Self.arrayLiteral(s.map(\.trace)))::text[],
+                \(s.map(\.direction.rawValue))::text[], \(s.map(\.input.rawValue))::text[], \(Self.arrayLiteral(s.map(\.trace)))::text[],
                 \(Self.arrayLiteral(s.map { $0.traceData.map { "\\x" + Hex.string($0) } }))::bytea[],
                 \(Self.arrayLiteral(s.map { $0.velocityX.map { "\($0)" } }))::float8[],
                 \(Self.arrayLiteral(s.map { $0.velocityY.map { "\($0)" } }))::float8[],

@@ -18,12 +18,12 @@ extension PostgresStore {
                 UPDATE decks SET slug = \(d.slug), title = \(d.title), description = \(d.description), profile = \(d.profile),
                     allowButtons = \(d.allowButtons), leftLabel = \(d.leftLabel), rightLabel = \(d.rightLabel), upLabel = \(d.upLabel),
                     downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
-                    quota = \(d.quota), cardOrder = \(d.cardOrder), countedInputs = \(d.countedInputs), revision = \(d.revision),
+                    quota = \(d.quota), cardOrder = \(d.cardOrder.rawValue), countedInputs = \(CountedInput.stored(d.countedInputs)), revision = \(d.revision),
                     access = \(d.access.rawValue), accessSecret = \(d.accessSecret), joinLimit = \(d.joinLimit),
                     listed = \(d.listed)
                 WHERE id = \(id)
                 """, on: connection)
-            try await recordEvent(deckId: id, ownerId: ownerId, kind: "settings", detail: detail, at: now, on: connection)
+            try await recordEvent(deckId: id, ownerId: ownerId, kind: .settings, detail: detail, at: now, on: connection)
             return d
         }
     }
@@ -35,7 +35,7 @@ extension PostgresStore {
             c.position = try await nextPosition(deckId: deckId, on: connection)
             c.revision = 1
             c.id = try await insertCard(c, createdAt: now, on: connection)
-            try await touchDeck(deckId, ownerId: ownerId, kind: "card_added", detail: "{\"card\":\(c.id ?? 0)}", now: now, on: connection)
+            try await touchDeck(deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(c.id ?? 0)}", now: now, on: connection)
             return c
         }
     }
@@ -51,7 +51,7 @@ extension PostgresStore {
                 _ = try await insertCard(c, createdAt: now, on: connection)
                 position += 1
             }
-            try await touchDeck(deckId, ownerId: ownerId, kind: "cards_imported", detail: "{\"cards\":\(cards.count)}", now: now, on: connection)
+            try await touchDeck(deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}", now: now, on: connection)
             return cards.count
         }
     }
@@ -72,7 +72,7 @@ extension PostgresStore {
                 """, on: connection)
             try await storeRevision(c, now: now, on: connection)
             try await touchDeck(
-                c.deckId, ownerId: ownerId, kind: "card_edited", detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now,
+                c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now,
                 on: connection)
             return c
         }
@@ -85,7 +85,7 @@ extension PostgresStore {
             c.archivedAt = archived ? now : nil
             try await execute("UPDATE cards SET archivedAt = \(c.archivedAt) WHERE id = \(cardId)", on: connection)
             try await touchDeck(
-                c.deckId, ownerId: ownerId, kind: archived ? "card_archived" : "card_restored", detail: "{\"card\":\(cardId)}",
+                c.deckId, ownerId: ownerId, kind: .archiving(archived), detail: "{\"card\":\(cardId)}",
                 now: now, on: connection)
             return (c, c.deckId)
         }
@@ -108,7 +108,7 @@ extension PostgresStore {
                 FROM unnest(\(ids)::bigint[]) WITH ORDINALITY AS p(id, position) WHERE cards.id = p.id
                 """, on: connection)
             try await touchDeck(
-                c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}",
+                c.deckId, ownerId: ownerId, kind: .cardMoved, detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}",
                 now: now, on: connection)
             return ((), c.deckId)
         }
@@ -121,14 +121,14 @@ extension PostgresStore {
         return (try await value("SELECT MAX(position) FROM cards WHERE deckId = \(deckId)", on: connection, as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
     }
 
-    func touchDeck(_ deckId: Int64, ownerId: Int64?, kind: String, detail: String, now: Double, on connection: PostgresConnection) async throws {
+    func touchDeck(_ deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, now: Double, on connection: PostgresConnection) async throws {
         try await execute("UPDATE decks SET revision = revision + 1 WHERE id = \(deckId)", on: connection)
         try await recordEvent(deckId: deckId, ownerId: ownerId, kind: kind, detail: detail, at: now, on: connection)
     }
 
-    func recordEvent(deckId: Int64, ownerId: Int64?, kind: String, detail: String, at now: Double, on connection: PostgresConnection) async throws {
+    func recordEvent(deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double, on connection: PostgresConnection) async throws {
         try await execute("""
-            INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (\(deckId), \(ownerId), \(kind), \(detail), \(now))
+            INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (\(deckId), \(ownerId), \(kind.rawValue), \(detail), \(now))
             """, on: connection)
     }
 }

@@ -34,8 +34,8 @@ extension PostgresStore {
                                access, accessSecret, joinLimit, listed)
             VALUES (\(d.slug), \(d.title), \(d.description), \(d.profile), \(d.allowButtons), \(d.leftLabel), \(d.rightLabel),
                     \(d.upLabel), \(d.downLabel), \(d.createdAt), \(d.ownerId), \(d.isOpen), \(d.resultsPublic), \(d.quota),
-                    \(d.cardOrder), \(d.countedInputs), \(d.revision), \(d.access.rawValue), \(d.accessSecret), \(d.joinLimit),
-                    \(d.listed))
+                    \(d.cardOrder.rawValue), \(CountedInput.stored(d.countedInputs)), \(d.revision), \(d.access.rawValue),
+                    \(d.accessSecret), \(d.joinLimit), \(d.listed))
             RETURNING id
             """, on: connection, as: Int64.self)
     }

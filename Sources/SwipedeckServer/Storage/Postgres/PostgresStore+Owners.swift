@@ -11,17 +11,19 @@ extension PostgresStore {
                     throw ApiError.ownerNameTaken
                 }
                 let first = try await value("SELECT COUNT(*) FROM owners", on: connection, as: Int.self) == 0
-                var owner = Owner(id: nil, name: name, passwordHash: passwordHash, createdAt: now)
-                owner.id = try await value(
+                // RETURNING always yields the row inserted; no row would mean no owner was stored.
+                guard let id = try await value(
                     "INSERT INTO owners (name, passwordHash, createdAt) VALUES (\(name), \(passwordHash), \(now)) RETURNING id",
                     on: connection, as: Int64.self)
-                guard first, let id = owner.id else { return (owner, []) }
+                else { throw ApiError.notFound("owner") }
+                let owner = Owner(id: id, name: name, passwordHash: passwordHash, createdAt: now)
+                guard first else { return (owner, []) }
                 let adopted = try await fetch("""
                     UPDATE decks SET ownerId = \(id), revision = revision + 1 WHERE ownerId IS NULL RETURNING id, slug
                     """, on: connection) { (id: try $0.next(Int64.self), slug: try $0.next(String.self)) }
                     .sorted { $0.id < $1.id }
                 for deck in adopted {
-                    try await recordEvent(deckId: deck.id, ownerId: id, kind: "adopted", detail: "{\"owner\":\(id)}", at: now, on: connection)
+                    try await recordEvent(deckId: deck.id, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now, on: connection)
                 }
                 return (owner, adopted.map(\.slug))
             }

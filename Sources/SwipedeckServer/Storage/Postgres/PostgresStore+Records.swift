@@ -18,9 +18,9 @@ extension PostgresStore {
         d.resultsPublic = try c.next()
         d.quota = try c.next()
         d.cardOrder = try c.next()
-        d.countedInputs = try c.next()
+        d.countedInputs = try c.next(Set<CountedInput>.self)
         d.revision = try c.next()
-        d.access = DeckAccessMode(rawValue: try c.next(String.self)) ?? .link
+        d.access = try c.next()
         d.accessSecret = try c.next()
         d.joinLimit = try c.next()
         d.listed = try c.next()

@@ -1,12 +1,13 @@
 import Foundation
 import PostgresNIO
+import SwipePhysics
 
 extension PostgresStore {
     /// As `AppDatabase.results`, from the same aggregate tables, in one repeatable-read
     /// transaction (one snapshot, like SQLite's read transaction).
     public func results(for deck: Deck) async throws -> ResultsReport {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
-        let counted = deck.counted
+        let counted = deck.countedInputs
         return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             try await results(deck: deck, deckId: deckId, counted: counted, on: connection)
         }
@@ -85,7 +86,7 @@ extension PostgresStore {
             }
             try await moveParticipant(deckId: deckId, participant: participant, old: old, excluded: excluded, on: connection)
             try await touchDeck(
-                deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
+                deckId, ownerId: ownerId, kind: .excluding(excluded),
                 detail: "{\"participant\":\"\(participant)\"}", now: now, on: connection)
         }
     }
@@ -99,7 +100,7 @@ extension PostgresStore {
         for (card, code, direction, n) in try await fetch("""
             SELECT cardId, \(unescaped: SwipeAggregates.kindSQL) AS kind, direction, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY cardId, kind, direction
-            """, on: connection, { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(String.self), try $0.next(Int.self)) }) {
+            """, on: connection, { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(Decision.self), try $0.next(Int.self)) }) {
             guard let kind = SwipeKind.code(code) else { continue }
             aggregates.tally(deckId: deckId, out: old.excluded, cardId: card, kind: kind, direction: direction, n: -n)
             aggregates.tally(deckId: deckId, out: excluded, cardId: card, kind: kind, direction: direction, n: n)
@@ -125,7 +126,7 @@ extension PostgresStore {
         for (input, traced, suspect, reason, n) in try await fetch("""
             SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
-            """, { (try $0.next(String.self), try $0.next(Bool.self), try $0.next(Bool.self), try $0.next(String?.self), try $0.next(Int.self)) }) {
+            """, { (try $0.next(SwipeInput.self), try $0.next(Bool.self), try $0.next(Bool.self), try $0.next(String?.self), try $0.next(Int.self)) }) {
             let kind = SwipeKind.of(input: input, hasTrace: traced, suspect: suspect)
             kinds[kind.rawValue, default: 0] += n
             if let reason { reasons[reason, default: 0] += n }

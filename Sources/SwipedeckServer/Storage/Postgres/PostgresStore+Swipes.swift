@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SwipePhysics
 
 extension PostgresStore {
     /// The participant's aggregate row in the deck, created if missing and locked until the
@@ -64,7 +65,7 @@ extension PostgresStore {
         return swipe
     }
 
-    public func flipSwipe(id: String, participant: String, to direction: String, at now: Double) async throws -> Swipe {
+    public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe {
         let swipe = try await transaction { connection -> Swipe in
             guard var s = try await fetchOne(
                 "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
@@ -75,9 +76,9 @@ extension PostgresStore {
             if s.direction == direction { return s }
             let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
             try await execute("""
-                INSERT INTO flips (swipeId, fromDirection, toDirection, createdAt) VALUES (\(id), \(s.direction), \(direction), \(now))
+                INSERT INTO flips (swipeId, fromDirection, toDirection, createdAt) VALUES (\(id), \(s.direction.rawValue), \(direction.rawValue), \(now))
                 """, on: connection)
-            try await execute("UPDATE swipes SET direction = \(direction) WHERE id = \(id)", on: connection)
+            try await execute("UPDATE swipes SET direction = \(direction.rawValue) WHERE id = \(id)", on: connection)
             var aggregates = PostgresAggregates()
             aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: s.direction, n: -1)
             aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: direction, n: 1)

@@ -11,7 +11,7 @@ extension AppDatabase {
             var d = deck
             d.revision += 1
             try d.update(db)
-            try Self.recordEvent(db, deckSlug: d.slug, ownerId: ownerId, kind: "settings", detail: detail, at: now)
+            try Self.recordEvent(db, deckSlug: d.slug, ownerId: ownerId, kind: .settings, detail: detail, at: now)
             return d
         }
     }
@@ -25,7 +25,7 @@ extension AppDatabase {
             c.revision = 1
             try c.insert(db)
             try Self.storeRevision(db, c, now: now)
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: "card_added", detail: "{\"card\":\(c.id ?? 0)}", now: now)
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(c.id ?? 0)}", now: now)
             return c
         }
     }
@@ -42,7 +42,7 @@ extension AppDatabase {
             c.archivedAt = current.archivedAt
             try c.update(db)
             try Self.storeRevision(db, c, now: now)
-            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: "card_edited", detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now)
+            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now)
             return c
         }
     }
@@ -54,7 +54,7 @@ extension AppDatabase {
             if (c.archivedAt != nil) == archived { return c }
             c.archivedAt = archived ? now : nil
             try db.execute(sql: "UPDATE cards SET archivedAt = ? WHERE id = ?", arguments: [c.archivedAt, cardId])
-            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: archived ? "card_archived" : "card_restored", detail: "{\"card\":\(cardId)}", now: now)
+            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: .archiving(archived), detail: "{\"card\":\(cardId)}", now: now)
             return c
         }
         changes.mark(card.deckId)
@@ -74,7 +74,7 @@ extension AppDatabase {
             if from == to { return nil }
             let statement = try db.makeStatement(sql: "UPDATE cards SET position = ? WHERE id = ?")
             for (position, id) in ids.enumerated() { try statement.execute(arguments: [position, id]) }
-            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: "card_moved", detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
+            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: .cardMoved, detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
             return c.deckId
         }
         // Positions break ties in the ranking, and order the cards dealt.
@@ -111,7 +111,7 @@ extension AppDatabase {
             """, arguments: [c.id, c.revision, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link, c.accent, now])
     }
 
-    static func touchDeck(_ db: Database, deckId: Int64, ownerId: Int64?, kind: String, detail: String, now: Double) throws {
+    static func touchDeck(_ db: Database, deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, now: Double) throws {
         try db.execute(sql: "UPDATE decks SET revision = revision + 1 WHERE id = ?", arguments: [deckId])
         try db.execute(
             sql: "INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (?, ?, ?, ?, ?)",
@@ -133,7 +133,7 @@ extension AppDatabase {
                 try Self.storeRevision(db, c, now: now)
                 position += 1
             }
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: "cards_imported", detail: "{\"cards\":\(cards.count)}", now: now)
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}", now: now)
             return cards.count
         }
     }

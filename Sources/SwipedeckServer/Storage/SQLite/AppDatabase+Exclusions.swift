@@ -21,7 +21,7 @@ extension AppDatabase {
                 return
             }
             try SwipeAggregates.setExcluded(db, deckId: deckId, participant: participant, excluded)
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: excluded ? "participant_excluded" : "participant_included",
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .excluding(excluded),
                                detail: "{\"participant\":\"\(participant)\"}", now: now)
         }
     }
@@ -37,7 +37,7 @@ extension AppDatabase {
                 SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
                 WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
                 """, arguments: [participant, deckId]) {
-                let kind = SwipeKind.of(input: r["input"], hasTrace: r["traced"], suspect: r["suspect"])
+                let kind = SwipeKind.of(input: try r.decode(forColumn: "input"), hasTrace: r["traced"], suspect: r["suspect"])
                 kinds[kind.rawValue, default: 0] += r["n"] as Int
                 if let reason: String = r["suspectReason"] { reasons[reason, default: 0] += r["n"] as Int }
             }

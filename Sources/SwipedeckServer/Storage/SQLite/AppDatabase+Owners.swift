@@ -19,13 +19,15 @@ extension AppDatabase {
         try await pool.write { db in
             if try Owner.filter(Column("name") == name).fetchCount(db) > 0 { throw ApiError.ownerNameTaken }
             let first = try Owner.fetchCount(db) == 0
-            var owner = Owner(id: nil, name: name, passwordHash: passwordHash, createdAt: now)
-            try owner.insert(db)
-            guard first, let id = owner.id else { return (owner, []) }
+            try db.execute(
+                sql: "INSERT INTO owners (name, passwordHash, createdAt) VALUES (?, ?, ?)", arguments: [name, passwordHash, now])
+            let owner = Owner(id: db.lastInsertedRowID, name: name, passwordHash: passwordHash, createdAt: now)
+            guard first else { return (owner, []) }
+            let id = owner.id
             let adopted = try String.fetchAll(db, sql: "SELECT slug FROM decks WHERE ownerId IS NULL ORDER BY id")
             try db.execute(sql: "UPDATE decks SET ownerId = ?, revision = revision + 1 WHERE ownerId IS NULL", arguments: [id])
             for slug in adopted {
-                try Self.recordEvent(db, deckSlug: slug, ownerId: id, kind: "adopted", detail: "{\"owner\":\(id)}", at: now)
+                try Self.recordEvent(db, deckSlug: slug, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now)
             }
             return (owner, adopted)
         }
@@ -123,7 +125,7 @@ extension AppDatabase {
     }
 
     /// Appends to a deck's event log (settings changes, card edits, archives, moves, exclusions).
-    static func recordEvent(_ db: Database, deckSlug: String, ownerId: Int64?, kind: String, detail: String, at now: Double) throws {
+    static func recordEvent(_ db: Database, deckSlug: String, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double) throws {
         try db.execute(sql: """
             INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) SELECT id, ?, ?, ?, ? FROM decks WHERE slug = ?
             """, arguments: [ownerId, kind, detail, now, deckSlug])

@@ -7,7 +7,7 @@ extension AppDatabase {
     /// `counted` kinds (suspect kinds never).
     public func results(for deck: Deck) async throws -> ResultsReport {
         guard let deckId = deck.id else { throw ApiError.notFound("deck") }
-        let counted = deck.counted
+        let counted = deck.countedInputs
         return try await pool.read { db in try Self.results(db, deck: deck, deckId: deckId, counted: counted) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwipePhysics
 
 /// A swipe joined with its card, for the history page.
 public struct HistoryEntry: Sendable, Hashable {
@@ -48,7 +49,7 @@ extension AppDatabase {
 
     /// Changes a live swipe's direction, logging the old one in `flips`.
     /// - Throws: `notFound`, `notYourSwipe`, `alreadyUndone`.
-    public func flipSwipe(id: String, participant: String, to direction: String, at now: Double) async throws -> Swipe {
+    public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe {
         let swipe = try await pool.write { db in
             guard var s = try Swipe.fetchOne(db, key: id) else { throw ApiError.notFound("swipe") }
             if s.participantId != participant { throw ApiError.notYourSwipe }
@@ -84,7 +85,8 @@ extension AppDatabase {
             var entries: [HistoryEntry] = []
             while let r = try rows.next() {
                 let swipe = Swipe(
-                    id: r[0], deckId: r[1], cardId: r[2], participantId: r[3], direction: r[4], input: r[5], trace: r[6],
+                    id: r[0], deckId: r[1], cardId: r[2], participantId: r[3],
+                    direction: try r.decode(atIndex: 4), input: try r.decode(atIndex: 5), trace: r[6],
                     velocityX: r[7], velocityY: r[8], durationMs: r[9], decisionMs: r[10], suspect: r[11], requestHash: r[12],
                     createdAt: r[13], undoneAt: r[14], cardRevision: r[15], suspectReason: r[16], traceData: r[17])
                 let card = Card(

@@ -40,7 +40,7 @@ extension AppDatabase {
             }
             swipe.cardRevision = try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId])
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
-                .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
+                .execute(arguments: [swipe.participantId, Participant.Kind(firstInput: swipe.input), swipe.createdAt])
             try insertSwipe(swipe, db)
             if let network = origin?.network {
                 // The first decision in the deck records where and when the participant joined.

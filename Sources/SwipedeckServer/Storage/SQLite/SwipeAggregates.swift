@@ -1,4 +1,5 @@
 import GRDB
+import SwipePhysics
 
 /// Exact aggregates of a deck's live swipes, kept inside the transaction that changes a swipe
 /// (insert, undo, flip) or an exclusion, so results, dashboard counts and the live stream read a
@@ -47,7 +48,7 @@ enum SwipeAggregates {
     /// Adds (`sign` 1) or removes (`sign` -1) one live swipe. `state` is the participant's row
     /// when the caller has just read it.
     static func add(
-        _ db: Database, deckId: Int64, cardId: Int64, participant: String, direction: String, kind: SwipeKind,
+        _ db: Database, deckId: Int64, cardId: Int64, participant: String, direction: Decision, kind: SwipeKind,
         decisionMs: Double?, sign: Int, state: ParticipantState? = nil
     ) throws {
         let old = try state ?? self.participant(db, deckId: deckId, participant: participant)
@@ -62,7 +63,7 @@ enum SwipeAggregates {
     }
 
     /// Moves a live swipe from one direction to another (a flip).
-    static func flip(_ db: Database, deckId: Int64, cardId: Int64, participant: String, kind: SwipeKind, from: String, to: String) throws {
+    static func flip(_ db: Database, deckId: Int64, cardId: Int64, participant: String, kind: SwipeKind, from: Decision, to: Decision) throws {
         let s = try self.participant(db, deckId: deckId, participant: participant)
         try tally(db, deckId: deckId, out: s.excluded, cardId: cardId, kind: kind, direction: from, n: -1)
         try tally(db, deckId: deckId, out: s.excluded, cardId: cardId, kind: kind, direction: to, n: 1)
@@ -92,7 +93,7 @@ enum SwipeAggregates {
         try moveMask(db, deckId: deckId, from: (old.excluded, old.mask), to: (new.excluded, new.mask))
     }
 
-    static func tally(_ db: Database, deckId: Int64, out: Bool, cardId: Int64, kind: SwipeKind, direction: String, n: Int) throws {
+    static func tally(_ db: Database, deckId: Int64, out: Bool, cardId: Int64, kind: SwipeKind, direction: Decision, n: Int) throws {
         try db.cachedStatement(sql: """
             INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (deckId, outOfResults, cardId, kind, direction) DO UPDATE SET n = n + excluded.n

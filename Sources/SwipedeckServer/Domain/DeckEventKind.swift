@@ -1,0 +1,24 @@
+/// What a row of a deck's event log (`deckEvents`) records; the raw value is the stored `kind`.
+public enum DeckEventKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The owner changed the deck's settings; the detail holds them all.
+    case settings
+    /// An owner adopted a deck only the admin token managed.
+    case adopted
+    case cardAdded = "card_added"
+    /// A card's content changed: a new revision.
+    case cardEdited = "card_edited"
+    case cardArchived = "card_archived"
+    case cardRestored = "card_restored"
+    case cardMoved = "card_moved"
+    /// Cards appended from a CSV or JSON import.
+    case cardsImported = "cards_imported"
+    /// The owner excluded a participant from the results, or lifted the exclusion.
+    case participantExcluded = "participant_excluded"
+    case participantIncluded = "participant_included"
+
+    /// `cardArchived` or `cardRestored`.
+    public static func archiving(_ archived: Bool) -> DeckEventKind { archived ? .cardArchived : .cardRestored }
+
+    /// `participantExcluded` or `participantIncluded`.
+    public static func excluding(_ excluded: Bool) -> DeckEventKind { excluded ? .participantExcluded : .participantIncluded }
+}

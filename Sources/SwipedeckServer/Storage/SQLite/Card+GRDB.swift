@@ -1,0 +1,42 @@
+import GRDB
+
+extension Card: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "cards"
+
+    /// Reads the columns directly (the deck page and cards API fetch cards on every request;
+    /// the `Decodable` path was most of that read's cost).
+    public init(row: Row) throws {
+        id = row["id"]
+        deckId = row["deckId"]
+        position = row["position"]
+        title = row["title"]
+        subtitle = row["subtitle"]
+        body = row["body"]
+        image = row["image"]
+        moreImages = Self.decodeImageList(row["moreImages"])
+        link = row["link"]
+        accent = row["accent"]
+        revision = row["revision"] ?? 1
+        archivedAt = row["archivedAt"]
+    }
+
+    /// `moreImages` is stored as a JSON array of strings (GRDB encodes `[String]` that way).
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["deckId"] = deckId
+        container["position"] = position
+        container["title"] = title
+        container["subtitle"] = subtitle
+        container["body"] = body
+        container["image"] = image
+        container["moreImages"] = Self.encodeImageList(moreImages)
+        container["link"] = link
+        container["accent"] = accent
+        container["revision"] = revision
+        container["archivedAt"] = archivedAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,5 @@
+import GRDB
+
+extension Owner: FetchableRecord, TableRecord {
+    public static let databaseTableName = "owners"
+}

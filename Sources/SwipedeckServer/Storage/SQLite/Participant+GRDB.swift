@@ -1,0 +1,5 @@
+import GRDB
+
+extension Participant: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "participants"
+}

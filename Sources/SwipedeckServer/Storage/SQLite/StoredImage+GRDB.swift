@@ -1,0 +1,5 @@
+import GRDB
+
+extension StoredImage: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "images"
+}

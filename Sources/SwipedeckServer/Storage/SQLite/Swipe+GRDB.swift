@@ -1,0 +1,5 @@
+import GRDB
+
+extension Swipe: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "swipes"
+}
