@@ -19,7 +19,9 @@
 # BENCH_CONNS (32), BENCH_THREADS (wrk threads, 2), SWIPEDECK_BENCH_SCRATCH (SwiftPM scratch path,
 # default .build), BENCH_SEEDED_DB (keep the seeded database at this path and reuse it on the next
 # run instead of seeding again), BENCH_NO_APPEND=1 to only print, BENCH_PROFILE=1 to profile each swipe run with
-# perf (see start_profile). Quick check that it runs:
+# perf (see start_profile), BENCH_BASELINE=PATH (another release binary, e.g. main before a change:
+# its empty-database run follows this build's, in the same run, and the ratios print side by side),
+# BENCH_SKIP_POSTGRES=1 to stop before step 6. Quick check that it runs:
 #   SEED=20000 BENCH_DURATION=3s BENCH_NO_APPEND=1 bash scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -207,7 +209,7 @@ bytes_per_swipe() { # db -> "size bytes, bytes/swipe"
   python3 -c "print(f'{$size / max($n, 1):.0f}')"
 }
 
-python3 scripts/bench_participants.py "$PARTICIPANT_SECRET" run1 run2 --threads "$THREADS" --per-thread 20000 >"$WORK/pids.txt"
+python3 scripts/bench_participants.py "$PARTICIPANT_SECRET" run1 run2 run3 --threads "$THREADS" --per-thread 20000 >"$WORK/pids.txt"
 export SWIPEDECK_BENCH_PIDS="$WORK/pids.txt"
 HELLO_RPS=()
 SWIPE_RPS=()
@@ -217,6 +219,15 @@ hello_run "before"
 
 EMPTY="$WORK/empty.sqlite"
 swipe_run "$EMPTY" "empty database" run1
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  # The same run with the baseline binary on its own empty database, between the same hello runs.
+  NEW_BIN=$BIN
+  BIN=$BENCH_BASELINE
+  swipe_run "$WORK/baseline.sqlite" "empty database, baseline $(basename "$(dirname "$(dirname "$(dirname "$BIN")")")")" run3
+  BIN=$NEW_BIN
+  BASELINE_RPS=${SWIPE_RPS[1]}
+  SWIPE_RPS=("${SWIPE_RPS[0]}")
+fi
 
 LARGE=${BENCH_SEEDED_DB:-"$WORK/large.sqlite"}
 if [ -n "${BENCH_SEEDED_DB:-}" ] && [ -f "$LARGE" ]; then
@@ -240,11 +251,12 @@ echo "== history: one participant, 10,000 swipes (scripts/bench_history.py, its 
 python3 scripts/bench_history.py --binary "$BIN" | tee "$WORK/history.txt"
 
 # ---------------------------------------------------------------- ratios and report
-RATIOS=$(python3 - "${HELLO_RPS[@]}" "${SWIPE_RPS[@]}" <<'PY'
+RATIOS=$(python3 - "${HELLO_RPS[@]}" "${SWIPE_RPS[@]}" ${BASELINE_RPS:-} <<'PY'
 import sys
 h1, h2, empty, large = map(float, sys.argv[1:5])
 hello = (h1 + h2) / 2
-print(f"swipes/s ÷ hello/s: empty {empty / hello:.2f}, after seeding {large / hello:.2f}; seeded ÷ empty {large / empty:.2f} (hello = mean of {h1:.0f} and {h2:.0f})")
+baseline = f"; baseline empty {float(sys.argv[5]) / hello:.2f}" if len(sys.argv) > 5 else ""
+print(f"swipes/s ÷ hello/s: empty {empty / hello:.2f}, after seeding {large / hello:.2f}; seeded ÷ empty {large / empty:.2f}{baseline} (hello = mean of {h1:.0f} and {h2:.0f})")
 PY
 )
 echo
@@ -282,6 +294,7 @@ if [ "${BENCH_NO_APPEND:-}" != "1" ]; then
 fi
 
 # ---------------------------------------------------------------- PostgreSQL, one and two servers
+[ "${BENCH_SKIP_POSTGRES:-}" = "1" ] && exit 0
 echo
 echo "== PostgreSQL (scripts/bench_postgres.sh)"
 bash scripts/bench_postgres.sh

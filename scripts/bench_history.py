@@ -44,9 +44,15 @@ def free_port():
 
 
 def signed(body):
-    """A participant id as the server signs them (ParticipantSigner: HMAC-SHA256, 24 hex)."""
-    mac = hmac.new(SECRET.encode(), ("participant:" + body).encode(), hashlib.sha256).hexdigest()[:24]
+    """A credential as the server signs them (ParticipantSigner: HMAC-SHA256 over "credential:" + body, 24 hex)."""
+    mac = hmac.new(SECRET.encode(), ("credential:" + body).encode(), hashlib.sha256).hexdigest()[:24]
     return f"{body}-{mac}"
+
+
+def identity(deck_id, body):
+    """The identity a device credential acts as in a deck, which owners' reports name
+    (ParticipantSigner.identity: "q" and 128 bits of HMAC-SHA256 over "identity:DECK:" + body)."""
+    return "q" + hmac.new(SECRET.encode(), f"identity:{deck_id}:{body}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def trace(rng, direction):
@@ -132,6 +138,7 @@ def main():
         with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
             card_ids = [row[0] for row in db.execute(
                 "SELECT c.id FROM cards c JOIN decks d ON d.id = c.deckId WHERE d.slug = 'history-bench' ORDER BY c.position")]
+            deck_id = db.execute("SELECT id FROM decks WHERE slug = 'history-bench'").fetchone()[0]
         assert len(card_ids) == args.cards, len(card_ids)
 
         participant = signed("history-1")
@@ -152,7 +159,7 @@ def main():
         print(f"   {len(card_ids)} swipes by one participant stored through the batch API in {stored:.1f} s")
 
         history_path = f"/api/v1/decks/history-bench/history?participant={participant}"
-        report_path = f"/api/v1/decks/history-bench/participants/{participant}"
+        report_path = f"/api/v1/decks/history-bench/participants/{identity(deck_id, 'history-1')}"
         history_times = []
         report_times = []
         rows = 0
