@@ -6,9 +6,7 @@
 //
 // Layout of this file: pure helpers (no DOM, no storage), card elements built from data, then
 // createDeckPage, which wires one deck page. The queue shared by the tabs is queue.js.
-import {
-  classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance,
-} from './physics.js';
+import { Classification, DragState, Motion, dampedSpring } from './physics.js';
 import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
 import { rooted } from './root.js';
 
@@ -210,7 +208,7 @@ function createDeckPage(root, profile) {
 
   // While a card moves only transform and opacity change.
   function paint(element, x, y, geo) {
-    const angle = rotation(x, geo.w, geo.h, geo.vw, geo.gy, profile);
+    const angle = Motion.rotation(x, geo.w, geo.h, geo.vw, geo.gy, profile);
     element.style.transform = `translate(${x}px,${y}px) rotate(${angle}rad)`;
   }
 
@@ -454,9 +452,9 @@ function createDeckPage(root, profile) {
       const current = drag;
       current.frame = requestAnimationFrame(() => {
         current.frame = 0;
-        const state = dragState(x, y, trace.w, trace.h, trace.vw, trace.vh, trace.ox, profile);
+        const state = DragState.of(x, y, trace.w, trace.h, trace.vw, trace.vh, trace.ox, profile);
         paint(current.element, trace.x.at(-1), trace.y.at(-1), trace);
-        showOverlays(current.element, state.candidate, overlayOpacity(state.progress, profile));
+        showOverlays(current.element, state.candidate, Motion.overlayOpacity(state.progress, profile));
       });
     }
   }
@@ -477,7 +475,7 @@ function createDeckPage(root, profile) {
       dragJustEnded = 0;
     });
     const trace = ended.trace;
-    const verdict = classify(trace, profile);
+    const verdict = Classification.of(trace, null, profile);
     const direction = event.type === 'pointerup' ? verdict.decision : 'none';
     const x = trace.x.at(-1);
     const y = trace.y.at(-1);
@@ -501,17 +499,18 @@ function createDeckPage(root, profile) {
 
   // Spring back with the profile's return spring (critically damped under reduced motion).
   function springBack(element, dx, dy, velocity, geo) {
-    const spring = reduceMotion ? { ...profile.returnSpring, dampingRatio: 1 } : profile.returnSpring;
+    const parameters = reduceMotion ? { ...profile.returnSpring, dampingRatio: 1 } : profile.returnSpring;
+    const spring = dampedSpring(parameters);
     const distance = Math.hypot(dx, dy);
     const speed = Math.hypot(velocity.x, velocity.y);
-    const duration = settleTime(spring, distance, speed);
+    const duration = spring.settleTime(distance, speed);
     showOverlays(element, '', 0);
     const frame = (t) => {
       if (!(t < duration)) {
         return false;
       }
-      const x = springState(spring, t, dx, velocity.x)[0];
-      const y = springState(spring, t, dy, velocity.y)[0];
+      const x = spring.state(t, dx, velocity.x).position;
+      const y = spring.state(t, dy, velocity.y).position;
       paint(element, x, y, geo);
       return true;
     };
@@ -524,7 +523,7 @@ function createDeckPage(root, profile) {
   // Throw out along the release at the release speed (reduced motion: a short fade); the stack
   // moves up at once (CSS transition) and the swipe is queued for delivery.
   function fling(element, direction, velocity, dx, dy, input, trace, geo = geometry(element)) {
-    const target = throwOut(dx, dy, velocity, direction, innerWidth, profile);
+    const target = Motion.throwOut(dx, dy, velocity, direction, innerWidth, profile);
     const duration = reduceMotion ? profile.throwMinMs : target.durationMs;
     const key = newIdempotencyKey();
     const cardId = Number(element.dataset.card);
@@ -639,9 +638,10 @@ function createDeckPage(root, profile) {
     }
     const halfWidth = element.offsetWidth / 2;
     const offset = (profile.pressScale - 1) * halfWidth;
-    const duration = settleTime(profile.pressSpring, Math.abs(offset), 0);
+    const spring = dampedSpring(profile.pressSpring);
+    const duration = spring.settleTime(Math.abs(offset), 0);
     const frame = (t) => {
-      const edge = t < duration ? springState(profile.pressSpring, t, offset, 0)[0] : 0;
+      const edge = t < duration ? spring.state(t, offset, 0).position : 0;
       element.style.transform = `scale(${1 + edge / halfWidth})`;
       return t < duration;
     };
@@ -867,7 +867,7 @@ function createDeckPage(root, profile) {
       return;
     }
     liveCards().forEach((card) => {
-      const start = entrance(Math.random(), Math.random(), Math.random());
+      const start = Motion.entrance(Math.random(), Math.random(), Math.random());
       const transform = `translate(${start.x}px,${start.y}px) rotate(${start.rotation}rad)`;
       const from = { transform, opacity: 0 };
       card.anim = card.animate([from], profile.enterMs);
