@@ -4,97 +4,17 @@
 // stack's depth transforms and touch-action (/css/stack/{profile}.css), a tap on a card opening its
 // detail view (a card-sized link), forms for every button.
 //
-// Layout of this file: pure helpers (no DOM, no storage), card elements built from data, then
-// createDeckPage, which wires one deck page. The queue shared by the tabs is queue.js.
+// Layout of this file: card elements built from data, then createDeckPage, which wires one deck
+// page. Its pure helpers are deck-model.js; the queue shared by the tabs is queue.js; the status
+// line is toast.js.
+import {
+  announcement, cardsLeft, keyAction, maxJoinWaitSeconds, pendingPhrase, refetchDelayMs, requestTimeoutMs,
+  retrySeconds, stackState, waitingPhrase,
+} from './deck-model.js';
 import { Classification, DragState, Motion, dampedSpring } from './physics.js';
 import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
 import { rooted } from './root.js';
-
-// ---------------------------------------------------------------- pure helpers
-
-/** A request that never answers must not stall delivery or prefetch: 15 s. */
-const requestTimeoutMs = 15e3;
-
-/** How long a fetch that failed waits before the next try, in ms. */
-const refetchDelayMs = 5e3;
-
-/** How long a toast stays, in ms. */
-const toastMs = 2500;
-
-/** The longest wait between delivery attempts, in seconds (Retry-After is capped to it too). */
-const maxRetrySeconds = 8;
-
-/**
- * The longest wait before asking for a participant id again, in seconds: the server's
- * Retry-After is honoured up to it (a join budget refills in seconds, not hours).
- */
-const maxJoinWaitSeconds = 300;
-
-/** The deck action a key names: 'undo', a direction, or '' for keys the deck leaves alone. */
-function keyAction(key) {
-  if (key === 'Backspace' || key === 'z' || key === 'Z') {
-    return 'undo';
-  }
-  if (key.startsWith('Arrow')) {
-    return key.slice('Arrow'.length).toLowerCase();
-  }
-  return '';
-}
-
-/** Seconds before the next delivery attempt: the server's Retry-After, else 1, 2, 4, 8, 8… */
-function retrySeconds(response, attempt) {
-  const serverSays = response ? Number(response.headers.get('Retry-After')) : 0;
-  return Math.min(serverSays || 2 ** attempt, maxRetrySeconds);
-}
-
-/** "1 swipe waits" / "3 swipes wait": the offline message's count. */
-function waitingPhrase(count) {
-  return count === 1 ? '1 swipe waits on this device' : `${count} swipes wait on this device`;
-}
-
-/** The banner's count of what waits: "2 swipes wait on this device until you are back online." */
-function pendingPhrase(count, until) {
-  if (count === 0) {
-    return `Swipes you make wait on this device until ${until}.`;
-  }
-  const swipes = count === 1 ? '1 swipe waits' : `${count} swipes wait`;
-  return `${swipes} on this device until ${until}.`;
-}
-
-/**
- * The stack's state (StackState.of on the server, transliterated): `known` is the state only the
- * server can tell (noCards, closed: from the page or a refusal), else 'open'; `cardsShown` the
- * live cards on the page; `remaining` the undecided cards; `decided` this participant's
- * decisions; `quota` the deck's per-person limit or null.
- */
-function stackState(known, cardsShown, remaining, decided, quota) {
-  if (known !== 'open') {
-    return known;
-  }
-  if (cardsShown === 0 && remaining === 0) {
-    return 'finished';
-  }
-  if (quota !== null && decided >= quota) {
-    return 'limitReached';
-  }
-  return 'open';
-}
-
-/** The cards this person may still decide, as the counter says (StackState.cardsLeft). */
-function cardsLeft(remaining, decided, quota) {
-  if (quota === null) {
-    return remaining;
-  }
-  return Math.max(0, Math.min(remaining, quota - decided));
-}
-
-/** What a screen reader hears after the stack changed. */
-function announcement(topTitle, remaining) {
-  if (!topTitle) {
-    return remaining > 0 ? `${remaining} left.` : 'You are all caught up.';
-  }
-  return `Next: ${topTitle}. ${remaining} left.`;
-}
+import { createToast } from './toast.js';
 
 // ---------------------------------------------------------------- card elements
 
@@ -139,7 +59,7 @@ function createCardBuilder(template) {
 function createDeckPage(root, profile) {
   const settings = root.dataset;
   const stack = root.querySelector('#stack');
-  const toast = root.querySelector('.toast');
+  const say = createToast(root.querySelector('.toast'));
   const announcer = root.querySelector('#announce');
   const counter = root.querySelector('#remaining');
   const counterPill = root.querySelector('.counter');
@@ -170,7 +90,6 @@ function createDeckPage(root, profile) {
   let deliveryAttempt = 0;
   let deliveryTimer = 0;
   let delivering = false;
-  let toastTimer = 0;
   let pressedControl = null;
   // What only the server tells (noCards, closed), else 'open'; a deck_closed refusal closes it here.
   let knownState = settings.state === 'noCards' || settings.state === 'closed' ? settings.state : 'open';
@@ -186,14 +105,6 @@ function createDeckPage(root, profile) {
   // The top cards: those not on their way out.
   function liveCards() {
     return stack.querySelectorAll('.card:not(.leaving)');
-  }
-
-  function say(message) {
-    toast.textContent = message;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => {
-      toast.textContent = '';
-    }, toastMs);
   }
 
   function announce() {
