@@ -114,6 +114,11 @@ function lenientDouble(value) {
   }
 }
 
+/** Whether a JSON field is absent or null (Swift's decodeIfPresent reads both as nil). */
+function isAbsent(value) {
+  return value === undefined || value === null;
+}
+
 /** An array of lenient numbers, or undefined when it is not one. */
 function lenientNumbers(value) {
   if (!Array.isArray(value)) {
@@ -140,12 +145,12 @@ export function decodeTrace(value) {
     vh: lenientDouble(value.vh),
     gx: lenientDouble(value.gx),
     gy: lenientDouble(value.gy),
-    ox: value.ox == null ? undefined : lenientDouble(value.ox),
-    oy: value.oy == null ? undefined : lenientDouble(value.oy),
+    ox: isAbsent(value.ox) ? undefined : lenientDouble(value.ox),
+    oy: isAbsent(value.oy) ? undefined : lenientDouble(value.oy),
   };
   const required = [trace.t, trace.x, trace.y, trace.w, trace.h, trace.vw, trace.vh, trace.gx, trace.gy];
-  const oxBroken = value.ox != null && trace.ox === undefined;
-  const oyBroken = value.oy != null && trace.oy === undefined;
+  const oxBroken = !isAbsent(value.ox) && trace.ox === undefined;
+  const oyBroken = !isAbsent(value.oy) && trace.oy === undefined;
   return required.includes(undefined) || oxBroken || oyBroken ? null : trace;
 }
 
@@ -559,7 +564,7 @@ export const Classification = Object.freeze({
     }
     const verdict = judge(trace, profile);
     let rejection = null;
-    if (claimed != null && claimed !== verdict.decision) {
+    if (!isAbsent(claimed) && claimed !== verdict.decision) {
       rejection = verdict.decision === NONE ? 'not_a_throw' : 'decision_mismatch';
     }
     return {
