@@ -82,3 +82,44 @@ export function announcement(topTitle, remaining) {
   }
   return `Next: ${topTitle}. ${remaining} left.`;
 }
+
+/** The overlay family a direction shows: its last part (diagonals show left or right). */
+export function overlayFamily(direction) {
+  return direction.split('_').pop();
+}
+
+/** Whether a delivery should be tried again later: no answer (status 0), 429, or a server error. */
+export function isWorthRetrying(status) {
+  return status === 0 || status === 429 || status > 499;
+}
+
+/** Whether an answer asks for a participant id first (none minted yet, or one the server does not know). */
+export function isParticipantRefusal(status, code) {
+  const refused = status === 400 || status === 403;
+  return refused && (code === 'participant_required' || code === 'unknown_participant');
+}
+
+/** Whether an answer refuses what was sent: an error status, except 404 to an undo (already gone). */
+export function isRefusal(status, isUndo) {
+  return status >= 400 && !(isUndo && status === 404);
+}
+
+/**
+ * What the page does with a delivered swipe's (or undo's) answer, `code` its error code if any:
+ * `toast` says why it was refused; `putBack` brings the card back (the model refused it, 422, or the
+ * deck's state did: closed, quota reached). A closed deck or a reached quota is a state of the page,
+ * shown by its panel, not a toast per card.
+ */
+export function refusalEffect(status, code, isUndo) {
+  if (!isRefusal(status, isUndo)) {
+    return { toast: false, putBack: false };
+  }
+  const stateRefusal = code === 'deck_closed' || code === 'quota_reached';
+  return { toast: !stateRefusal, putBack: !isUndo && (status === 422 || stateRefusal) };
+}
+
+/** The toast for a refusal: the server's message, else the HTTP status. */
+export function refusalMessage(answer, status, isUndo) {
+  const prefix = isUndo ? 'Undo failed: ' : 'Not counted: ';
+  return prefix + (answer?.error?.message || 'HTTP ' + status);
+}

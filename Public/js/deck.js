@@ -8,8 +8,9 @@
 // page. Its pure helpers are deck-model.js; the queue shared by the tabs is queue.js; the status
 // line is toast.js.
 import {
-  announcement, cardsLeft, keyAction, maxJoinWaitSeconds, pendingPhrase, refetchDelayMs, requestTimeoutMs,
-  retrySeconds, stackState, waitingPhrase,
+  announcement, cardsLeft, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction, maxJoinWaitSeconds,
+  overlayFamily, pendingPhrase, refetchDelayMs, refusalEffect, refusalMessage, requestTimeoutMs, retrySeconds,
+  stackState, waitingPhrase,
 } from './deck-model.js';
 import { Classification, DragState, Motion, dampedSpring } from './physics.js';
 import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
@@ -125,7 +126,7 @@ function createDeckPage(root, profile) {
 
   // Overlays of the direction's family (diagonals show left/right).
   function showOverlays(element, direction, opacity) {
-    const family = direction.split('_').pop();
+    const family = overlayFamily(direction);
     element.querySelectorAll('.overlay').forEach((overlay) => {
       overlay.style.opacity = overlay.className.endsWith(family) ? opacity : 0;
     });
@@ -680,9 +681,9 @@ function createDeckPage(root, profile) {
     if (response.status !== 400 && response.status !== 403) {
       return false;
     }
+    // A body that is not JSON names no code: not a participant refusal.
     const answer = await response.clone().json().catch(() => null);
-    const code = answer?.error?.code;
-    return code === 'participant_required' || code === 'unknown_participant';
+    return isParticipantRefusal(response.status, answer?.error?.code);
   }
 
   async function deliverQueue() {
@@ -700,7 +701,7 @@ function createDeckPage(root, profile) {
         unreachable = !response;
         showOfflineBanner();
       }
-      if (!response || status === 429 || status > 499) {
+      if (isWorthRetrying(status)) {
         const seconds = retrySeconds(response, deliveryAttempt);
         deliveryAttempt++;
         deliveryTimer = setTimeout(deliver, seconds * 1e3);
@@ -724,21 +725,21 @@ function createDeckPage(root, profile) {
   // of the page, not a toast per card: the card comes back and the state's panel says why.
   async function explainRefusal(item, response) {
     const status = response.status;
-    if (status < 400 || (item.undo && status === 404)) {
+    if (!isRefusal(status, Boolean(item.undo))) {
       return;
     }
+    // A body that is not JSON still gets its status said.
     const answer = await response.json().catch(() => null);
     const code = answer?.error?.code;
     const index = thrown.findIndex((entry) => entry.key === item.key);
-    const stateRefusal = code === 'deck_closed' || code === 'quota_reached';
+    const refusal = refusalEffect(status, code, Boolean(item.undo));
     if (code === 'deck_closed') {
       knownState = 'closed';
     }
-    if (!stateRefusal) {
-      const prefix = item.undo ? 'Undo failed: ' : 'Not counted: ';
-      say(prefix + (answer?.error?.message || 'HTTP ' + status));
+    if (refusal.toast) {
+      say(refusalMessage(answer, status, Boolean(item.undo)));
     }
-    if ((status === 422 || stateRefusal) && index >= 0 && !item.undo) {
+    if (refusal.putBack && index >= 0) {
       // Not decided after all: the ledger forgets it, so the next fetch does not drop it again.
       queue.trustServer([item.body.card]);
       putBack(thrown.splice(index, 1)[0].element);

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  announcement, cardsLeft, keyAction, maxRetrySeconds, pendingPhrase, retrySeconds, stackState, waitingPhrase,
+  announcement, cardsLeft, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction, maxRetrySeconds,
+  overlayFamily, pendingPhrase, refusalEffect, refusalMessage, retrySeconds, stackState, waitingPhrase,
 } from '../../Public/js/deck-model.js';
 
 const answer = (retryAfter) => ({ headers: new Headers(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) });
@@ -55,4 +56,41 @@ test('announcement: the next card and the count, or the end', () => {
   assert.equal(announcement('Lisbon', 4), 'Next: Lisbon. 4 left.');
   assert.equal(announcement('', 4), '4 left.');
   assert.equal(announcement(undefined, 0), 'You are all caught up.');
+});
+
+test('overlayFamily: diagonals show their left or right overlay', () => {
+  assert.equal(overlayFamily('up_left'), 'left');
+  assert.equal(overlayFamily('down_right'), 'right');
+  assert.equal(overlayFamily('up'), 'up');
+});
+
+test('isWorthRetrying: no answer, 429 and server errors wait and try again; other answers are final', () => {
+  assert.deepEqual([0, 429, 500, 503].map(isWorthRetrying), [true, true, true, true]);
+  assert.deepEqual([200, 201, 400, 404, 409, 422].map(isWorthRetrying), [false, false, false, false, false, false]);
+});
+
+test('isParticipantRefusal: 400 or 403 naming a missing or unknown participant', () => {
+  assert.equal(isParticipantRefusal(400, 'participant_required'), true);
+  assert.equal(isParticipantRefusal(403, 'unknown_participant'), true);
+  assert.equal(isParticipantRefusal(409, 'participant_required'), false);
+  assert.equal(isParticipantRefusal(400, 'invalid_body'), false);
+  assert.equal(isParticipantRefusal(400, undefined), false);
+});
+
+test('refusalEffect: the model\'s refusal and the deck\'s state put the card back; only the model\'s toasts', () => {
+  assert.deepEqual(refusalEffect(201, undefined, false), { toast: false, putBack: false });
+  assert.deepEqual(refusalEffect(422, 'decision_mismatch', false), { toast: true, putBack: true });
+  assert.deepEqual(refusalEffect(409, 'deck_closed', false), { toast: false, putBack: true });
+  assert.deepEqual(refusalEffect(409, 'quota_reached', false), { toast: false, putBack: true });
+  assert.deepEqual(refusalEffect(409, 'already_swiped', false), { toast: true, putBack: false });
+  assert.deepEqual(refusalEffect(404, 'not_found', true), { toast: false, putBack: false });
+  assert.deepEqual(refusalEffect(409, 'deck_closed', true), { toast: false, putBack: false });
+  assert.deepEqual(refusalEffect(500, undefined, true), { toast: true, putBack: false });
+  assert.equal(isRefusal(404, false), true);
+  assert.equal(isRefusal(404, true), false);
+});
+
+test('refusalMessage: the server\'s words, else the status', () => {
+  assert.equal(refusalMessage({ error: { message: 'Too fast.' } }, 422, false), 'Not counted: Too fast.');
+  assert.equal(refusalMessage(null, 502, true), 'Undo failed: HTTP 502');
 });
