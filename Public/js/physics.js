@@ -21,8 +21,8 @@
 // Velocity.release               Velocity.swift: Velocity.release(of:windowMs:)
 // DragState.of                   DragState.swift: DragState.of(dx:dy:w:h:vw:vh:ox:profile:)
 // capAtOne                       DragState.swift: DragState.capAtOne
-// judge                          Validation.swift: judge(_:profile:)
-// longPressBegan                 Validation.swift: longPressBegan(_:delayMs:slopPx:)
+// judge                          Judge.swift: judge(_:profile:)
+// longPressBegan                 Judge.swift: longPressBegan(_:delayMs:slopPx:)
 // isSuspect                      Suspect.swift: isSuspect(_:limits:)
 // Classification.of              Classification.swift: Classification.of(_:claimed:profile:)
 // Classification.ofLine          Classification.swift: Classification.of(line:profile:), on the parsed line
@@ -154,7 +154,7 @@ export function decodeTrace(value) {
   return required.includes(undefined) || oxBroken || oyBroken ? null : trace;
 }
 
-// ---------------------------------------------------------------- Validation.swift: checkTrace
+// ---------------------------------------------------------------- Validation.swift
 
 /** checkTrace: the trace-shape rules of `validate`, without any decision. Returns the first broken rule's
  *  wire name (Swift throws it), in SwipeRejection declaration order, or null. */
@@ -391,7 +391,7 @@ function capAtOne(value) {
   return value < 1 ? value : 1;
 }
 
-// ---------------------------------------------------------------- Validation.swift: judge
+// ---------------------------------------------------------------- Judge.swift
 
 /** judge: the model's verdict {decision, candidate, velocity, progress, suspect} on a trace that passed
  *  checkTrace (release velocity, the profile's throw rule, progress and the suspect flag). */
