@@ -40,23 +40,26 @@ from local_server import start_server  # noqa: E402
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 TOP = '#stack .card[data-depth="0"]:not(.leaving)'
-# classify wrapped: every call's trace (a copy), the page's verdict, and the verdict without the
+# Classification.of wrapped: every call's trace (a copy), the page's verdict, and the verdict without the
 # minimum sample count and duration, in order.
 WRAP = """
-export function classify(trace, profile, claimed) {
-  const verdict = classifyUnwrapped(trace, profile, claimed);
-  const limits = { ...profile.limits, minSamples: 1, minDurationMs: 0 };
-  const unbounded = classifyUnwrapped(trace, { ...profile, limits }, claimed);
-  (globalThis.measured ||= []).push({ trace: JSON.parse(JSON.stringify(trace)), verdict, unbounded, profile: profile.name });
-  return verdict;
-}
+export const Classification = Object.freeze({
+  ...ClassificationUnwrapped,
+  of(trace, claimed, profile) {
+    const verdict = ClassificationUnwrapped.of(trace, claimed, profile);
+    const limits = { ...profile.limits, minSamples: 1, minDurationMs: 0 };
+    const unbounded = ClassificationUnwrapped.of(trace, claimed, { ...profile, limits });
+    (globalThis.measured ||= []).push({ trace: JSON.parse(JSON.stringify(trace)), verdict, unbounded, profile: profile.name });
+    return verdict;
+  },
+});
 """
 
 
 
 def instrument(route):
     body = route.fetch().text()
-    route.fulfill(body=body.replace("export function classify(", "function classifyUnwrapped(") + WRAP,
+    route.fulfill(body=body.replace("export const Classification = ", "const ClassificationUnwrapped = ") + WRAP,
                   headers={"content-type": "text/javascript"})
 
 

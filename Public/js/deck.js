@@ -4,99 +4,18 @@
 // stack's depth transforms and touch-action (/css/stack/{profile}.css), a tap on a card opening its
 // detail view (a card-sized link), forms for every button.
 //
-// Layout of this file: pure helpers (no DOM, no storage), card elements built from data, then
-// createDeckPage, which wires one deck page. The queue shared by the tabs is queue.js.
+// Layout of this file: card elements built from data, then createDeckPage, which wires one deck
+// page. Its pure helpers are deck-model.js; the queue shared by the tabs is queue.js; the status
+// line is toast.js.
 import {
-  classify, dragState, rotation, overlayOpacity, throwOut, springState, settleTime, entrance,
-} from './physics.js';
+  announcement, cardsLeft, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction, maxJoinWaitSeconds,
+  overlayFamily, pendingPhrase, refetchDelayMs, refusalEffect, refusalMessage, requestTimeoutMs, retrySeconds,
+  stackState, waitingPhrase,
+} from './deck-model.js';
+import { Classification, DragState, Motion, dampedSpring } from './physics.js';
 import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
 import { rooted } from './root.js';
-
-// ---------------------------------------------------------------- pure helpers
-
-/** A request that never answers must not stall delivery or prefetch: 15 s. */
-const requestTimeoutMs = 15e3;
-
-/** How long a fetch that failed waits before the next try, in ms. */
-const refetchDelayMs = 5e3;
-
-/** How long a toast stays, in ms. */
-const toastMs = 2500;
-
-/** The longest wait between delivery attempts, in seconds (Retry-After is capped to it too). */
-const maxRetrySeconds = 8;
-
-/**
- * The longest wait before asking for a participant id again, in seconds: the server's
- * Retry-After is honoured up to it (a join budget refills in seconds, not hours).
- */
-const maxJoinWaitSeconds = 300;
-
-/** The deck action a key names: 'undo', a direction, or '' for keys the deck leaves alone. */
-function keyAction(key) {
-  if (key === 'Backspace' || key === 'z' || key === 'Z') {
-    return 'undo';
-  }
-  if (key.startsWith('Arrow')) {
-    return key.slice('Arrow'.length).toLowerCase();
-  }
-  return '';
-}
-
-/** Seconds before the next delivery attempt: the server's Retry-After, else 1, 2, 4, 8, 8… */
-function retrySeconds(response, attempt) {
-  const serverSays = response ? Number(response.headers.get('Retry-After')) : 0;
-  return Math.min(serverSays || 2 ** attempt, maxRetrySeconds);
-}
-
-/** "1 swipe waits" / "3 swipes wait": the offline message's count. */
-function waitingPhrase(count) {
-  return count === 1 ? '1 swipe waits on this device' : `${count} swipes wait on this device`;
-}
-
-/** The banner's count of what waits: "2 swipes wait on this device until you are back online." */
-function pendingPhrase(count, until) {
-  if (count === 0) {
-    return `Swipes you make wait on this device until ${until}.`;
-  }
-  const swipes = count === 1 ? '1 swipe waits' : `${count} swipes wait`;
-  return `${swipes} on this device until ${until}.`;
-}
-
-/**
- * The stack's state (StackState.of on the server, transliterated): `known` is the state only the
- * server can tell (noCards, closed: from the page or a refusal), else 'open'; `cardsShown` the
- * live cards on the page; `remaining` the undecided cards; `decided` this participant's
- * decisions; `quota` the deck's per-person limit or null.
- */
-function stackState(known, cardsShown, remaining, decided, quota) {
-  if (known !== 'open') {
-    return known;
-  }
-  if (cardsShown === 0 && remaining === 0) {
-    return 'finished';
-  }
-  if (quota !== null && decided >= quota) {
-    return 'limitReached';
-  }
-  return 'open';
-}
-
-/** The cards this person may still decide, as the counter says (StackState.cardsLeft). */
-function cardsLeft(remaining, decided, quota) {
-  if (quota === null) {
-    return remaining;
-  }
-  return Math.max(0, Math.min(remaining, quota - decided));
-}
-
-/** What a screen reader hears after the stack changed. */
-function announcement(topTitle, remaining) {
-  if (!topTitle) {
-    return remaining > 0 ? `${remaining} left.` : 'You are all caught up.';
-  }
-  return `Next: ${topTitle}. ${remaining} left.`;
-}
+import { createToast } from './toast.js';
 
 // ---------------------------------------------------------------- card elements
 
@@ -141,7 +60,7 @@ function createCardBuilder(template) {
 function createDeckPage(root, profile) {
   const settings = root.dataset;
   const stack = root.querySelector('#stack');
-  const toast = root.querySelector('.toast');
+  const say = createToast(root.querySelector('.toast'));
   const announcer = root.querySelector('#announce');
   const counter = root.querySelector('#remaining');
   const counterPill = root.querySelector('.counter');
@@ -172,7 +91,6 @@ function createDeckPage(root, profile) {
   let deliveryAttempt = 0;
   let deliveryTimer = 0;
   let delivering = false;
-  let toastTimer = 0;
   let pressedControl = null;
   // What only the server tells (noCards, closed), else 'open'; a deck_closed refusal closes it here.
   let knownState = settings.state === 'noCards' || settings.state === 'closed' ? settings.state : 'open';
@@ -190,14 +108,6 @@ function createDeckPage(root, profile) {
     return stack.querySelectorAll('.card:not(.leaving)');
   }
 
-  function say(message) {
-    toast.textContent = message;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => {
-      toast.textContent = '';
-    }, toastMs);
-  }
-
   function announce() {
     const top = liveCards()[0];
     const topTitle = top ? top.querySelector('.card-title').textContent : '';
@@ -210,13 +120,13 @@ function createDeckPage(root, profile) {
 
   // While a card moves only transform and opacity change.
   function paint(element, x, y, geo) {
-    const angle = rotation(x, geo.w, geo.h, geo.vw, geo.gy, profile);
+    const angle = Motion.rotation(x, geo.w, geo.h, geo.vw, geo.gy, profile);
     element.style.transform = `translate(${x}px,${y}px) rotate(${angle}rad)`;
   }
 
   // Overlays of the direction's family (diagonals show left/right).
   function showOverlays(element, direction, opacity) {
-    const family = direction.split('_').pop();
+    const family = overlayFamily(direction);
     element.querySelectorAll('.overlay').forEach((overlay) => {
       overlay.style.opacity = overlay.className.endsWith(family) ? opacity : 0;
     });
@@ -454,9 +364,9 @@ function createDeckPage(root, profile) {
       const current = drag;
       current.frame = requestAnimationFrame(() => {
         current.frame = 0;
-        const state = dragState(x, y, trace.w, trace.h, trace.vw, trace.vh, trace.ox, profile);
+        const state = DragState.of(x, y, trace.w, trace.h, trace.vw, trace.vh, trace.ox, profile);
         paint(current.element, trace.x.at(-1), trace.y.at(-1), trace);
-        showOverlays(current.element, state.candidate, overlayOpacity(state.progress, profile));
+        showOverlays(current.element, state.candidate, Motion.overlayOpacity(state.progress, profile));
       });
     }
   }
@@ -477,7 +387,7 @@ function createDeckPage(root, profile) {
       dragJustEnded = 0;
     });
     const trace = ended.trace;
-    const verdict = classify(trace, profile);
+    const verdict = Classification.of(trace, null, profile);
     const direction = event.type === 'pointerup' ? verdict.decision : 'none';
     const x = trace.x.at(-1);
     const y = trace.y.at(-1);
@@ -501,17 +411,18 @@ function createDeckPage(root, profile) {
 
   // Spring back with the profile's return spring (critically damped under reduced motion).
   function springBack(element, dx, dy, velocity, geo) {
-    const spring = reduceMotion ? { ...profile.returnSpring, dampingRatio: 1 } : profile.returnSpring;
+    const parameters = reduceMotion ? { ...profile.returnSpring, dampingRatio: 1 } : profile.returnSpring;
+    const spring = dampedSpring(parameters);
     const distance = Math.hypot(dx, dy);
     const speed = Math.hypot(velocity.x, velocity.y);
-    const duration = settleTime(spring, distance, speed);
+    const duration = spring.settleTime(distance, speed);
     showOverlays(element, '', 0);
     const frame = (t) => {
       if (!(t < duration)) {
         return false;
       }
-      const x = springState(spring, t, dx, velocity.x)[0];
-      const y = springState(spring, t, dy, velocity.y)[0];
+      const x = spring.state(t, dx, velocity.x).position;
+      const y = spring.state(t, dy, velocity.y).position;
       paint(element, x, y, geo);
       return true;
     };
@@ -524,7 +435,7 @@ function createDeckPage(root, profile) {
   // Throw out along the release at the release speed (reduced motion: a short fade); the stack
   // moves up at once (CSS transition) and the swipe is queued for delivery.
   function fling(element, direction, velocity, dx, dy, input, trace, geo = geometry(element)) {
-    const target = throwOut(dx, dy, velocity, direction, innerWidth, profile);
+    const target = Motion.throwOut(dx, dy, velocity, direction, innerWidth, profile);
     const duration = reduceMotion ? profile.throwMinMs : target.durationMs;
     const key = newIdempotencyKey();
     const cardId = Number(element.dataset.card);
@@ -639,9 +550,10 @@ function createDeckPage(root, profile) {
     }
     const halfWidth = element.offsetWidth / 2;
     const offset = (profile.pressScale - 1) * halfWidth;
-    const duration = settleTime(profile.pressSpring, Math.abs(offset), 0);
+    const spring = dampedSpring(profile.pressSpring);
+    const duration = spring.settleTime(Math.abs(offset), 0);
     const frame = (t) => {
-      const edge = t < duration ? springState(profile.pressSpring, t, offset, 0)[0] : 0;
+      const edge = t < duration ? spring.state(t, offset, 0).position : 0;
       element.style.transform = `scale(${1 + edge / halfWidth})`;
       return t < duration;
     };
@@ -769,9 +681,9 @@ function createDeckPage(root, profile) {
     if (response.status !== 400 && response.status !== 403) {
       return false;
     }
+    // A body that is not JSON names no code: not a participant refusal.
     const answer = await response.clone().json().catch(() => null);
-    const code = answer?.error?.code;
-    return code === 'participant_required' || code === 'unknown_participant';
+    return isParticipantRefusal(response.status, answer?.error?.code);
   }
 
   async function deliverQueue() {
@@ -789,7 +701,7 @@ function createDeckPage(root, profile) {
         unreachable = !response;
         showOfflineBanner();
       }
-      if (!response || status === 429 || status > 499) {
+      if (isWorthRetrying(status)) {
         const seconds = retrySeconds(response, deliveryAttempt);
         deliveryAttempt++;
         deliveryTimer = setTimeout(deliver, seconds * 1e3);
@@ -813,21 +725,21 @@ function createDeckPage(root, profile) {
   // of the page, not a toast per card: the card comes back and the state's panel says why.
   async function explainRefusal(item, response) {
     const status = response.status;
-    if (status < 400 || (item.undo && status === 404)) {
+    if (!isRefusal(status, Boolean(item.undo))) {
       return;
     }
+    // A body that is not JSON still gets its status said.
     const answer = await response.json().catch(() => null);
     const code = answer?.error?.code;
     const index = thrown.findIndex((entry) => entry.key === item.key);
-    const stateRefusal = code === 'deck_closed' || code === 'quota_reached';
+    const refusal = refusalEffect(status, code, Boolean(item.undo));
     if (code === 'deck_closed') {
       knownState = 'closed';
     }
-    if (!stateRefusal) {
-      const prefix = item.undo ? 'Undo failed: ' : 'Not counted: ';
-      say(prefix + (answer?.error?.message || 'HTTP ' + status));
+    if (refusal.toast) {
+      say(refusalMessage(answer, status, Boolean(item.undo)));
     }
-    if ((status === 422 || stateRefusal) && index >= 0 && !item.undo) {
+    if (refusal.putBack && index >= 0) {
       // Not decided after all: the ledger forgets it, so the next fetch does not drop it again.
       queue.trustServer([item.body.card]);
       putBack(thrown.splice(index, 1)[0].element);
@@ -867,7 +779,7 @@ function createDeckPage(root, profile) {
       return;
     }
     liveCards().forEach((card) => {
-      const start = entrance(Math.random(), Math.random(), Math.random());
+      const start = Motion.entrance(Math.random(), Math.random(), Math.random());
       const transform = `translate(${start.x}px,${start.y}px) rotate(${start.rotation}rad)`;
       const from = { transform, opacity: 0 };
       card.anim = card.animate([from], profile.enterMs);

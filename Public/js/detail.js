@@ -78,7 +78,7 @@ function createDetailPage(page, reduceMotion) {
   }
 
   addEventListener('keydown', (event) => {
-    if (event.key == 'Escape') {
+    if (event.key === 'Escape') {
       location.href = page.querySelector('.back-to-stack').href;
     }
   });

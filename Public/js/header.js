@@ -14,7 +14,7 @@ export const BAR_FADE_PX = 80;
  *   `stretch` > 1 is a scale about the photo's bottom edge that fills the gap above it.
  * - Scrolled up, the photo slides away at PARALLAX_RATIO (`shift`, CSS px) while the compact bar's
  *   background fades in (`barAlpha` 0 → 1 over the last BAR_FADE_PX before the photo is gone) and
- *   its title and back button rise into place from below (`riseOffset`, CSS px, barHeight → 0).
+ *   its title and back button rise into place from below (`riseOffset`, CSS px, bar.height → 0).
  * - Once the photo is gone under the bar, the bar stays: alpha 1, offset 0, however far one scrolls.
  *
  * @param scroll the page's scrollY, CSS px (negative while pulled down)

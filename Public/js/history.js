@@ -1,222 +1,393 @@
 // My-history page: rows slide left to reveal Undo / Flip (seed 004, `reveal` profile) and the
 // list moves like a spring list (seed 003, `springList` profile). Constants come from the
 // profiles the server embeds; the maths from physics.js.
-import { classify, slideDuration, springLag, edgeSpread, springState } from './physics.js';
+//
+// Layout of this file: pure helpers, then createHistoryPage, which wires one history page.
+import { Classification, RevealRow, SpringList, dampedSpring } from './physics.js';
 import { rooted } from './root.js';
+import { createToast } from './toast.js';
 
-const $ = (s, r = document) => r.querySelector(s), now = () => performance.now(), raf = requestAnimationFrame;
-const root = $('.history');
-// A closed deck's picks cannot change: its rows have no actions to reveal.
-if (root && root.dataset.closed !== 'true') {
-  history(root);
+// ---------------------------------------------------------------- pure helpers
+
+/** A row's spring offset below this many px counts as at rest: its transform goes (invisible). */
+const restOffsetPx = 0.1;
+
+/** The direction a flip turns `direction` into: left ↔ right, the vertical part kept (up, down stay). */
+function flippedDirection(direction) {
+  if (direction.includes('left')) {
+    return direction.replace('left', 'right');
+  }
+  return direction.replace('right', 'left');
 }
 
-function history(root) {
-  const R = JSON.parse($('#reveal-profile').textContent), S = JSON.parse($('#list-profile').textContent),
-    list = $('#rows'), D = root.dataset, reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  let open = null, animating = 0, drag = null, dragged = 0;
-  // A short message in the page's status line (cleared after a while; shown while it has text).
-  const toast = $('.toast', root);
-  let toastTimer = 0;
-  function say(message) {
-    toast.textContent = message;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => {
-      toast.textContent = '';
-    }, 3000);
+/** The side of a direction ('left', 'right'), or the direction itself without one (a label key). */
+function sideOf(direction) {
+  if (direction.includes('left')) {
+    return 'left';
+  }
+  if (direction.includes('right')) {
+    return 'right';
+  }
+  return direction;
+}
+
+/** `value` limited to [lo, hi]. */
+function clamp(value, lo, hi) {
+  return Math.max(lo, Math.min(hi, value));
+}
+
+// ---------------------------------------------------------------- the page
+
+/**
+ * Wires one history page: `root` is the server's <section class="history"> (its data-* attributes
+ * hold the direction labels), `revealProfile` the rows' profile, `listProfile` the list's.
+ */
+function createHistoryPage(root, revealProfile, listProfile) {
+  const labels = root.dataset;
+  const list = root.querySelector('#rows');
+  const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const say = createToast(root.querySelector('.toast'));
+  const now = () => performance.now();
+  // The open row, if any.
+  let openRow = null;
+  // Row slides in progress: no tap or action goes through while one runs.
+  let slidesRunning = 0;
+  // The row drag in progress: its trace so far and where it began.
+  let drag = null;
+  // Set until the click that ends a drag has been swallowed.
+  let dragJustEnded = 0;
+
+  function actionsWidth(row) {
+    return row.querySelector('.row-actions').offsetWidth;
   }
 
-  const travel = row => $('.row-actions', row).offsetWidth;
-  const front = row => $('.row-front', row);
-  const setX = (row, x) => { row.x = x; front(row).style.transform = x ? `translateX(${x}px)` : ''; };
+  function setOffset(row, x) {
+    row.x = x;
+    row.querySelector('.row-front').style.transform = x ? `translateX(${x}px)` : '';
+  }
 
-  // Linear slide to open (−travel) or closed (0), lasting at most maxSlideMs, scaled by the distance left.
+  // Linear slide to open (−travel) or closed (0), lasting at most maxSlideMs, scaled by the distance
+  // left.
   function slide(row, opening) {
-    const from = row.x || 0, to = opening ? -travel(row) : 0, t0 = now(),
-      ms = slideDuration(from, travel(row), opening, R.reveal.maxSlideMs);
-    if (opening && open && open !== row) slide(open, false);
-    open = opening ? row : open === row ? null : open;
+    const from = row.x || 0;
+    const to = opening ? -actionsWidth(row) : 0;
+    const startedAt = now();
+    const ms = RevealRow.slideDuration(from, actionsWidth(row), opening, revealProfile.reveal.maxSlideMs);
+    if (opening && openRow && openRow !== row) {
+      slide(openRow, false);
+    }
+    if (opening) {
+      openRow = row;
+    } else if (openRow === row) {
+      openRow = null;
+    }
     row.classList.toggle('open', opening);
-    animating++;
+    slidesRunning += 1;
     // A newer slide (or a drag) of the same row ends this one: two loops would fight over its offset.
-    const tok = row.tok = {}, step = () => {
-      if (row.tok !== tok) return animating--;
-      const k = ms > 0 ? Math.min(1, (now() - t0) / ms) : 1;
-      setX(row, from + (to - from) * k);
-      if (k < 1) return raf(step);
-      animating--;
+    const token = {};
+    row.slideToken = token;
+    const step = () => {
+      if (row.slideToken !== token) {
+        slidesRunning -= 1;
+        return;
+      }
+      const k = ms > 0 ? Math.min(1, (now() - startedAt) / ms) : 1;
+      setOffset(row, from + (to - from) * k);
+      if (k < 1) {
+        requestAnimationFrame(step);
+      } else {
+        slidesRunning -= 1;
+      }
     };
     step();
   }
 
-  list.addEventListener('pointerdown', e => {
-    const row = e.target.closest('.row');
-    if (!row || drag || e.button > 0 || e.target.closest('.row-actions')) return;
+  function onPointerDown(event) {
+    const row = event.target.closest('.row');
+    if (!row || drag || event.button > 0 || event.target.closest('.row-actions')) {
+      return;
+    }
     drag = {
       row,
-      id: e.pointerId,
-      t0: e.timeStamp,
-      x0: e.clientX,
-      y0: e.clientY,
+      pointerId: event.pointerId,
+      startTime: event.timeStamp,
+      startX: event.clientX,
+      startY: event.clientY,
       base: row.x || 0,
       t: [0],
       x: [0],
       y: [0],
       w: row.offsetWidth,
       h: row.offsetHeight,
-      live: 0,
+      live: false,
     };
-  });
-  list.addEventListener('pointermove', e => {
-    const g = drag;
-    if (!g || e.pointerId != g.id) return;
-    const t = e.timeStamp - g.t0, x = e.clientX - g.x0, y = e.clientY - g.y0;
-    if (!g.live) {
-      if (x * x + y * y < R.tapSlopPx * R.tapSlopPx) return;
-      if (x * x < y * y) return drag = null; // a vertical move is a scroll
-      g.live = 1;
-      g.row.tok = 0; // the finger takes over from a slide in progress
-      g.row.setPointerCapture(g.id);
-      if (open && open !== g.row) slide(open, false);
+  }
+
+  function onPointerMove(event) {
+    if (!drag || event.pointerId !== drag.pointerId) {
+      return;
     }
-    if (t > g.t[g.t.length - 1]) g.t.push(t), g.x.push(x), g.y.push(y);
-    const m = -travel(g.row), v = g.base + x;
-    setX(g.row, v > 0 ? 0 : v < m ? m : v);
-  });
-  const end = e => {
-    const g = drag;
-    if (!g || e.pointerId != g.id) return;
+    const t = event.timeStamp - drag.startTime;
+    const x = event.clientX - drag.startX;
+    const y = event.clientY - drag.startY;
+    if (!drag.live) {
+      if (x * x + y * y < revealProfile.tapSlopPx * revealProfile.tapSlopPx) {
+        return;
+      }
+      if (x * x < y * y) {
+        // A vertical move is a scroll.
+        drag = null;
+        return;
+      }
+      drag.live = true;
+      // The finger takes over from a slide in progress.
+      drag.row.slideToken = null;
+      drag.row.setPointerCapture(drag.pointerId);
+      if (openRow && openRow !== drag.row) {
+        slide(openRow, false);
+      }
+    }
+    if (t > drag.t.at(-1)) {
+      drag.t.push(t);
+      drag.x.push(x);
+      drag.y.push(y);
+    }
+    setOffset(drag.row, clamp(drag.base + x, -actionsWidth(drag.row), 0));
+  }
+
+  function onPointerEnd(event) {
+    const ended = drag;
+    if (!ended || event.pointerId !== ended.pointerId) {
+      return;
+    }
     drag = null;
     // A tap (or a click) on a row opens or closes it: the actions are found without a swipe, and on
     // a desktop.
-    if (!g.live) return e.type == 'pointerup' && !animating && slide(g.row, open !== g.row);
-    dragged = setTimeout(() => dragged = 0); // the click that ends this drag (if any) comes before this runs
-    const trace = { t: g.t, x: g.x, y: g.y, w: g.w, h: g.h, vw: innerWidth, vh: innerHeight, gx: 0, gy: 0 };
-    const c = classify(trace, R);
-    slide(g.row, c.decision == 'none' ? g.base < 0 : c.decision == 'left');
-  };
-  list.addEventListener('pointerup', end);
-  list.addEventListener('pointercancel', end);
-  // No tap (or action) goes through while a row is sliding.
-  list.addEventListener('click', e => {
-    if (animating || dragged) {
-      e.preventDefault();
-      e.stopPropagation();
+    if (!ended.live) {
+      if (event.type === 'pointerup' && !slidesRunning) {
+        slide(ended.row, openRow !== ended.row);
+      }
+      return;
     }
-  }, true);
+    // The click that ends this drag (if any) comes before this timer runs.
+    dragJustEnded = setTimeout(() => {
+      dragJustEnded = 0;
+    });
+    const trace = {
+      t: ended.t,
+      x: ended.x,
+      y: ended.y,
+      w: ended.w,
+      h: ended.h,
+      vw: innerWidth,
+      vh: innerHeight,
+      gx: 0,
+      gy: 0,
+    };
+    const decision = Classification.of(trace, null, revealProfile).decision;
+    slide(ended.row, decision === 'none' ? ended.base < 0 : decision === 'left');
+  }
+
+  // No tap (or action) goes through while a row is sliding.
+  function onClickCapture(event) {
+    if (slidesRunning || dragJustEnded) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }
 
   // Actions call the API and update the row in place; without JS they are plain form posts.
-  list.addEventListener('submit', async e => {
-    e.preventDefault();
-    const row = e.target.closest('.row');
+  async function onSubmit(event) {
+    event.preventDefault();
+    const row = event.target.closest('.row');
     const id = encodeURIComponent(row.dataset.swipe);
-    const flip = e.target.action.endsWith('/flip');
-    const d = row.dataset.direction;
-    const to = d.includes('left') ? d.replace('left', 'right') : d.replace('right', 'left');
-    const flipBody = JSON.stringify({ direction: to });
+    const flip = event.target.action.endsWith('/flip');
+    const direction = row.dataset.direction;
+    const flipped = flippedDirection(direction);
+    const flipBody = JSON.stringify({ direction: flipped });
     const request = flip
       ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: flipBody }
       : { method: 'DELETE' };
-    const r = await fetch(rooted('/api/v1/swipes/' + id + (flip ? '/flip' : '')), request).catch(() => null);
-    // Nothing changed (the row stays as it was): say why, briefly.
-    if (!r) return say('Offline: nothing changed. Try again.');
-    if (!r.ok) {
-      const answer = await r.json().catch(() => 0);
-      return say('Not changed: ' + (answer.error?.message || 'HTTP ' + r.status));
+    const url = rooted('/api/v1/swipes/' + id + (flip ? '/flip' : ''));
+    // No answer at all (offline): the row stays as it was.
+    const response = await fetch(url, request).catch(() => null);
+    if (!response) {
+      say('Offline: nothing changed. Try again.');
+      return;
+    }
+    if (!response.ok) {
+      // An error body that is not JSON still gets its status said.
+      const failure = await response.json().catch(() => null);
+      say('Not changed: ' + (failure?.error?.message || 'HTTP ' + response.status));
+      return;
     }
     if (!flip) {
       // A keyboard user lands on the next row's Undo (which opens that row), not on the page.
       const next = row.querySelector(':focus-visible') && row.nextElementSibling?.querySelector('.act-undo');
-      if (open === row) open = null;
+      if (openRow === row) {
+        openRow = null;
+      }
       row.remove();
-      say('Undone: ' + $('.row-text b', row).textContent);
-      return next?.focus();
+      say('Undone: ' + row.querySelector('.row-text b').textContent);
+      next?.focus();
+      return;
     }
-    // A flipped drag is stored as a new decision with an id of its own.
-    const answer = await r.json().catch(() => null);
-    if (answer?.swipe?.id) row.dataset.swipe = answer.swipe.id;
-    row.dataset.direction = to;
-    const b = $('.badge', row), fam = to.includes('left') ? 'left' : to.includes('right') ? 'right' : to;
-    b.className = 'badge badge-' + to;
-    b.textContent = D[fam];
-    $('.act-flip', row).firstChild.textContent = 'Flip to ' + D[d.includes('left') ? 'left' : 'right'];
-    say('Flipped to ' + D[fam]);
-    // A keyboard user keeps the row open (the focused button stays visible); a pointer user sees it close.
-    if (!row.querySelector(':focus-visible')) slide(row, false);
-  });
+    // A flipped drag is stored as a new decision with an id of its own (a body that is not JSON keeps
+    // the old one).
+    const answer = await response.json().catch(() => null);
+    if (answer?.swipe?.id) {
+      row.dataset.swipe = answer.swipe.id;
+    }
+    row.dataset.direction = flipped;
+    const badge = row.querySelector('.badge');
+    const side = sideOf(flipped);
+    badge.className = 'badge badge-' + flipped;
+    badge.textContent = labels[side];
+    const flipBackSide = direction.includes('left') ? 'left' : 'right';
+    row.querySelector('.act-flip').firstChild.textContent = 'Flip to ' + labels[flipBackSide];
+    say('Flipped to ' + labels[side]);
+    // A keyboard user keeps the row open (the focused button stays visible); a pointer user sees it
+    // close.
+    if (!row.querySelector(':focus-visible')) {
+      slide(row, false);
+    }
+  }
 
   // Keyboard: focus on a row's hidden actions opens the row; leaving them closes it; Escape closes it.
-  list.addEventListener('focusin', e => {
-    const row = e.target.closest('.row');
-    if (row && e.target.closest('.row-actions') && open !== row) slide(row, true);
-  });
-  list.addEventListener('focusout', e => {
-    const row = e.target.closest('.row');
-    if (row && open === row && !row.contains(e.relatedTarget)) slide(row, false);
-  });
-  addEventListener('keydown', e => { if (e.key == 'Escape' && open) slide(open, false); });
+  function onFocusIn(event) {
+    const row = event.target.closest('.row');
+    if (row && event.target.closest('.row-actions') && openRow !== row) {
+      slide(row, true);
+    }
+  }
 
-  // The open row closes when the list scrolls.
-  let lastY = scrollY, touchY = innerHeight / 2;
-  addEventListener('scroll', () => {
-    if (open) slide(open, false);
-    if (!reduce) lag(scrollY - lastY);
-    lastY = scrollY;
-  }, { passive: true });
-  addEventListener('pointermove', e => { touchY = e.clientY; }, { passive: true });
+  function onFocusOut(event) {
+    const row = event.target.closest('.row');
+    if (row && openRow === row && !row.contains(event.relatedTarget)) {
+      slide(row, false);
+    }
+  }
+
+  function onKeyDown(event) {
+    if (event.key === 'Escape' && openRow) {
+      slide(openRow, false);
+    }
+  }
 
   // Spring list: rows lag a scroll by their distance from the finger / scrollResistance, then
-  // spring back to their anchors; pulled past the top, the gaps spread by overscroll / boundaryResistance.
-  const rows = () => [...list.children];
-  const q = { responseMs: 1000 / S.springList.frequencyHz, dampingRatio: S.springList.damping };
-  let offsets = new Map(), t0 = 0, frame = 0;
+  // spring back to their anchors; pulled past the top, the gaps spread by overscroll /
+  // boundaryResistance.
+  const springList = listProfile.springList;
+  // frequencyHz is per second: its period is 1000 / frequencyHz ms.
+  const responseMs = 1000 / springList.frequencyHz;
+  const spring = dampedSpring({ responseMs, dampingRatio: springList.damping });
+  let offsets = new Map();
+  let settleFrame = 0;
+  let lastScrollY = scrollY;
+  let touchY = innerHeight / 2;
+  // Where a pull past the top began (px), while one is under way.
+  let pullStartY = null;
+
   function lag(delta) {
-    const all = rows();
-    all.forEach(r => {
+    for (const row of list.children) {
       // The row's anchor, not where its lag has put it (else the lag feeds on itself); a row never lags
       // more than its own height.
-      const c = r.getBoundingClientRect(), o0 = offsets.get(r) || 0,
-        o = o0 + springLag(delta, touchY, c.top - o0 + c.height / 2, S.springList.scrollResistance);
-      offsets.set(r, Math.max(-c.height, Math.min(c.height, o)));
-    });
+      const box = row.getBoundingClientRect();
+      const offset = offsets.get(row) || 0;
+      const anchorY = box.top - offset + box.height / 2;
+      const lagged = offset + SpringList.lag(delta, touchY, anchorY, springList.scrollResistance);
+      offsets.set(row, clamp(lagged, -box.height, box.height));
+    }
     settle();
   }
+
   function settle() {
-    t0 = now();
+    const startedAt = now();
     const start = new Map(offsets);
-    cancelAnimationFrame(frame);
+    cancelAnimationFrame(settleFrame);
     const step = () => {
-      let moving = 0;
-      start.forEach((o0, r) => {
-        const [o] = springState(q, now() - t0, o0, 0);
-        offsets.set(r, o);
-        r.style.transform = Math.abs(o) > 0.1 ? `translateY(${o}px)` : '';
-        moving |= Math.abs(o) > 0.1;
+      let moving = false;
+      start.forEach((from, row) => {
+        const offset = spring.state(now() - startedAt, from, 0).position;
+        const visible = Math.abs(offset) > restOffsetPx;
+        offsets.set(row, offset);
+        row.style.transform = visible ? `translateY(${offset}px)` : '';
+        moving = moving || visible;
       });
-      if (moving) frame = raf(step);
-      else offsets = new Map();
+      if (moving) {
+        settleFrame = requestAnimationFrame(step);
+      } else {
+        offsets = new Map();
+      }
     };
-    frame = raf(step);
+    settleFrame = requestAnimationFrame(step);
   }
-  let pull = null;
-  list.addEventListener('touchstart', e => {
-    if (!reduce && scrollY <= 0) {
-      pull = e.touches[0].clientY;
+
+  // The open row closes when the list scrolls.
+  function onScroll() {
+    if (openRow) {
+      slide(openRow, false);
     }
-  }, { passive: true });
-  list.addEventListener('touchmove', e => {
-    if (pull == null) return;
-    const over = e.touches[0].clientY - pull, all = rows();
-    if (over <= 0) return;
-    all.forEach((r, i) => {
-      offsets.set(r, edgeSpread(i, all.length, over, true, S.springList.boundaryResistance));
-      r.style.transform = `translateY(${offsets.get(r)}px)`;
+    if (!reduceMotion) {
+      lag(scrollY - lastScrollY);
+    }
+    lastScrollY = scrollY;
+  }
+
+  function onTouchStart(event) {
+    if (!reduceMotion && scrollY <= 0) {
+      pullStartY = event.touches[0].clientY;
+    }
+  }
+
+  function onTouchMove(event) {
+    if (pullStartY === null) {
+      return;
+    }
+    const overscroll = event.touches[0].clientY - pullStartY;
+    if (overscroll <= 0) {
+      return;
+    }
+    const rows = [...list.children];
+    rows.forEach((row, index) => {
+      const resistance = springList.boundaryResistance;
+      const spread = SpringList.edgeSpread(index, rows.length, overscroll, true, resistance);
+      offsets.set(row, spread);
+      row.style.transform = `translateY(${spread}px)`;
     });
-  }, { passive: true });
-  list.addEventListener('touchend', () => {
-    if (pull != null) {
-      pull = null;
+  }
+
+  function onTouchEnd() {
+    if (pullStartY !== null) {
+      pullStartY = null;
       settle();
     }
-  });
+  }
+
+  list.addEventListener('pointerdown', onPointerDown);
+  list.addEventListener('pointermove', onPointerMove);
+  list.addEventListener('pointerup', onPointerEnd);
+  list.addEventListener('pointercancel', onPointerEnd);
+  list.addEventListener('click', onClickCapture, true);
+  list.addEventListener('submit', onSubmit);
+  list.addEventListener('focusin', onFocusIn);
+  list.addEventListener('focusout', onFocusOut);
+  list.addEventListener('touchstart', onTouchStart, { passive: true });
+  list.addEventListener('touchmove', onTouchMove, { passive: true });
+  list.addEventListener('touchend', onTouchEnd);
+  addEventListener('keydown', onKeyDown);
+  addEventListener('scroll', onScroll, { passive: true });
+  addEventListener('pointermove', (event) => {
+    touchY = event.clientY;
+  }, { passive: true });
+}
+
+const page = document.querySelector('.history');
+// A closed deck's picks cannot change: its rows have no actions to reveal.
+if (page && page.dataset.closed !== 'true') {
+  createHistoryPage(
+    page,
+    JSON.parse(document.querySelector('#reveal-profile').textContent),
+    JSON.parse(document.querySelector('#list-profile').textContent),
+  );
 }

@@ -23,8 +23,8 @@ export function dropIndex(middles, y) {
 }
 
 /**
- * `order` (card ids in deck order) with `id` moved to `index`, as `moveCard` does it
- * (AppDatabase+DeckEdits.swift): removed, then inserted at `index` clamped to the rest.
+ * `order` (card ids in deck order) with `id` moved to `index`, as the store's `moveCard` does it
+ * (both engines): removed, then inserted at `index` clamped to the rest.
  */
 export function movedOrder(order, id, index) {
   const rest = order.filter((other) => other !== id);

@@ -1,240 +1,252 @@
-// Swipedeck gesture physics: the browser mirror of Sources/SwipePhysics. No DOM, no dependencies.
-// Each value is computed with the same operations in the same order as the Swift model, so the
-// decision path (+ − × ÷, sqrt, comparisons) is bit-identical; springs (exp/sin/cos) agree within
-// 1e-9. Every physics constant comes from the profile JSON (SwipeProfile as Swift encodes it); the
-// only literals are maths, unit conversions, search bounds and seed 000's entrance box, which the
-// Swift model hard-codes too (Tests/js/no-numbers.test.mjs lists them).
-// Units: CSS px, ms, px/ms, radians. A trace is {t, x, y: number[], w, h, vw, vh, gx, gy, ox?, oy?}.
+// Swipedeck gesture physics: the browser's transliteration of Sources/SwipePhysics. No DOM, no dependencies.
+// One JS function per Swift function, with the Swift name (a Swift type's static function is a property of
+// an object of the same name), the same parameters in the same order, the same operations in the same order,
+// and the same order as below, so the two can be read side by side. The decision path (+ − × ÷, sqrt,
+// comparisons) is bit-identical; springs (exp/sin/cos) agree within 1e-9 (Tests/SwipePhysicsTests/Parity*).
+// Every physics constant comes from the profile JSON (SwipeProfile as Swift encodes it); the only literals
+// are maths, unit conversions, search bounds and seed 000's entrance box, which the Swift model hard-codes
+// too (Tests/js/no-numbers.test.mjs lists them).
+//
+// Conventions: Swift's `throws(SwipeRejection)` on a function without a result is a returned rejection wire
+// name, or null when no rule is broken; a Swift struct is a plain object with the same fields; Decision is
+// its wire name (a string). Units: CSS px, ms, px/ms, radians.
+//
+// JavaScript                     Swift (Sources/SwipePhysics/)
+// -- decision path, in the order the server runs it --
+// DECISIONS, unit, target        Decision.swift: Decision.allCases, Decision.unit, Decision.target
+// decodeTrace                    Trace+Codable.swift: Trace.init(from:) (and LenientDouble.swift)
+// checkTrace                     Validation.swift: checkTrace(_:limits:)
+// samplePass                     Validation.swift: SamplePass.init
+// hasImpossibleSpeed             Validation.swift: hasImpossibleSpeed(_:limits:)
+// Velocity.release               Velocity.swift: Velocity.release(of:windowMs:)
+// DragState.of                   DragState.swift: DragState.of(dx:dy:w:h:vw:vh:ox:profile:)
+// capAtOne                       DragState.swift: DragState.capAtOne
+// judge                          Judge.swift: judge(_:profile:)
+// longPressBegan                 Judge.swift: longPressBegan(_:delayMs:slopPx:)
+// isSuspect                      Suspect.swift: isSuspect(_:limits:)
+// Classification.of              Classification.swift: Classification.of(_:claimed:profile:)
+// Classification.ofLine          Classification.swift: Classification.of(line:profile:), on the parsed line
+// -- motion --
+// Motion.rotation, .overlayOpacity, .throwOut, .entrance    Motion.swift
+// dampedSpring (.state, .settleTime, .envelope)            DampedSpring.swift: DampedSpring.init and methods
+// StackSlot.at                   StackSlot.swift
+// RevealRow.direction, .slideDuration                      RevealRow.swift
+// SpringList.lag, .edgeSpread    SpringList.swift
+// Not mirrored: `validate` (the server's entry point: checkTrace, judge and the claim, as Classification.of).
+
+// ---------------------------------------------------------------- Decision.swift
 
 const NONE = 'none';
-const LEFT = 'left';
-const RIGHT = 'right';
-const sqrt = Math.sqrt;
-const exp = Math.exp;
 
-/** Swift's `v < 0 ? -v : v` (keeps −0, unlike Math.abs). */
-function abs(value) {
-  return value < 0 ? -value : value;
-}
+/** Decision wire names, in Swift declaration order (Decision.allCases). */
+export const DECISIONS = Object.freeze([
+  'none', 'left', 'right', 'up', 'down', 'up_left', 'up_right', 'down_left', 'down_right',
+]);
 
-/** Seed 000's `min(v, 1)`: capped above only. */
-function cap(value) {
-  return value < 1 ? value : 1;
-}
-
-/** `value` limited to lo…hi; NaN passes through, as in Swift's comparisons. */
-function clamp(value, lo, hi) {
-  return value < lo ? lo : value > hi ? hi : value;
-}
-
-function within(value, lo, hi) {
-  return value >= lo && value <= hi;
-}
-
-/** Decision wire names, in Swift declaration order. */
-export const DECISIONS = 'none left right up down up_left up_right down_left down_right'.split(' ');
-
-/** Koloda target point {x, y} of a decision, components in {−1, 0, 1} (none = 0, 0). */
-function target(decision) {
-  const x = decision.includes(RIGHT) - decision.includes(LEFT);
-  const y = decision.includes('down') - decision.includes('up');
-  return { x, y };
-}
-
-/** Unit vector {x, y} of a decision in screen coordinates; diagonals use sqrt(0.5) as Swift does. */
-function unit(decision) {
-  const point = target(decision);
-  const scale = point.x && point.y ? sqrt(0.5) : 1;
-  return { x: point.x * scale, y: point.y * scale };
-}
-
-/** [direction, score, vector]: the enabled direction whose vector `vectorOf(d)` scores highest
- *  (the first one on ties). */
-function bestDirection(profile, vectorOf, scoreOf) {
-  let best = NONE;
-  let bestScore = -Infinity;
-  let bestVector;
-  for (const direction of profile.directions) {
-    const vector = vectorOf(direction);
-    const score = scoreOf(vector);
-    if (score > bestScore) {
-      best = direction;
-      bestScore = score;
-      bestVector = vector;
-    }
+/** Decision.unit: the unit vector {x, y} of a decision in screen coordinates (y grows downwards); diagonals
+ *  use sqrt(0.5), correctly rounded in both languages. `none` is the zero vector. */
+export function unit(decision) {
+  const d = Math.sqrt(0.5);
+  switch (decision) {
+    case 'left':
+      return { x: -1, y: 0 };
+    case 'right':
+      return { x: 1, y: 0 };
+    case 'up':
+      return { x: 0, y: -1 };
+    case 'down':
+      return { x: 0, y: 1 };
+    case 'up_left':
+      return { x: -d, y: -d };
+    case 'up_right':
+      return { x: d, y: -d };
+    case 'down_left':
+      return { x: -d, y: d };
+    case 'down_right':
+      return { x: d, y: d };
+    default:
+      return { x: 0, y: 0 };
   }
-  return [best, bestScore, bestVector];
 }
 
-/** Release velocity {x, y}, px/ms: least-squares slope over the last `windowMs` (else the last
- *  two samples). */
-function releaseVelocity(trace, windowMs) {
-  const { t, x, y } = trace;
-  const n = t.length;
-  let start = n - 1;
-  while (start > 0 && t[n - 1] - t[start - 1] <= windowMs) {
-    start--;
+/** Decision.target: Koloda's target point {x, y}, components in {−1, 0, 1} (`none` is the origin). */
+export function target(decision) {
+  switch (decision) {
+    case 'left':
+      return { x: -1, y: 0 };
+    case 'right':
+      return { x: 1, y: 0 };
+    case 'up':
+      return { x: 0, y: -1 };
+    case 'down':
+      return { x: 0, y: 1 };
+    case 'up_left':
+      return { x: -1, y: -1 };
+    case 'up_right':
+      return { x: 1, y: -1 };
+    case 'down_left':
+      return { x: -1, y: 1 };
+    case 'down_right':
+      return { x: 1, y: 1 };
+    default:
+      return { x: 0, y: 0 };
   }
-  if (n - start < 2) {
-    start = n - 2;
-  }
-  const count = n - start;
-  let sumT = 0;
-  let sumX = 0;
-  let sumY = 0;
-  for (let i = start; i < n; i++) {
-    sumT += t[i];
-    sumX += x[i];
-    sumY += y[i];
-  }
-  let tt = 0;
-  let tx = 0;
-  let ty = 0;
-  for (let i = start; i < n; i++) {
-    const dt = t[i] - sumT / count;
-    tt += dt * dt;
-    tx += dt * (x[i] - sumX / count);
-    ty += dt * (y[i] - sumY / count);
-  }
-  return n > 1 && tt > 0 ? { x: tx / tt, y: ty / tt } : { x: 0, y: 0 };
 }
 
-/** DragState.of and judge's rule switch in one: [candidate, progress, decision]; the decision
- *  needs the trace and its release velocity. judge's own recomputations (distanceOrFling's
- *  projection, Koloda's fraction) are the same operations on the same numbers as DragState's, so
- *  their values are reused here. Left/right rules name the side of dx; a rule without a drag
- *  model (springList) has no candidate. Koloda's nearest target is the highest negated squared
- *  distance (negation is exact, so the order is Swift's). */
-function judge(dx, dy, w, h, vw, vh, ox, profile, trace, velocity) {
-  const side = dx < 0 ? LEFT : RIGHT;
-  let candidate = NONE;
-  let progress = 0;
-  let decision = NONE;
-  switch (profile.rule) {
-    case 'distanceOrFling': {
-      const threshold = profile.distanceThreshold;
-      const [best, distance, vector] = bestDirection(profile, unit, (u) => dx / w * u.x + dy / h * u.y);
-      candidate = best;
-      if (candidate != NONE) {
-        const fraction = distance / threshold;
-        progress = fraction > 0 ? fraction : 0;
-        const speed = velocity ? velocity.x * vector.x + velocity.y * vector.y : 0;
-        const flung = trace && speed >= profile.flingVelocity && distance >= profile.minFlingDistance;
-        if (trace && (distance >= threshold || flung)) {
-          decision = candidate;
-        }
-      }
-      break;
-    }
-    case 'classic': {
-      // The side of dx / vw, which can underflow to −0.
-      const ratio = cap(dx / vw);
-      const xRatio = profile.classicXRatio;
-      candidate = ratio < 0 ? LEFT : RIGHT;
-      progress = abs(ratio) / xRatio;
-      // Vertical movement does not matter (a level drag counts).
-      decision = ratio < -xRatio ? LEFT : ratio > xRatio ? RIGHT : NONE;
-      break;
-    }
-    case 'zone': {
-      const inset = profile.zoneInsetX;
-      const pointerX = ox + dx;
-      const room = dx < 0 ? ox - inset : vw - inset - ox;
-      candidate = side;
-      progress = room > 0 ? (dx < 0 ? ox - pointerX : pointerX - ox) / room : 1;
-      if (trace && longPress(trace, profile.pressDelayMs, profile.pressSlopPx)) {
-        decision = pointerX < inset ? LEFT : pointerX > vw - inset ? RIGHT : NONE;
-      }
-      break;
-    }
-    case 'koloda': {
-      const px = 2 * dx / w;
-      const py = 2 * dy / h;
-      const nearness = (g) => -((px - g.x) * (px - g.x) + (py - g.y) * (py - g.y));
-      const [best, , goal] = bestDirection(profile, target, nearness);
-      candidate = best;
-      if (candidate != NONE) {
-        const fraction = clamp((px * goal.x + py * goal.y) / (goal.x * goal.x + goal.y * goal.y), 0, 1);
-        progress = fraction / profile.kolodaThreshold;
-        decision = fraction >= profile.kolodaThreshold ? candidate : NONE;
-      }
-      break;
-    }
-    case 'reveal': {
-      const reveal = profile.reveal;
-      candidate = side;
-      progress = abs(dx) / (w * reveal.actionFraction);
-      if (trace && abs(dx) >= reveal.minTravelPx) {
-        decision = revealDirection(trace.x, reveal.moveClampPx, reveal.moveSamples);
-      }
-      break;
-    }
+// ---------------------------------------------------------------- Trace+Codable.swift, LenientDouble.swift
+
+/** LenientDouble: a JSON number, or the strings "NaN", "Infinity", "+Infinity", "-Infinity" as the IEEE
+ *  values; undefined for anything else (Swift's decoder throws). */
+function lenientDouble(value) {
+  if (typeof value === 'number') {
+    return value;
   }
-  return [candidate, progress, decision];
+  switch (value) {
+    case 'NaN':
+      return NaN;
+    case 'Infinity':
+    case '+Infinity':
+      return Infinity;
+    case '-Infinity':
+      return -Infinity;
+    default:
+      return undefined;
+  }
 }
 
-/** Drag state {candidate, progress} of pointer offset (dx, dy), card w×h, viewport vw×vh and
- *  pointerdown x ox (viewport px). */
-export function dragState(dx, dy, w, h, vw, vh, ox, profile) {
-  const [candidate, progress] = judge(dx, dy, w, h, vw, vh, ox, profile);
-  return { candidate, progress };
+/** Whether a JSON field is absent or null (Swift's decodeIfPresent reads both as nil). */
+function isAbsent(value) {
+  return value === undefined || value === null;
 }
 
-/** Whether anything Swift's JSON decoder refuses is there: a missing or mistyped field, an
- *  unknown claim, or a non-finite number (Swift reads "NaN" and "Infinity" strings, then refuses
- *  them). t, x, y must be arrays of the same length. */
-function isMalformed(trace, claimed) {
-  const { t, x, y } = trace;
-  const n = t.length;
-  if (!(claimed == null || DECISIONS.includes(claimed))) {
-    return true;
+/** An array of lenient numbers, or undefined when it is not one. */
+function lenientNumbers(value) {
+  if (!Array.isArray(value)) {
+    return undefined;
   }
-  if (![t, x, y].every(Array.isArray) || x.length != n || y.length != n) {
-    return true;
+  const numbers = value.map(lenientDouble);
+  return numbers.includes(undefined) ? undefined : numbers;
+}
+
+/** Trace.init(from:): the trace {t, x, y, w, h, vw, vh, gx, gy, ox, oy} a parsed JSON value decodes to, or
+ *  null where Swift's decoder throws (not an object, a missing or mistyped field). `ox`, `oy` may be
+ *  absent or null (undefined in the result). */
+export function decodeTrace(value) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return null;
   }
+  const trace = {
+    t: lenientNumbers(value.t),
+    x: lenientNumbers(value.x),
+    y: lenientNumbers(value.y),
+    w: lenientDouble(value.w),
+    h: lenientDouble(value.h),
+    vw: lenientDouble(value.vw),
+    vh: lenientDouble(value.vh),
+    gx: lenientDouble(value.gx),
+    gy: lenientDouble(value.gy),
+    ox: isAbsent(value.ox) ? undefined : lenientDouble(value.ox),
+    oy: isAbsent(value.oy) ? undefined : lenientDouble(value.oy),
+  };
+  const required = [trace.t, trace.x, trace.y, trace.w, trace.h, trace.vw, trace.vh, trace.gx, trace.gy];
+  const oxBroken = !isAbsent(value.ox) && trace.ox === undefined;
+  const oyBroken = !isAbsent(value.oy) && trace.oy === undefined;
+  return required.includes(undefined) || oxBroken || oyBroken ? null : trace;
+}
+
+// ---------------------------------------------------------------- Validation.swift
+
+/** checkTrace: the trace-shape rules of `validate`, without any decision. Returns the first broken rule's
+ *  wire name (Swift throws it), in SwipeRejection declaration order, or null. */
+export function checkTrace(trace, limits) {
+  const n = trace.t.length;
+  if (trace.x.length !== n || trace.y.length !== n) {
+    return 'malformed';
+  }
+  // The eight scalars (`ox`, `oy` count as 0 when absent).
   const scalars = [trace.w, trace.h, trace.vw, trace.vh, trace.gx, trace.gy, trace.ox ?? 0, trace.oy ?? 0];
-  return ![...scalars, ...t, ...x, ...y].every(Number.isFinite);
-}
-
-function isSizeOutOfRange(trace, limits) {
-  const cardFits = within(trace.w, limits.minCardSize, limits.maxCardSize)
-    && within(trace.h, limits.minCardSize, limits.maxCardSize);
-  const viewportFits = within(trace.vw, limits.minViewport, limits.maxViewport)
-    && within(trace.vh, limits.minViewport, limits.maxViewport);
-  const grabFits = within(trace.gx, 0, trace.w) && within(trace.gy, 0, trace.h);
-  return !(cardFits && viewportFits && grabFits);
-}
-
-function isTimeNonMonotonic(t) {
-  for (let i = 0; i < t.length; i++) {
-    if (i ? !(t[i] > t[i - 1]) : t[i] < 0) {
-      return true;
-    }
+  if (!scalars.every(Number.isFinite)) {
+    return 'malformed';
   }
-  return false;
+  const pass = samplePass(trace);
+  if (!pass.finite) {
+    return 'malformed';
+  }
+
+  const cardFits = trace.w >= limits.minCardSize && trace.w <= limits.maxCardSize
+    && trace.h >= limits.minCardSize && trace.h <= limits.maxCardSize;
+  if (!cardFits) {
+    return 'size_out_of_range';
+  }
+  const viewportFits = trace.vw >= limits.minViewport && trace.vw <= limits.maxViewport
+    && trace.vh >= limits.minViewport && trace.vh <= limits.maxViewport;
+  if (!viewportFits) {
+    return 'size_out_of_range';
+  }
+  if (!(trace.gx >= 0 && trace.gx <= trace.w && trace.gy >= 0 && trace.gy <= trace.h)) {
+    return 'size_out_of_range';
+  }
+
+  if (n < limits.minSamples || n === 0) {
+    return 'too_few_samples';
+  }
+  if (n > limits.maxSamples) {
+    return 'too_long';
+  }
+  if (trace.t[0] < 0) {
+    return 'non_monotonic_time';
+  }
+  if (!pass.increasing) {
+    return 'non_monotonic_time';
+  }
+  if (trace.t[n - 1] - trace.t[0] < limits.minDurationMs) {
+    return 'too_short';
+  }
+  if (trace.t[n - 1] > limits.maxDurationMs) {
+    return 'too_long';
+  }
+  if (hasImpossibleSpeed(trace, limits)) {
+    return 'impossible_speed';
+  }
+  return null;
 }
 
-/** Validation.swift's hasImpossibleSpeed, the same operations in the same order: whether a sample
- *  is further from its anchor than maxSpeed × max(the time between them, speedWindowMs) +
- *  pointerSlopPx. The anchor is the latest earlier sample at least speedWindowMs before it, else the
- *  pointerdown point (0, 0) at t = 0. Times are finite and increasing here. */
-function hasImpossibleSpeed({ t, x, y }, limits) {
+/** SamplePass: {finite, increasing} of one pass over `t`, `x`, `y` (the same length): every sample is
+ *  finite; `t[i] > t[i − 1]` for every i ≥ 1. Swift's pass is branch-free for speed; the facts are the
+ *  same. */
+function samplePass(trace) {
+  const { t, x, y } = trace;
+  let finite = true;
+  let increasing = true;
+  for (let i = 0; i < t.length; i++) {
+    finite = finite && Number.isFinite(t[i]) && Number.isFinite(x[i]) && Number.isFinite(y[i]);
+    increasing = increasing && (i === 0 || t[i] > t[i - 1]);
+  }
+  return { finite, increasing };
+}
+
+/** hasImpossibleSpeed: whether a sample is further from its anchor than maxSpeed × max(the time between
+ *  them, speedWindowMs) + pointerSlopPx. The anchor is the latest earlier sample at least speedWindowMs
+ *  before it, else the pointerdown point (0, 0) at t = 0. Expects finite, strictly increasing times. */
+function hasImpossibleSpeed(trace, limits) {
+  const n = trace.t.length;
   const windowMs = limits.speedWindowMs;
   let anchor = -1;
   let anchorT = 0;
   let anchorX = 0;
   let anchorY = 0;
-  for (let i = 0; i < t.length; i++) {
-    while (anchor + 1 < i && t[anchor + 1] <= t[i] - windowMs) {
-      anchor++;
-      anchorT = t[anchor];
-      anchorX = x[anchor];
-      anchorY = y[anchor];
+  for (let i = 0; i < n; i++) {
+    const ti = trace.t[i];
+    while (anchor + 1 < i && trace.t[anchor + 1] <= ti - windowMs) {
+      anchor += 1;
+      anchorT = trace.t[anchor];
+      anchorX = trace.x[anchor];
+      anchorY = trace.y[anchor];
     }
-    const span = t[i] - anchorT;
+    const span = ti - anchorT;
     const reach = limits.maxSpeed * (span > windowMs ? span : windowMs) + limits.pointerSlopPx;
-    const dx = x[i] - anchorX;
-    const dy = y[i] - anchorY;
+    const dx = trace.x[i] - anchorX;
+    const dy = trace.y[i] - anchorY;
     if (dx * dx + dy * dy > reach * reach) {
       return true;
     }
@@ -242,278 +254,595 @@ function hasImpossibleSpeed({ t, x, y }, limits) {
   return false;
 }
 
-/** The claim and trace-shape rules of validate with profile.limits: the first broken rule's code,
- *  or null. A trace that is not an object makes the caller's try fail. */
-function checkTrace(trace, limits, claimed) {
-  const t = trace.t;
-  const n = t.length;
-  if (isMalformed(trace, claimed)) {
-    return 'malformed';
-  }
-  if (isSizeOutOfRange(trace, limits)) {
-    return 'size_out_of_range';
-  }
-  if (n < limits.minSamples || !n) {
-    return 'too_few_samples';
-  }
-  if (n > limits.maxSamples) {
-    return 'too_long';
-  }
-  if (isTimeNonMonotonic(t)) {
-    return 'non_monotonic_time';
-  }
-  if (t[n - 1] - t[0] < limits.minDurationMs) {
-    return 'too_short';
-  }
-  if (t[n - 1] > limits.maxDurationMs) {
-    return 'too_long';
-  }
-  return hasImpossibleSpeed(trace, limits) ? 'impossible_speed' : null;
+// ---------------------------------------------------------------- Velocity.swift
+
+export const Velocity = Object.freeze({
+  /** Velocity.zero. */
+  zero: Object.freeze({ x: 0, y: 0 }),
+
+  /** Velocity.release: the release velocity {x, y}, px/ms, of a trace: the least-squares slope of x(t)
+   *  and y(t) over the samples within `windowMs` of the last one (inclusive); with fewer than two in the
+   *  span, the last two samples. Fewer than two samples, or no time spread, gives zero. Centred sums. */
+  release(trace, windowMs) {
+    const { t, x: xs, y: ys } = trace;
+    const n = t.length;
+    if (n < 2) {
+      return Velocity.zero;
+    }
+    const end = t[n - 1];
+    let start = n - 1;
+    while (start > 0 && end - t[start - 1] <= windowMs) {
+      start -= 1;
+    }
+    if (n - start < 2) {
+      start = n - 2;
+    }
+    const m = n - start;
+    let st = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let i = start; i < n; i++) {
+      st += t[i];
+      sx += xs[i];
+      sy += ys[i];
+    }
+    const mt = st / m;
+    const mx = sx / m;
+    const my = sy / m;
+    let stt = 0;
+    let stx = 0;
+    let sty = 0;
+    for (let i = start; i < n; i++) {
+      const dt = t[i] - mt;
+      stt += dt * dt;
+      stx += dt * (xs[i] - mx);
+      sty += dt * (ys[i] - my);
+    }
+    if (!(stt > 0)) {
+      return Velocity.zero;
+    }
+    return { x: stx / stt, y: sty / stt };
+  },
+});
+
+// ---------------------------------------------------------------- DragState.swift
+
+export const DragState = Object.freeze({
+  /** DragState.of: {candidate, progress} of a pointer offset (dx, dy) for a card w×h in a viewport vw×vh,
+   *  with the pointerdown at viewport x `ox`. `candidate` is the direction with the largest projection (or
+   *  the rule's candidate), `none` for rules that never throw; `progress` the fraction of the throw
+   *  threshold reached along it, ≥ 0. */
+  of(dx, dy, w, h, vw, vh, ox, profile) {
+    switch (profile.rule) {
+      case 'distanceOrFling': {
+        const nx = dx / w;
+        const ny = dy / h;
+        let best = NONE;
+        let bestProj = -Infinity;
+        for (const direction of profile.directions) {
+          const u = unit(direction);
+          const proj = nx * u.x + ny * u.y;
+          if (proj > bestProj) {
+            best = direction;
+            bestProj = proj;
+          }
+        }
+        if (best === NONE) {
+          return { candidate: NONE, progress: 0 };
+        }
+        const prog = bestProj / profile.distanceThreshold;
+        return { candidate: best, progress: prog > 0 ? prog : 0 };
+      }
+      case 'classic': {
+        const rx = capAtOne(dx / vw);
+        const prog = (rx < 0 ? -rx : rx) / profile.classicXRatio;
+        return { candidate: rx < 0 ? 'left' : 'right', progress: prog };
+      }
+      case 'zone': {
+        const px = ox + dx;
+        if (dx < 0) {
+          const room = ox - profile.zoneInsetX;
+          return { candidate: 'left', progress: room > 0 ? (ox - px) / room : 1 };
+        }
+        const room = vw - profile.zoneInsetX - ox;
+        return { candidate: 'right', progress: room > 0 ? (px - ox) / room : 1 };
+      }
+      case 'koloda': {
+        const px = 2 * dx / w;
+        const py = 2 * dy / h;
+        let best = NONE;
+        let bestDist = Infinity;
+        for (const direction of profile.directions) {
+          const g = target(direction);
+          const ex = px - g.x;
+          const ey = py - g.y;
+          const dist = ex * ex + ey * ey;
+          if (dist < bestDist) {
+            best = direction;
+            bestDist = dist;
+          }
+        }
+        if (best === NONE) {
+          return { candidate: NONE, progress: 0 };
+        }
+        const g = target(best);
+        let k = (px * g.x + py * g.y) / (g.x * g.x + g.y * g.y);
+        if (k < 0) {
+          k = 0;
+        }
+        if (k > 1) {
+          k = 1;
+        }
+        return { candidate: best, progress: k / profile.kolodaThreshold };
+      }
+      case 'reveal': {
+        const prog = (dx < 0 ? -dx : dx) / (w * profile.reveal.actionFraction);
+        return { candidate: dx < 0 ? 'left' : 'right', progress: prog };
+      }
+      default:
+        // springList never throws.
+        return { candidate: NONE, progress: 0 };
+    }
+  },
+});
+
+/** DragState.capAtOne: the seed's `min(value, 1)`, capped above only, as in seed 000. */
+function capAtOne(value) {
+  return value < 1 ? value : 1;
 }
 
-/** zone: the press outlasted `delayMs` without moving more than `slopPx` before it. Times increase
- *  in a checked trace, so the samples before `delayMs` are the prefix the Swift loop walks. */
-function longPress({ t, x, y }, delayMs, slopPx) {
-  const n = t.length;
-  if (!(n > 0 && !(t[n - 1] < delayMs))) {
-    return false;
+// ---------------------------------------------------------------- Judge.swift
+
+/** judge: the model's verdict {decision, candidate, velocity, progress, suspect} on a trace that passed
+ *  checkTrace (release velocity, the profile's throw rule, progress and the suspect flag). */
+export function judge(trace, profile) {
+  const n = trace.t.length;
+  const velocity = Velocity.release(trace, profile.velocityWindowMs);
+  const dx = n > 0 ? trace.x[n - 1] : 0;
+  const dy = n > 0 ? trace.y[n - 1] : 0;
+  const ox = trace.ox ?? (trace.vw - trace.w) / 2 + trace.gx;
+  const state = DragState.of(dx, dy, trace.w, trace.h, trace.vw, trace.vh, ox, profile);
+  let decision = NONE;
+
+  switch (profile.rule) {
+    case 'distanceOrFling':
+      if (state.candidate !== NONE) {
+        const u = unit(state.candidate);
+        const proj = dx / trace.w * u.x + dy / trace.h * u.y;
+        const vproj = velocity.x * u.x + velocity.y * u.y;
+        const flung = vproj >= profile.flingVelocity && proj >= profile.minFlingDistance;
+        if (proj >= profile.distanceThreshold || flung) {
+          decision = state.candidate;
+        }
+      }
+      break;
+    case 'classic': {
+      // Vertical movement does not matter: a level drag counts (issue 26).
+      const rx = capAtOne(dx / trace.vw);
+      if (rx < -profile.classicXRatio) {
+        decision = 'left';
+      } else if (rx > profile.classicXRatio) {
+        decision = 'right';
+      }
+      break;
+    }
+    case 'zone':
+      if (longPressBegan(trace, profile.pressDelayMs, profile.pressSlopPx)) {
+        const px = ox + dx;
+        if (px < profile.zoneInsetX) {
+          decision = 'left';
+        } else if (px > trace.vw - profile.zoneInsetX) {
+          decision = 'right';
+        }
+      }
+      break;
+    case 'koloda':
+      if (state.candidate !== NONE) {
+        const g = target(state.candidate);
+        let k = (2 * dx / trace.w * g.x + 2 * dy / trace.h * g.y) / (g.x * g.x + g.y * g.y);
+        if (k < 0) {
+          k = 0;
+        }
+        if (k > 1) {
+          k = 1;
+        }
+        if (k >= profile.kolodaThreshold) {
+          decision = state.candidate;
+        }
+      }
+      break;
+    case 'reveal': {
+      const travel = dx < 0 ? -dx : dx;
+      if (travel >= profile.reveal.minTravelPx) {
+        decision = RevealRow.direction(trace.x, profile.reveal.moveClampPx, profile.reveal.moveSamples);
+      }
+      break;
+    }
+    default:
+      // springList never throws.
+      break;
   }
-  return !t.some((time, i) => time < delayMs && x[i] * x[i] + y[i] * y[i] > slopPx * slopPx);
+  if (decision !== NONE && !profile.directions.includes(decision)) {
+    decision = NONE;
+  }
+  return {
+    decision,
+    candidate: state.candidate,
+    velocity,
+    progress: state.progress,
+    suspect: isSuspect(trace, profile.limits),
+  };
 }
 
-/** Machine-like trace with profile.limits: near-constant intervals and speed on a near-perfect line. */
-function isSuspect({ t, x, y }, limits) {
-  const n = t.length;
-  const last = n - 1;
-  const meanInterval = (t[last] - t[0]) / last;
-  if (!(n >= limits.suspectMinSamples && last > 1 && meanInterval > 0)) {
+/** longPressBegan (zone): the trace outlasted the press delay without moving more than the slop before it. */
+function longPressBegan(trace, delayMs, slopPx) {
+  const n = trace.t.length;
+  if (n === 0 || trace.t[n - 1] < delayMs) {
     return false;
   }
-  const speeds = [];
-  let sum = 0;
+  const slop2 = slopPx * slopPx;
+  let i = 0;
+  while (i < n && trace.t[i] < delayMs) {
+    if (trace.x[i] * trace.x[i] + trace.y[i] * trace.y[i] > slop2) {
+      return false;
+    }
+    i += 1;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- Suspect.swift
+
+/** isSuspect: physically possible but machine-like: near-constant sample intervals AND near-constant
+ *  segment speed AND all points on a near-perfect straight line (tolerances in `limits`). Needs
+ *  `suspectMinSamples` samples and at least two segments; fewer is never suspect. */
+export function isSuspect(trace, limits) {
+  const { t, x, y } = trace;
+  const n = t.length;
+  if (n < limits.suspectMinSamples || n <= 2) {
+    return false;
+  }
+  const segments = n - 1;
+  const meanDt = (t[n - 1] - t[0]) / segments;
+  if (!(meanDt > 0)) {
+    return false;
+  }
+  let speedSum = 0;
+  for (let i = 1; i < n; i++) {
+    const dt = t[i] - t[i - 1];
+    const dev = dt - meanDt;
+    if ((dev < 0 ? -dev : dev) > limits.suspectIntervalTolerance * meanDt) {
+      return false;
+    }
+    const dx = x[i] - x[i - 1];
+    const dy = y[i] - y[i - 1];
+    speedSum += Math.sqrt(dx * dx + dy * dy) / dt;
+  }
+  const meanSpeed = speedSum / segments;
+  if (!(meanSpeed > 0)) {
+    return false;
+  }
   for (let i = 1; i < n; i++) {
     const dt = t[i] - t[i - 1];
     const dx = x[i] - x[i - 1];
     const dy = y[i] - y[i - 1];
-    if (abs(dt - meanInterval) > limits.suspectIntervalTolerance * meanInterval) {
+    const dev = Math.sqrt(dx * dx + dy * dy) / dt - meanSpeed;
+    if ((dev < 0 ? -dev : dev) > limits.suspectSpeedTolerance * meanSpeed) {
       return false;
     }
-    speeds.push(sqrt(dx * dx + dy * dy) / dt);
-    sum += speeds[speeds.length - 1];
   }
-  const meanSpeed = sum / last;
-  const speedTolerance = limits.suspectSpeedTolerance * meanSpeed;
-  if (!(meanSpeed > 0) || speeds.some((speed) => abs(speed - meanSpeed) > speedTolerance)) {
-    return false;
-  }
-  // The line test runs over the end points too: their cross product is exactly 0 (never over).
-  const lx = x[last] - x[0];
-  const ly = y[last] - y[0];
-  const tolerance = limits.suspectLineTolerancePx;
-  return !x.some((px, i) => {
-    const cross = lx * (y[i] - y[0]) - ly * (px - x[0]);
-    return cross * cross > tolerance * tolerance * (lx * lx + ly * ly);
-  });
-}
-
-/** Classification.of: {decision, velocity: {x, y}, progress, rejection: null | code, suspect} of a
- *  `swipedeck classify` input line's trace and claim (null/undefined = no claim), exactly as the
- *  CLI prints it. */
-export function classify(trace, profile, claimed) {
-  let rejection;
-  let velocity = { x: 0, y: 0 };
-  let progress = 0;
-  let decision = NONE;
-  let suspect = false;
-  try {
-    rejection = checkTrace(trace, profile.limits, claimed);
-  } catch {
-    rejection = 'malformed';
-  }
-  if (!rejection) {
-    const n = trace.t.length;
-    const ox = trace.ox ?? (trace.vw - trace.w) / 2 + trace.gx;
-    velocity = releaseVelocity(trace, profile.velocityWindowMs);
-    suspect = isSuspect(trace, profile.limits);
-    const dx = trace.x[n - 1];
-    const dy = trace.y[n - 1];
-    const judged = judge(dx, dy, trace.w, trace.h, trace.vw, trace.vh, ox, profile, trace, velocity);
-    progress = judged[1];
-    decision = judged[2];
-    decision = profile.directions.includes(decision) ? decision : NONE;
-  }
-  if (!rejection && claimed != null && claimed != decision) {
-    rejection = decision == NONE ? 'not_a_throw' : 'decision_mismatch';
-  }
-  return { decision, velocity, progress, rejection: rejection || null, suspect };
-}
-
-/** Card rotation while dragging, radians (clockwise positive); gy is the grab point's y in the card. */
-export function rotation(dx, w, h, vw, gy, profile) {
-  const fraction = clamp(dx / (profile.rotationByViewport ? vw : w), -1, 1);
-  const flip = profile.rotateAboutGrabPoint && gy > h / 2 ? -1 : 1;
-  return profile.maxRotation * fraction * flip;
-}
-
-/** Overlay (LIKE / NOPE) opacity for a drag progress, 0…1. */
-export function overlayOpacity(progress, profile) {
-  const opacity = (progress - profile.overlayStart) / (profile.overlayFull - profile.overlayStart);
-  return opacity > 0 ? cap(opacity) : 0;
-}
-
-/** Throw-out end {x, y} (px from rest) and durationMs, for release offset (dx, dy), velocity v
- *  {x, y}, decision d and viewport width vw. */
-export function throwOut(dx, dy, v, d, vw, profile) {
-  const distance = profile.exitDistanceFactor * vw;
-  const direction = unit(d);
-  const maxMs = profile.throwMaxMs;
-  const speed = sqrt(v.x * v.x + v.y * v.y);
-  if (profile.throwStyle != 'alongRelease') {
-    // Seed 000 pan takes y from the velocity in px/s: 1000 ms per s.
-    const y = profile.throwStyle == 'horizontalVelocityY' ? v.y * 1000 : dy;
-    return { x: direction.x < 0 ? -distance : distance, y, durationMs: maxMs };
-  }
-  const along = speed > 0 && v.x * direction.x + v.y * direction.y > 0;
-  const ms = speed > 0 ? distance / speed : maxMs;
-  const capped = ms > maxMs ? maxMs : ms;
-  return {
-    x: dx + (along ? v.x / speed : direction.x) * distance,
-    y: dy + (along ? v.y / speed : direction.y) * distance,
-    durationMs: capped < profile.throwMinMs ? profile.throwMinMs : capped,
-  };
-}
-
-/** Seed 000 entrance start {x, y, rotation} from three uniform numbers in [0, 1) (Motion.entrance's
- *  box, hard-coded in Swift). */
-export function entrance(r1, r2, r3) {
-  return { x: -300 + 600 * r1, y: -300 - 300 * r2, rotation: (-90 + 180 * r3) * Math.PI / 180 };
-}
-
-/** Damped spring (mass 1, towards 0) with q = {responseMs, dampingRatio}: [position, velocity] at
- *  t ms from x0 moving at v0 per ms, or (envelope) the bound on |position| at t. */
-function spring(q, t, x0, v0, envelope) {
-  const w = 2 * Math.PI / q.responseMs;
-  const z = q.dampingRatio;
-  if (z < 1) {
-    return underdamped(w, z, t, x0, v0, envelope);
-  }
-  if (z == 1) {
-    return criticallyDamped(w, t, x0, v0, envelope);
-  }
-  return overdamped(w, z, t, x0, v0, envelope);
-}
-
-function underdamped(w, z, t, x0, v0, envelope) {
-  const wd = w * sqrt(1 - z * z);
-  const b = (v0 + z * w * x0) / wd;
-  const decay = exp(-z * w * t);
-  if (envelope) {
-    return decay * sqrt(x0 * x0 + b * b);
-  }
-  const cos = Math.cos(wd * t);
-  const sin = Math.sin(wd * t);
-  return [decay * (x0 * cos + b * sin), decay * ((b * wd - z * w * x0) * cos - (x0 * wd + z * w * b) * sin)];
-}
-
-function criticallyDamped(w, t, x0, v0, envelope) {
-  const k = v0 + w * x0;
-  if (envelope) {
-    const a = Math.abs(x0);
-    const ak = Math.abs(k);
-    const peak = ak > 0 ? Math.max(t, 1 / w - a / ak) : t;
-    return (a + ak * peak) * exp(-w * peak);
-  }
-  return [(x0 + k * t) * exp(-w * t), (k - w * (x0 + k * t)) * exp(-w * t)];
-}
-
-function overdamped(w, z, t, x0, v0, envelope) {
-  const root = sqrt(z * z - 1);
-  const r1 = -w * (z - root);
-  const r2 = -w * (z + root);
-  const c1 = (v0 - r2 * x0) / (r1 - r2);
-  const c2 = x0 - c1;
-  if (envelope) {
-    return Math.abs(c1) * exp(r1 * t) + Math.abs(c2) * exp(r2 * t);
-  }
-  return [c1 * exp(r1 * t) + c2 * exp(r2 * t), c1 * r1 * exp(r1 * t) + c2 * r2 * exp(r2 * t)];
-}
-
-/** Damped spring (mass 1, towards 0) with q = {responseMs, dampingRatio}: [position, velocity] at
- *  t ms from x0 moving at v0 per ms. */
-export function springState(q, t, x0, v0) {
-  return spring(q, t, x0, v0);
-}
-
-/** Time (ms) after which |position| stays below eps (bisection on the spring's envelope). */
-export function settleTime(q, x0, v0, eps = 0.5) {
-  const over = (t) => spring(q, t, x0, v0, true) > eps;
-  if (!over(0)) {
-    return 0;
-  }
-  let lo = 0;
-  let hi = 1;
-  // Search bounds of DampedSpring.settleTime, not physics.
-  while (over(hi) && hi < 1e9) {
-    hi *= 2;
-  }
-  for (let i = 0; i < 60; i++) {
-    const middle = (lo + hi) / 2;
-    if (over(middle)) {
-      lo = middle;
-    } else {
-      hi = middle;
+  // Distance from the first-to-last line, compared squared: |cross| / len <= tol.
+  const lx = x[n - 1] - x[0];
+  const ly = y[n - 1] - y[0];
+  const len2 = lx * lx + ly * ly;
+  const tol = limits.suspectLineTolerancePx;
+  for (let i = 1; i < n - 1; i++) {
+    const cross = lx * (y[i] - y[0]) - ly * (x[i] - x[0]);
+    if (cross * cross > tol * tol * len2) {
+      return false;
     }
   }
-  return hi;
+  return true;
 }
 
-/** Transform of the card at depth in a stack of count, w px wide; stack = profile.stack (StackSlot.at). */
-export function stackSlot(depth, count, w, stack) {
-  const hidden = depth >= stack.visible;
-  const d = hidden ? stack.visible - 1 : depth;
-  const inset = stack.mode == 'inset';
-  const scale = 1 - stack.scaleStep * d;
-  return {
-    depth,
-    scaleX: inset ? (w - 2 * stack.insetX * d) / w : scale,
-    scaleY: inset ? 1 : scale,
-    translateX: 0,
-    translateY: inset ? stack.insetY * d : -stack.offsetStep * d,
-    opacity: hidden ? 0 : inset ? 1 : 1 - stack.alphaStep * d,
-    zIndex: count - depth,
-  };
-}
+// ---------------------------------------------------------------- Classification.swift
 
-/** Reveal row direction from the sum of the last `samples` moves of xs, each clamped to ±clampPx:
- *  right if > 0, else left; none under 2 points. */
-export function revealDirection(xs, clampPx, samples) {
-  const n = xs.length;
-  const first = n - samples < 1 ? 1 : n - samples;
-  let sum = 0;
-  for (let i = first; i < n; i++) {
-    // The upper bound first, then the lower, as RevealRow.direction does (they differ if clampPx < 0).
-    const move = xs[i] - xs[i - 1];
-    const below = move > clampPx ? clampPx : move;
-    sum += below < -clampPx ? -clampPx : below;
+export const Classification = Object.freeze({
+  /** Classification.malformed: a line that could not be understood. */
+  malformed: Object.freeze({
+    decision: NONE, velocity: Velocity.zero, progress: 0, rejection: 'malformed', suspect: false,
+  }),
+
+  /** Classification.of: {decision, velocity, progress, rejection, suspect} of a decoded trace under a
+   *  profile, with an optional claim (null or undefined: none), exactly as `swipedeck classify` prints it.
+   *  A shape rule broken gives decision none, zero velocity and progress; a claim that disagrees keeps the
+   *  model's own decision and names the rule in `rejection`. */
+  of(trace, claimed, profile) {
+    const broken = checkTrace(trace, profile.limits);
+    if (broken !== null) {
+      return { decision: NONE, velocity: Velocity.zero, progress: 0, rejection: broken, suspect: false };
+    }
+    const verdict = judge(trace, profile);
+    let rejection = null;
+    if (!isAbsent(claimed) && claimed !== verdict.decision) {
+      rejection = verdict.decision === NONE ? 'not_a_throw' : 'decision_mismatch';
+    }
+    return {
+      decision: verdict.decision,
+      velocity: verdict.velocity,
+      progress: verdict.progress,
+      rejection,
+      suspect: verdict.suspect,
+    };
+  },
+
+  /** Classification.of(line:): one parsed input line {trace, claimed?}; anything Swift's decoder refuses
+   *  (a trace that is not one, a claim that is not a decision name) is `malformed`. */
+  ofLine(line, profile) {
+    const trace = decodeTrace(line === null || typeof line !== 'object' ? null : line.trace);
+    const claimed = line?.claimed ?? null;
+    if (trace === null || !(claimed === null || DECISIONS.includes(claimed))) {
+      return Classification.malformed;
+    }
+    return Classification.of(trace, claimed, profile);
+  },
+});
+
+// ---------------------------------------------------------------- Motion.swift
+
+export const Motion = Object.freeze({
+  /** Motion.rotation: rotation of a dragged card, radians (clockwise positive): maxRotation × clamp(dx /
+   *  basis, −1, 1), basis the card width or, with rotationByViewport, the viewport's; with
+   *  rotateAboutGrabPoint the sign flips when the card was grabbed in its lower half (gy > h / 2). */
+  rotation(dx, w, h, vw, gy, profile) {
+    let r = dx / (profile.rotationByViewport ? vw : w);
+    if (r > 1) {
+      r = 1;
+    }
+    if (r < -1) {
+      r = -1;
+    }
+    const sign = profile.rotateAboutGrabPoint && gy > h / 2 ? -1 : 1;
+    return profile.maxRotation * r * sign;
+  },
+
+  /** Motion.overlayOpacity: overlay (LIKE / NOPE) opacity for a drag progress, 0 at overlayStart, 1 at
+   *  overlayFull, linear between, clamped to [0, 1]. */
+  overlayOpacity(progress, profile) {
+    const o = (progress - profile.overlayStart) / (profile.overlayFull - profile.overlayStart);
+    if (!(o > 0)) {
+      return 0;
+    }
+    return o < 1 ? o : 1;
+  },
+
+  /** Motion.throwOut: the ThrowOut {x, y, durationMs} of a release at offset (dx, dy), px, with velocity
+   *  {x, y}, px/ms, thrown towards `decision` (not none), in a viewport vw px wide. */
+  throwOut(dx, dy, velocity, decision, vw, profile) {
+    const distance = profile.exitDistanceFactor * vw;
+    const u = unit(decision);
+    switch (profile.throwStyle) {
+      case 'alongRelease': {
+        const speed = Math.sqrt(velocity.x * velocity.x + velocity.y * velocity.y);
+        let ux = u.x;
+        let uy = u.y;
+        if (speed > 0 && velocity.x * u.x + velocity.y * u.y > 0) {
+          ux = velocity.x / speed;
+          uy = velocity.y / speed;
+        }
+        let ms = profile.throwMaxMs;
+        if (speed > 0) {
+          ms = distance / speed;
+        }
+        if (ms > profile.throwMaxMs) {
+          ms = profile.throwMaxMs;
+        }
+        if (ms < profile.throwMinMs) {
+          ms = profile.throwMinMs;
+        }
+        return { x: dx + ux * distance, y: dy + uy * distance, durationMs: ms };
+      }
+      case 'horizontalVelocityY':
+        // Seed 000 takes y from the velocity in px/s: 1000 ms per s.
+        return { x: u.x < 0 ? -distance : distance, y: velocity.y * 1000, durationMs: profile.throwMaxMs };
+      default:
+        // horizontalKeepY.
+        return { x: u.x < 0 ? -distance : distance, y: dy, durationMs: profile.throwMaxMs };
+    }
+  },
+
+  /** Motion.entrance: seed 000's entrance start {x, y, rotation} from three uniform numbers in [0, 1): x in
+   *  [−300, 300] px, y in [−600, −300] px, rotation in [−90°, 90°] (the box Swift hard-codes). */
+  entrance(r1, r2, r3) {
+    return { x: -300 + 600 * r1, y: -300 - 300 * r2, rotation: (-90 + 180 * r3) * Math.PI / 180 };
+  },
+});
+
+// ---------------------------------------------------------------- DampedSpring.swift
+
+/** DampedSpring.init: a damped harmonic oscillator of mass 1 pulling towards 0, from SpringParameters
+ *  {responseMs, dampingRatio}: {omega (rad/ms), zeta, state, settleTime, envelope}. Time in ms, position in
+ *  any unit, velocity in units/ms. */
+export function dampedSpring(parameters) {
+  const omega = 2 * Math.PI / parameters.responseMs;
+  const zeta = parameters.dampingRatio;
+
+  /** DampedSpring.state(at:x0:v0:): {position, velocity} at time t from x0 moving at v0. */
+  function state(t, x0, v0) {
+    const w = omega;
+    const z = zeta;
+    if (z < 1) {
+      const wd = w * Math.sqrt(1 - z * z);
+      const a = x0;
+      const b = (v0 + z * w * x0) / wd;
+      const e = Math.exp(-z * w * t);
+      const c = Math.cos(wd * t);
+      const s = Math.sin(wd * t);
+      const position = e * (a * c + b * s);
+      const velocity = e * ((b * wd - z * w * a) * c - (a * wd + z * w * b) * s);
+      return { position, velocity };
+    } else if (z === 1) {
+      const b = v0 + w * x0;
+      const e = Math.exp(-w * t);
+      return { position: (x0 + b * t) * e, velocity: (b - w * (x0 + b * t)) * e };
+    }
+    const root = Math.sqrt(z * z - 1);
+    const r1 = -w * (z - root);
+    const r2 = -w * (z + root);
+    const c1 = (v0 - r2 * x0) / (r1 - r2);
+    const c2 = x0 - c1;
+    const e1 = Math.exp(r1 * t);
+    const e2 = Math.exp(r2 * t);
+    return { position: c1 * e1 + c2 * e2, velocity: c1 * r1 * e1 + c2 * r2 * e2 };
   }
-  return n < 2 ? NONE : sum > 0 ? RIGHT : LEFT;
+
+  /** DampedSpring.settleTime: the time (ms) after which |position| stays below epsilon (bisection on the
+   *  envelope); 0 when the envelope starts below it, or is NaN. */
+  function settleTime(x0, v0, epsilon = 0.5) {
+    if (!(envelope(0, x0, v0) > epsilon)) {
+      return 0;
+    }
+    let hi = 1;
+    // Search bounds, not physics: no further than 1e9 ms, 60 halvings.
+    while (envelope(hi, x0, v0) > epsilon && hi < 1e9) {
+      hi *= 2;
+    }
+    let lo = 0;
+    for (let i = 0; i < 60; i++) {
+      const mid = (lo + hi) / 2;
+      if (envelope(mid, x0, v0) > epsilon) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return hi;
+  }
+
+  /** DampedSpring.envelope: a non-increasing bound on |position| for t ≥ 0. */
+  function envelope(t, x0, v0) {
+    const w = omega;
+    const z = zeta;
+    if (z < 1) {
+      const wd = w * Math.sqrt(1 - z * z);
+      const b = (v0 + z * w * x0) / wd;
+      return Math.exp(-z * w * t) * Math.sqrt(x0 * x0 + b * b);
+    } else if (z === 1) {
+      // (|a| + |b|s) e^{-ws} peaks at s = 1/w − |a|/|b|; take the peak when t is before it.
+      const a = Math.abs(x0);
+      const b = Math.abs(v0 + w * x0);
+      const peak = b > 0 ? Math.max(t, 1 / w - a / b) : t;
+      return (a + b * peak) * Math.exp(-w * peak);
+    }
+    const root = Math.sqrt(z * z - 1);
+    const r1 = -w * (z - root);
+    const r2 = -w * (z + root);
+    const c1 = (v0 - r2 * x0) / (r1 - r2);
+    const c2 = x0 - c1;
+    return Math.abs(c1) * Math.exp(r1 * t) + Math.abs(c2) * Math.exp(r2 * t);
+  }
+
+  return { omega, zeta, state, settleTime, envelope };
 }
 
-/** Reveal row linear slide, ms, from offset towards −travel (opening) or 0. */
-export function slideDuration(offset, travel, opening, maxSlideMs) {
-  const ms = maxSlideMs * (opening ? travel + offset : -offset) / travel;
-  const capped = ms > maxSlideMs ? maxSlideMs : ms;
-  return travel > 0 && capped > 0 ? capped : 0;
-}
+// ---------------------------------------------------------------- StackSlot.swift
 
-/** Spring list: how far an item lags a drag step, px. */
-export function springLag(scrollDelta, touchY, itemY, resistance) {
-  return scrollDelta * abs(touchY - itemY) / resistance;
-}
+export const StackSlot = Object.freeze({
+  /** StackSlot.at: {depth, scaleX, scaleY, translateX, translateY, opacity, zIndex} of the card at `depth`
+   *  of a stack of `count`, each `w` px wide, with StackParameters `stack`. Cards deeper than
+   *  stack.visible − 1 get the last visible slot with opacity 0. */
+  at(depth, count, w, stack) {
+    const hidden = depth >= stack.visible;
+    const d = hidden ? stack.visible - 1 : depth;
+    const z = count - depth;
+    if (stack.mode === 'inset') {
+      const sx = (w - 2 * stack.insetX * d) / w;
+      return {
+        depth,
+        scaleX: sx,
+        scaleY: 1,
+        translateX: 0,
+        translateY: stack.insetY * d,
+        opacity: hidden ? 0 : 1,
+        zIndex: z,
+      };
+    }
+    // scale.
+    const scale = 1 - stack.scaleStep * d;
+    const alpha = 1 - stack.alphaStep * d;
+    return {
+      depth,
+      scaleX: scale,
+      scaleY: scale,
+      translateX: 0,
+      translateY: -stack.offsetStep * d,
+      opacity: hidden ? 0 : alpha,
+      zIndex: z,
+    };
+  },
+});
 
-/** Spring list: extra offset of item index of count when pulled overscroll px past the top (atTop)
- *  or the bottom. */
-export function edgeSpread(index, count, overscroll, atTop, resistance) {
-  const spread = overscroll / resistance;
-  return atTop ? spread * (index + 1) : -spread * (count - index);
-}
+// ---------------------------------------------------------------- RevealRow.swift
+
+export const RevealRow = Object.freeze({
+  /** RevealRow.direction: from the sum of the last `samples` moves of xs, each clamped to ±clampPx (the
+   *  upper bound first): right (close) if > 0, else left (open); none under two positions. */
+  direction(xs, clampPx, samples) {
+    const n = xs.length;
+    if (n < 2) {
+      return NONE;
+    }
+    let first = n - (samples > 0 ? samples : 0);
+    if (first < 1) {
+      first = 1;
+    }
+    let sum = 0;
+    for (let i = first; i < n; i++) {
+      let m = xs[i] - xs[i - 1];
+      if (m > clampPx) {
+        m = clampPx;
+      }
+      if (m < -clampPx) {
+        m = -clampPx;
+      }
+      sum += m;
+    }
+    return sum > 0 ? 'right' : 'left';
+  },
+
+  /** RevealRow.slideDuration: the linear slide, ms: maxSlideMs × remaining distance / travel, clamped to
+   *  [0, maxSlideMs]; `opening` slides towards −travel, else towards 0. travel ≤ 0 gives 0. */
+  slideDuration(offset, travel, opening, maxSlideMs) {
+    if (!(travel > 0)) {
+      return 0;
+    }
+    const remaining = opening ? travel + offset : -offset;
+    let ms = maxSlideMs * remaining / travel;
+    if (ms > maxSlideMs) {
+      ms = maxSlideMs;
+    }
+    if (!(ms > 0)) {
+      ms = 0;
+    }
+    return ms;
+  },
+});
+
+// ---------------------------------------------------------------- SpringList.swift
+
+export const SpringList = Object.freeze({
+  /** SpringList.lag: how far an item lags behind a drag step, px:
+   *  scrollDelta × |touchY − itemY| / resistance. */
+  lag(scrollDelta, touchY, itemY, resistance) {
+    const d = touchY - itemY;
+    return scrollDelta * (d < 0 ? -d : d) / resistance;
+  },
+
+  /** SpringList.edgeSpread: extra offset of item `index` of `count` when pulled `overscroll` px past the top
+   *  (atTop: down by index + 1 gaps) or the bottom (up by count − index gaps), a gap being
+   *  overscroll / resistance. */
+  edgeSpread(index, count, overscroll, atTop, resistance) {
+    const gap = overscroll / resistance;
+    return atTop ? gap * (index + 1) : -gap * (count - index);
+  },
+});

@@ -22,9 +22,24 @@ export function isLike(direction) {
   return LIKE_DIRECTIONS.has(direction);
 }
 
-/** A fraction 0…1 as an SVG length in percent, one decimal: 0.5 → '50.0%'. */
+/**
+ * `value` with one decimal as Swift's String(format: "%.1f") prints it: the decimal nearest the exact
+ * binary value, an exact tie to the even digit. toFixed breaks a tie upwards instead; the only doubles on
+ * a tie at one decimal end in .25 or .75 (a tenth's half is dyadic only there), and .75 goes up either way,
+ * so .25 is the one case to round down (6.25 → '6.2').
+ */
+export function fixedOne(value) {
+  const magnitude = Math.abs(value);
+  const whole = Math.floor(magnitude);
+  if (magnitude - whole === 0.25) {
+    return `${value < 0 ? '-' : ''}${whole}.2`;
+  }
+  return value.toFixed(1);
+}
+
+/** A fraction 0…1 as an SVG length in percent, one decimal: 0.5 → '50.0%' (ResultsView.percent). */
 export function percent(fraction) {
-  return `${(fraction * 100).toFixed(1)}%`;
+  return `${fixedOne(fraction * 100)}%`;
 }
 
 /** A like rate as the page prints it: 0.456 → '46%'. */
@@ -37,12 +52,31 @@ export function medianText(milliseconds) {
   if (milliseconds === null || milliseconds === undefined) {
     return '–';
   }
-  return `${(milliseconds / 1000).toFixed(1)} s`;
+  return `${fixedOne(milliseconds / 1000)} s`;
 }
 
-/** A chart label: the title, or its first LABEL_CHARACTERS - 1 characters, trailing spaces cut, and '…'. */
+/** Splits text into grapheme clusters; null in browsers without Intl.Segmenter (Firefox before 125). */
+const graphemeSegmenter = typeof Intl.Segmenter === 'function'
+  ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+  : null;
+
+/**
+ * The characters of `text` as Swift counts them: grapheme clusters (a flag or a family emoji is one);
+ * code points where the browser cannot segment (a long emoji title may then cut a little earlier).
+ */
+function graphemes(text) {
+  if (graphemeSegmenter === null) {
+    return Array.from(text);
+  }
+  return Array.from(graphemeSegmenter.segment(text), (part) => part.segment);
+}
+
+/**
+ * A chart label (ResultsView.label): the title, or its first LABEL_CHARACTERS - 1 characters (grapheme
+ * clusters), trailing spaces cut, and '…'.
+ */
 export function chartLabel(title) {
-  const characters = Array.from(title);
+  const characters = graphemes(title);
   if (characters.length <= LABEL_CHARACTERS) {
     return title;
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One output line of `swipedeck classify` and the return value of `classify` in `physics.js`.
+/// One output line of `swipedeck classify` and the return value of `Classification.of` in `physics.js`.
 ///
 /// A trace that breaks a shape rule reports `decision: none`, zero velocity and progress, and the
 /// rule in `rejection`. A trace whose claim disagrees still reports the model's own decision.

@@ -13,7 +13,7 @@ public struct DragState: Sendable, Hashable {
     }
 
     /// The drag state of a pointer offset (`dx`, `dy`) for a card `w`×`h` in a viewport `vw`×`vh`.
-    /// Pure arithmetic (+ − × ÷ and comparisons), mirrored by `dragState` in `physics.js`.
+    /// Pure arithmetic (+ − × ÷ and comparisons), mirrored by `DragState.of` in `physics.js`.
     public static func of(dx: Double, dy: Double, w: Double, h: Double, vw: Double, vh: Double, ox: Double, profile p: SwipeProfile) -> DragState {
         switch p.rule {
         case .distanceOrFling:

@@ -5,7 +5,7 @@
 /// Uses + − × ÷, `sqrt` and comparisons only, mirrored by `isSuspect` in `physics.js`.
 public func isSuspect(_ tr: Trace, limits: ValidationLimits) -> Bool {
     let n = tr.t.count
-    if n < limits.suspectMinSamples || n < 3 { return false }
+    if n < limits.suspectMinSamples || n <= 2 { return false }
     let segments = Double(n - 1)
     let meanDt = (tr.t[n - 1] - tr.t[0]) / segments
     if !(meanDt > 0) { return false }

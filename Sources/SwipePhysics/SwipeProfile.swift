@@ -33,8 +33,6 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
     public var pressSlopPx: Double
     /// `zone`: inner zone inset from left and right viewport edges, CSS px. 75 (seed 000 `minX`).
     public var zoneInsetX: Double
-    /// `zone`: inner zone inset from top and bottom viewport edges, CSS px. 100 (seed 000 `minY`).
-    public var zoneInsetY: Double
     /// `koloda`: fraction of the way to the target point that throws, unitless. 0.6 (seed 002).
     public var kolodaThreshold: Double
 
@@ -100,7 +98,6 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         pressDelayMs: Double = 50,
         pressSlopPx: Double = 0.5,
         zoneInsetX: Double = 75,
-        zoneInsetY: Double = 100,
         kolodaThreshold: Double = 0.6,
         tapSlopPx: Double = 6,
         maxRotation: Double = Double.pi / 10,
@@ -133,7 +130,6 @@ public struct SwipeProfile: Sendable, Hashable, Codable {
         self.pressDelayMs = pressDelayMs
         self.pressSlopPx = pressSlopPx
         self.zoneInsetX = zoneInsetX
-        self.zoneInsetY = zoneInsetY
         self.kolodaThreshold = kolodaThreshold
         self.tapSlopPx = tapSlopPx
         self.maxRotation = maxRotation

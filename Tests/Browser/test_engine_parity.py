@@ -46,7 +46,7 @@ def corpus(tmp_path_factory):
 def site(corpus, server):
     with urllib.request.urlopen(server.base + "/js/physics.js") as r:
         shipped = r.read()
-    assert b"export function classify" in shipped
+    assert b"export const Classification" in shipped
     s = ParitySite(corpus, shipped)
     yield s
     s.close()

@@ -3,7 +3,7 @@ import Testing
 @testable import SwipePhysics
 
 /// Swift ↔ JavaScript parity: generated traces go through `Classification.of` here and through
-/// `classify` of `Public/js/physics.js` under node (`Tests/js/parity-runner.mjs`), and every result
+/// `Classification.ofLine` of `Public/js/physics.js` under node (`Tests/js/parity-runner.mjs`), and every result
 /// is compared.
 ///
 /// Comparison rules:
@@ -74,7 +74,7 @@ struct ParityTests {
         }
     }
 
-    /// What the runner computes for one line besides `classify`, in its order: the strings ("s"),
+    /// What the runner computes for one line besides `Classification.ofLine`, in its order: the strings ("s"),
     /// then the numbers ("n") with their names and whether they are compared within 1e-9 (springs).
     static func extras(_ c: Classification, aux a: ParityAux, profile p: SwipeProfile) -> (strings: [String], numbers: [(name: String, value: Double, close: Bool)]) {
         let shapeRules: Set<SwipeRejection> = [.malformed, .sizeOutOfRange, .tooFewSamples, .tooLong, .nonMonotonicTime, .tooShort, .impossibleSpeed]
@@ -85,18 +85,18 @@ struct ParityTests {
         let ds = DragState.of(dx: a.dx, dy: a.dy, w: a.w, h: a.h, vw: a.vw, vh: a.vh, ox: a.ox, profile: p)
         let th = Motion.throwOut(dx: a.dx, dy: a.dy, velocity: velocity, decision: decision, vw: a.vw, profile: p)
         var n: [(String, Double, Bool)] = [
-            ("dragState.progress", ds.progress, false),
-            ("rotation", Motion.rotation(dx: a.dx, w: a.w, h: a.h, vw: a.vw, gy: a.gy, profile: p), false),
-            ("overlayOpacity", Motion.overlayOpacity(progress: progress, profile: p), false),
-            ("throwOut.x", th.x, false), ("throwOut.y", th.y, false), ("throwOut.durationMs", th.durationMs, false),
+            ("DragState.of.progress", ds.progress, false),
+            ("Motion.rotation", Motion.rotation(dx: a.dx, w: a.w, h: a.h, vw: a.vw, gy: a.gy, profile: p), false),
+            ("Motion.overlayOpacity", Motion.overlayOpacity(progress: progress, profile: p), false),
+            ("Motion.throwOut.x", th.x, false), ("Motion.throwOut.y", th.y, false), ("Motion.throwOut.durationMs", th.durationMs, false),
         ]
         for depth in 0...3 {
             let s = StackSlot.at(depth: depth, count: a.count, w: a.w, stack: p.stack)
             n += [
-                ("stackSlot[\(depth)].depth", Double(s.depth), false), ("stackSlot[\(depth)].scaleX", s.scaleX, false),
-                ("stackSlot[\(depth)].scaleY", s.scaleY, false), ("stackSlot[\(depth)].translateX", s.translateX, false),
-                ("stackSlot[\(depth)].translateY", s.translateY, false), ("stackSlot[\(depth)].opacity", s.opacity, false),
-                ("stackSlot[\(depth)].zIndex", Double(s.zIndex), false),
+                ("StackSlot.at[\(depth)].depth", Double(s.depth), false), ("StackSlot.at[\(depth)].scaleX", s.scaleX, false),
+                ("StackSlot.at[\(depth)].scaleY", s.scaleY, false), ("StackSlot.at[\(depth)].translateX", s.translateX, false),
+                ("StackSlot.at[\(depth)].translateY", s.translateY, false), ("StackSlot.at[\(depth)].opacity", s.opacity, false),
+                ("StackSlot.at[\(depth)].zIndex", Double(s.zIndex), false),
             ]
         }
         let spring = DampedSpring([p.returnSpring, p.springList.spring, a.spring][a.k])
@@ -105,11 +105,11 @@ struct ParityTests {
             n += [("spring[\(a.k)](t=\(t)).position", s.position, true), ("spring[\(a.k)](t=\(t)).velocity", s.velocity, true)]
         }
         n.append(("spring[\(a.k)].settleTime", spring.settleTime(x0: a.x0, v0: a.v0), true))
-        n.append(("slideDuration", RevealRow.slideDuration(offset: a.off, travel: a.travel, opening: a.opening, maxSlideMs: p.reveal.maxSlideMs), false))
-        n.append(("springLag", SpringList.lag(scrollDelta: a.sd, touchY: a.ty, itemY: a.iy, resistance: p.springList.scrollResistance), false))
-        n.append(("edgeSpread", SpringList.edgeSpread(index: a.idx, count: a.cnt, overscroll: a.os, atTop: a.top, resistance: p.springList.boundaryResistance), false))
+        n.append(("RevealRow.slideDuration", RevealRow.slideDuration(offset: a.off, travel: a.travel, opening: a.opening, maxSlideMs: p.reveal.maxSlideMs), false))
+        n.append(("SpringList.lag", SpringList.lag(scrollDelta: a.sd, touchY: a.ty, itemY: a.iy, resistance: p.springList.scrollResistance), false))
+        n.append(("SpringList.edgeSpread", SpringList.edgeSpread(index: a.idx, count: a.cnt, overscroll: a.os, atTop: a.top, resistance: p.springList.boundaryResistance), false))
         let en = Motion.entrance(a.r1, a.r2, a.r3)
-        n += [("entrance.x", en.x, false), ("entrance.y", en.y, false), ("entrance.rotation", en.rotation, false)]
+        n += [("Motion.entrance.x", en.x, false), ("Motion.entrance.y", en.y, false), ("Motion.entrance.rotation", en.rotation, false)]
         let strings = [ds.candidate.rawValue, RevealRow.direction(of: a.xs, clampPx: p.reveal.moveClampPx, samples: p.reveal.moveSamples).rawValue]
         return (strings, n)
     }
@@ -123,7 +123,7 @@ struct ParityTests {
         diff.exact("velocity.y", c.velocity.y, js.c.velocity.y.value)
         diff.exact("progress", c.progress, js.c.progress.value)
         let (strings, numbers) = extras(c, aux: a, profile: p)
-        diff.same("[dragState.candidate, revealDirection]", "\(strings)", "\(js.s)")
+        diff.same("[DragState.of.candidate, RevealRow.direction]", "\(strings)", "\(js.s)")
         let jsNumbers = js.numbers
         guard numbers.count == jsNumbers.count else {
             diff.note("numbers", "\(numbers.count) values", "\(jsNumbers.count) values: \(js.n)")
@@ -217,9 +217,9 @@ struct ParityOutput: Decodable {
         var suspect: Bool
     }
 
-    /// `classify`'s result.
+    /// `Classification.ofLine`'s result.
     var c: Classified
-    /// dragState's candidate and revealDirection.
+    /// `DragState.of`'s candidate and `RevealRow.direction`.
     var s: [String]
     /// The numbers of `ParityTests.extras`, space-separated (see `numbers`).
     var n: String

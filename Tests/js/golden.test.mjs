@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { classify, DECISIONS } from '../../Public/js/physics.js';
+import { Classification, DECISIONS, RevealRow } from '../../Public/js/physics.js';
 
 const fixture = name => readFileSync(new URL(`../Fixtures/${name}`, import.meta.url), 'utf8');
 const profiles = Object.fromEntries(JSON.parse(fixture('profiles.json')).map(p => [p.name, p]));
@@ -20,7 +20,7 @@ test('golden.jsonl covers every profile and every rejection code', () => {
 
 for (const [i, g] of golden.entries()) {
   test(`golden ${i + 1} (${g.profile}): ${g.note}`, () => {
-    assert.deepStrictEqual(classify(g.input.trace, profiles[g.profile], g.input.claimed), g.expected);
+    assert.deepStrictEqual(Classification.ofLine(g.input, profiles[g.profile]), g.expected);
   });
 }
 
@@ -28,22 +28,32 @@ test('the decision names are the ones the profiles use', () => {
   for (const p of Object.values(profiles)) for (const d of p.directions) assert.ok(DECISIONS.includes(d), d);
 });
 
-test('classify treats claimed undefined and null as no claim, and unknown claims as malformed', () => {
+test('Classification.ofLine treats claimed undefined and null as no claim, and unknown claims as malformed', () => {
   const g = golden.find(g => g.note == 'thrown right, no claim'), p = profiles[g.profile];
-  assert.deepStrictEqual(classify(g.input.trace, p), g.expected);
-  assert.deepStrictEqual(classify(g.input.trace, p, null), g.expected);
-  for (const bad of ['sideways', 3, true, ['right'], 'RIGHT']) assert.equal(classify(g.input.trace, p, bad).rejection, 'malformed');
+  assert.deepStrictEqual(Classification.ofLine({ trace: g.input.trace }, p), g.expected);
+  assert.deepStrictEqual(Classification.ofLine({ trace: g.input.trace, claimed: null }, p), g.expected);
+  for (const bad of ['sideways', 3, true, ['right'], 'RIGHT']) {
+    assert.equal(Classification.ofLine({ trace: g.input.trace, claimed: bad }, p).rejection, 'malformed');
+  }
   // Strings have a length and spread without error: arrays of samples must be arrays (Swift's decoder says so).
   for (const bad of [undefined, null, 5, 'trace', [], { ...g.input.trace, w: '320' }, { ...g.input.trace, x: [0, null] },
-    { ...g.input.trace, t: '', x: '', y: '' }, { ...g.input.trace, t: [], x: '', y: '' }, { ...g.input.trace, t: 'ab', x: 'ab', y: 'ab' }])
-    assert.equal(classify(bad, p).rejection, 'malformed');
+    { ...g.input.trace, t: '', x: '', y: '' }, { ...g.input.trace, t: [], x: '', y: '' }, { ...g.input.trace, t: 'ab', x: 'ab', y: 'ab' },
+    { ...g.input.trace, ox: 'left' }]) {
+    assert.equal(Classification.ofLine({ trace: bad }, p).rejection, 'malformed');
+  }
+  for (const bad of [undefined, null, 5, 'line', []]) assert.equal(Classification.ofLine(bad, p).rejection, 'malformed');
 });
 
-test('revealDirection clamps each move with the upper bound first, then the lower (RevealRow.direction)', async () => {
+test('Classification.of on a decoded trace: the same result as the line, with the claim second as in Swift', () => {
+  const g = golden.find(g => g.note == 'thrown right, no claim'), p = profiles[g.profile];
+  assert.deepStrictEqual(Classification.of(g.input.trace, null, p), g.expected);
+  assert.equal(Classification.of(g.input.trace, 'left', p).rejection, 'decision_mismatch');
+});
+
+test('RevealRow.direction clamps each move with the upper bound first, then the lower', () => {
   // Only a negative clampPx tells the orders apart: Swift's `if m > c { m = c }; if m < -c { m = -c }` turns
   // the move +10 with c = -5 into -5, then into +5, so the sum is positive: right.
-  const { revealDirection } = await import('../../Public/js/physics.js');
-  assert.equal(revealDirection([0, 10], -5, 5), 'right');
-  assert.equal(revealDirection([0, 10], 5, 5), 'right');
-  assert.equal(revealDirection([0, -10], 5, 5), 'left');
+  assert.equal(RevealRow.direction([0, 10], -5, 5), 'right');
+  assert.equal(RevealRow.direction([0, 10], 5, 5), 'right');
+  assert.equal(RevealRow.direction([0, -10], 5, 5), 'left');
 });

@@ -2,7 +2,7 @@
 // browser page (parity-page.mjs), so every engine computes exactly what ParityTests.swift compares.
 //
 // Input line: {"p": index into profiles.json, "aux": {...}, "input": {"trace": …, "claimed"?: …}}; `input` is
-// exactly a `swipedeck classify` line. Output line: {"c": classify(…), "s": [strings], "n": "numbers"}:
+// exactly a `swipedeck classify` line. Output line: {"c": Classification.ofLine(…), "s": [strings], "n": "numbers"}:
 // "s" and "n" hold the other functions' results in the order of `ParityTests.extras`. "n" is one
 // space-separated string (quick for Swift to read exactly with strtod) of JavaScript's shortest round-trip
 // spellings, with "-0" for negative zero (String(-0) and JSON.stringify(-0) both print 0), "NaN", "Infinity"
@@ -26,7 +26,7 @@ export function createParityLine(P, profiles) {
   return function parityLine(line) {
     const { p: pi, aux: a, input } = JSON.parse(line);
     const p = profiles[pi];
-    const c = P.classify(input.trace, p, input.claimed);
+    const c = P.Classification.ofLine(input, p);
     // The classification's numbers when the trace passed the shape rules, else the aux stand-ins.
     const valid = !shapeRules.has(c.rejection);
     const progress = valid ? c.progress : a.pr;
@@ -34,28 +34,31 @@ export function createParityLine(P, profiles) {
     const decision = c.decision != 'none' ? c.decision : a.d;
     const listSpring = { responseMs: 1000 / p.springList.frequencyHz, dampingRatio: p.springList.damping };
     const springs = [p.returnSpring, listSpring, a.spring];
-    const ds = P.dragState(a.dx, a.dy, a.w, a.h, a.vw, a.vh, a.ox, p);
-    const th = P.throwOut(a.dx, a.dy, velocity, decision, a.vw, p);
-    const en = P.entrance(a.r1, a.r2, a.r3);
-    const spring = springs[a.k];
+    const ds = P.DragState.of(a.dx, a.dy, a.w, a.h, a.vw, a.vh, a.ox, p);
+    const th = P.Motion.throwOut(a.dx, a.dy, velocity, decision, a.vw, p);
+    const en = P.Motion.entrance(a.r1, a.r2, a.r3);
+    const spring = P.dampedSpring(springs[a.k]);
     const slot = (d) => {
-      const s = P.stackSlot(d, a.count, a.w, p.stack);
+      const s = P.StackSlot.at(d, a.count, a.w, p.stack);
       return [s.depth, s.scaleX, s.scaleY, s.translateX, s.translateY, s.opacity, s.zIndex];
     };
     const n = [
       ds.progress,
-      P.rotation(a.dx, a.w, a.h, a.vw, a.gy, p),
-      P.overlayOpacity(progress, p),
+      P.Motion.rotation(a.dx, a.w, a.h, a.vw, a.gy, p),
+      P.Motion.overlayOpacity(progress, p),
       th.x, th.y, th.durationMs,
       ...[0, 1, 2, 3].flatMap(slot),
-      ...a.ts.flatMap((t) => P.springState(spring, t, a.x0, a.v0)),
-      P.settleTime(spring, a.x0, a.v0),
-      P.slideDuration(a.off, a.travel, a.opening, p.reveal.maxSlideMs),
-      P.springLag(a.sd, a.ty, a.iy, p.springList.scrollResistance),
-      P.edgeSpread(a.idx, a.cnt, a.os, a.top, p.springList.boundaryResistance),
+      ...a.ts.flatMap((t) => {
+        const state = spring.state(t, a.x0, a.v0);
+        return [state.position, state.velocity];
+      }),
+      spring.settleTime(a.x0, a.v0),
+      P.RevealRow.slideDuration(a.off, a.travel, a.opening, p.reveal.maxSlideMs),
+      P.SpringList.lag(a.sd, a.ty, a.iy, p.springList.scrollResistance),
+      P.SpringList.edgeSpread(a.idx, a.cnt, a.os, a.top, p.springList.boundaryResistance),
       en.x, en.y, en.rotation,
     ];
-    const s = [ds.candidate, P.revealDirection(a.xs, p.reveal.moveClampPx, p.reveal.moveSamples)];
+    const s = [ds.candidate, P.RevealRow.direction(a.xs, p.reveal.moveClampPx, p.reveal.moveSamples)];
     return exactJSON({ c, s, n: n.map(spell).join(' ') });
   };
 }

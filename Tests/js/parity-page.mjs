@@ -47,7 +47,7 @@ async function runGolden() {
   const profileList = JSON.parse(await fetchText('fixtures/profiles.json'));
   const profiles = Object.fromEntries(profileList.map((profile) => [profile.name, profile]));
   const golden = nonEmptyLines(await fetchText('fixtures/golden.jsonl')).map((line) => JSON.parse(line));
-  return golden.map((g) => exactJSON(physics.classify(g.input.trace, profiles[g.profile], g.input.claimed)));
+  return golden.map((g) => exactJSON(physics.Classification.ofLine(g.input, profiles[g.profile])));
 }
 
 async function run() {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { classify } from '../../Public/js/physics.js';
+import { Classification } from '../../Public/js/physics.js';
 
 const fixture = name => readFileSync(new URL(`../Fixtures/${name}`, import.meta.url), 'utf8');
 const profiles = Object.fromEntries(JSON.parse(fixture('profiles.json')).map(p => [p.name, p]));
@@ -25,7 +25,7 @@ test('real-input.jsonl holds touch and mouse flicks, bursts among them', () => {
 
 for (const [i, line] of lines.entries()) {
   test(`real input ${i + 1} (${line.input}, ${line.trace.t.length} samples): thrown ${line.claimed}`, () => {
-    const verdict = classify(line.trace, profiles[line.profile], line.claimed);
+    const verdict = Classification.ofLine(line, profiles[line.profile]);
     assert.equal(verdict.rejection, null);
     assert.equal(verdict.decision, line.claimed);
   });

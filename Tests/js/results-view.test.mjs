@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  archivedCards, certaintyText, chartBars, headlineStats, rangeText, rankedCards, tableCells, votesText,
+  archivedCards, certaintyText, chartBars, chartLabel, fixedOne, headlineStats, medianText, percent, rangeText,
+  rankedCards, tableCells, votesText,
 } from '../../Public/js/results-view.js';
 
 function card(id, likes, total, lower, upper, archived = false) {
@@ -58,4 +59,21 @@ test('one participant is "participant"', () => {
   const report = { participants: 1, swipes: 1, directionTotals: { right: 1 }, cards: [], rejections: {} };
   assert.equal(headlineStats(report).participantsLabel, 'participant');
   assert.equal(headlineStats({ ...report, participants: 2 }).participantsLabel, 'participants');
+});
+
+test('one decimal as printf prints it: an exact tie goes to the even digit (6.25 → 6.2, 6.75 → 6.8)', () => {
+  assert.equal(fixedOne(6.25), '6.2');
+  assert.equal(fixedOne(6.75), '6.8');
+  assert.equal(fixedOne(-6.25), '-6.2');
+  assert.equal(fixedOne(6.26), '6.3');
+  assert.equal(fixedOne(0.05), '0.1');
+  assert.equal(percent(0.0625), '6.2%');
+  assert.equal(medianText(1250), '1.2 s');
+  assert.equal(medianText(null), '–');
+});
+
+test('chart labels count grapheme clusters, as Swift does', () => {
+  assert.equal(chartLabel('Exactly twenty-two ch.'), 'Exactly twenty-two ch.');
+  assert.equal(chartLabel('abcdefghijklmnopqrst uvw'), 'abcdefghijklmnopqrst…');
+  assert.equal(chartLabel('🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹'), '🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹');
 });

@@ -1,0 +1,125 @@
+// The deck page's pure helpers: no DOM, no storage, no clock (deck.js wires them to the page;
+// Tests/js/deck-model.test.mjs runs them under node). stackState and cardsLeft transliterate the
+// server's StackState (Sources/SwipedeckServer), so the page and the server agree on what it shows.
+
+/** A request that never answers must not stall delivery or prefetch: 15 s. */
+export const requestTimeoutMs = 15e3;
+
+/** How long a fetch that failed waits before the next try, in ms. */
+export const refetchDelayMs = 5e3;
+
+/** The longest wait between delivery attempts, in seconds (Retry-After is capped to it too). */
+export const maxRetrySeconds = 8;
+
+/**
+ * The longest wait before asking for a participant id again, in seconds: the server's
+ * Retry-After is honoured up to it (a join budget refills in seconds, not hours).
+ */
+export const maxJoinWaitSeconds = 300;
+
+/** The deck action a key names: 'undo', a direction, or '' for keys the deck leaves alone. */
+export function keyAction(key) {
+  if (key === 'Backspace' || key === 'z' || key === 'Z') {
+    return 'undo';
+  }
+  if (key.startsWith('Arrow')) {
+    return key.slice('Arrow'.length).toLowerCase();
+  }
+  return '';
+}
+
+/** Seconds before the next delivery attempt: the server's Retry-After, else 1, 2, 4, 8, 8… */
+export function retrySeconds(response, attempt) {
+  const serverSays = response ? Number(response.headers.get('Retry-After')) : 0;
+  return Math.min(serverSays || 2 ** attempt, maxRetrySeconds);
+}
+
+/** "1 swipe waits" / "3 swipes wait": the offline message's count. */
+export function waitingPhrase(count) {
+  return count === 1 ? '1 swipe waits on this device' : `${count} swipes wait on this device`;
+}
+
+/** The banner's count of what waits: "2 swipes wait on this device until you are back online." */
+export function pendingPhrase(count, until) {
+  if (count === 0) {
+    return `Swipes you make wait on this device until ${until}.`;
+  }
+  const swipes = count === 1 ? '1 swipe waits' : `${count} swipes wait`;
+  return `${swipes} on this device until ${until}.`;
+}
+
+/**
+ * The stack's state (StackState.of on the server, transliterated): `known` is the state only the
+ * server can tell (noCards, closed: from the page or a refusal), else 'open'; `cardsShown` the
+ * live cards on the page; `remaining` the undecided cards; `decided` this participant's
+ * decisions; `quota` the deck's per-person limit or null.
+ */
+export function stackState(known, cardsShown, remaining, decided, quota) {
+  if (known !== 'open') {
+    return known;
+  }
+  if (cardsShown === 0 && remaining === 0) {
+    return 'finished';
+  }
+  if (quota !== null && decided >= quota) {
+    return 'limitReached';
+  }
+  return 'open';
+}
+
+/** The cards this person may still decide, as the counter says (StackState.cardsLeft). */
+export function cardsLeft(remaining, decided, quota) {
+  if (quota === null) {
+    return remaining;
+  }
+  return Math.max(0, Math.min(remaining, quota - decided));
+}
+
+/** What a screen reader hears after the stack changed. */
+export function announcement(topTitle, remaining) {
+  if (!topTitle) {
+    return remaining > 0 ? `${remaining} left.` : 'You are all caught up.';
+  }
+  return `Next: ${topTitle}. ${remaining} left.`;
+}
+
+/** The overlay family a direction shows: its last part (diagonals show left or right). */
+export function overlayFamily(direction) {
+  return direction.split('_').pop();
+}
+
+/** Whether a delivery should be tried again later: no answer (status 0), 429, or a server error. */
+export function isWorthRetrying(status) {
+  return status === 0 || status === 429 || status > 499;
+}
+
+/** Whether an answer asks for a participant id first (none minted yet, or one the server does not know). */
+export function isParticipantRefusal(status, code) {
+  const refused = status === 400 || status === 403;
+  return refused && (code === 'participant_required' || code === 'unknown_participant');
+}
+
+/** Whether an answer refuses what was sent: an error status, except 404 to an undo (already gone). */
+export function isRefusal(status, isUndo) {
+  return status >= 400 && !(isUndo && status === 404);
+}
+
+/**
+ * What the page does with a delivered swipe's (or undo's) answer, `code` its error code if any:
+ * `toast` says why it was refused; `putBack` brings the card back (the model refused it, 422, or the
+ * deck's state did: closed, quota reached). A closed deck or a reached quota is a state of the page,
+ * shown by its panel, not a toast per card.
+ */
+export function refusalEffect(status, code, isUndo) {
+  if (!isRefusal(status, isUndo)) {
+    return { toast: false, putBack: false };
+  }
+  const stateRefusal = code === 'deck_closed' || code === 'quota_reached';
+  return { toast: !stateRefusal, putBack: !isUndo && (status === 422 || stateRefusal) };
+}
+
+/** The toast for a refusal: the server's message, else the HTTP status. */
+export function refusalMessage(answer, status, isUndo) {
+  const prefix = isUndo ? 'Undo failed: ' : 'Not counted: ';
+  return prefix + (answer?.error?.message || 'HTTP ' + status);
+}

@@ -1,0 +1,96 @@
+// `node --test Tests/js/`: the deck page's pure helpers (Public/js/deck-model.js), which deck.js wires to
+// the page: keys, retry waits, the phrases the page shows and announces, and the stack's state.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  announcement, cardsLeft, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction, maxRetrySeconds,
+  overlayFamily, pendingPhrase, refusalEffect, refusalMessage, retrySeconds, stackState, waitingPhrase,
+} from '../../Public/js/deck-model.js';
+
+const answer = (retryAfter) => ({ headers: new Headers(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) });
+
+test('keyAction: arrows name a direction, Backspace and z undo, other keys are left alone', () => {
+  assert.equal(keyAction('ArrowLeft'), 'left');
+  assert.equal(keyAction('ArrowUp'), 'up');
+  assert.equal(keyAction('Backspace'), 'undo');
+  assert.equal(keyAction('z'), 'undo');
+  assert.equal(keyAction('Z'), 'undo');
+  assert.equal(keyAction('Enter'), '');
+  assert.equal(keyAction('a'), '');
+});
+
+test('retrySeconds: the server\'s Retry-After when it says one, else 1, 2, 4, 8, 8 (capped)', () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 9].map((attempt) => retrySeconds(null, attempt)), [1, 2, 4, 8, 8, 8]);
+  assert.equal(retrySeconds(answer('3'), 0), 3);
+  assert.equal(retrySeconds(answer('3600'), 0), maxRetrySeconds);
+  assert.equal(retrySeconds(answer(), 2), 4);
+  assert.equal(retrySeconds(answer('soon'), 1), 2);
+});
+
+test('waitingPhrase and pendingPhrase agree in number', () => {
+  assert.equal(waitingPhrase(1), '1 swipe waits on this device');
+  assert.equal(waitingPhrase(3), '3 swipes wait on this device');
+  assert.equal(pendingPhrase(0, 'you are back online'), 'Swipes you make wait on this device until you are back online.');
+  assert.equal(pendingPhrase(1, 'you are back online'), '1 swipe waits on this device until you are back online.');
+  assert.equal(pendingPhrase(2, 'later'), '2 swipes wait on this device until later.');
+});
+
+test('stackState: what only the server knows first, then finished, then the quota', () => {
+  assert.equal(stackState('closed', 3, 3, 0, null), 'closed');
+  assert.equal(stackState('noCards', 0, 0, 0, null), 'noCards');
+  assert.equal(stackState('open', 0, 0, 5, 5), 'finished');
+  assert.equal(stackState('open', 1, 0, 5, 5), 'limitReached');
+  assert.equal(stackState('open', 2, 4, 4, 5), 'open');
+  assert.equal(stackState('open', 2, 4, 5, 5), 'limitReached');
+  assert.equal(stackState('open', 2, 4, 50, null), 'open');
+});
+
+test('cardsLeft: the undecided cards, no more than the quota leaves, never below 0', () => {
+  assert.equal(cardsLeft(7, 2, null), 7);
+  assert.equal(cardsLeft(7, 2, 5), 3);
+  assert.equal(cardsLeft(2, 0, 5), 2);
+  assert.equal(cardsLeft(7, 9, 5), 0);
+});
+
+test('announcement: the next card and the count, or the end', () => {
+  assert.equal(announcement('Lisbon', 4), 'Next: Lisbon. 4 left.');
+  assert.equal(announcement('', 4), '4 left.');
+  assert.equal(announcement(undefined, 0), 'You are all caught up.');
+});
+
+test('overlayFamily: diagonals show their left or right overlay', () => {
+  assert.equal(overlayFamily('up_left'), 'left');
+  assert.equal(overlayFamily('down_right'), 'right');
+  assert.equal(overlayFamily('up'), 'up');
+});
+
+test('isWorthRetrying: no answer, 429 and server errors wait and try again; other answers are final', () => {
+  assert.deepEqual([0, 429, 500, 503].map(isWorthRetrying), [true, true, true, true]);
+  assert.deepEqual([200, 201, 400, 404, 409, 422].map(isWorthRetrying), [false, false, false, false, false, false]);
+});
+
+test('isParticipantRefusal: 400 or 403 naming a missing or unknown participant', () => {
+  assert.equal(isParticipantRefusal(400, 'participant_required'), true);
+  assert.equal(isParticipantRefusal(403, 'unknown_participant'), true);
+  assert.equal(isParticipantRefusal(409, 'participant_required'), false);
+  assert.equal(isParticipantRefusal(400, 'invalid_body'), false);
+  assert.equal(isParticipantRefusal(400, undefined), false);
+});
+
+test('refusalEffect: the model\'s refusal and the deck\'s state put the card back; only the model\'s toasts', () => {
+  assert.deepEqual(refusalEffect(201, undefined, false), { toast: false, putBack: false });
+  assert.deepEqual(refusalEffect(422, 'decision_mismatch', false), { toast: true, putBack: true });
+  assert.deepEqual(refusalEffect(409, 'deck_closed', false), { toast: false, putBack: true });
+  assert.deepEqual(refusalEffect(409, 'quota_reached', false), { toast: false, putBack: true });
+  assert.deepEqual(refusalEffect(409, 'already_swiped', false), { toast: true, putBack: false });
+  assert.deepEqual(refusalEffect(404, 'not_found', true), { toast: false, putBack: false });
+  assert.deepEqual(refusalEffect(409, 'deck_closed', true), { toast: false, putBack: false });
+  assert.deepEqual(refusalEffect(500, undefined, true), { toast: true, putBack: false });
+  assert.equal(isRefusal(404, false), true);
+  assert.equal(isRefusal(404, true), false);
+});
+
+test('refusalMessage: the server\'s words, else the status', () => {
+  assert.equal(refusalMessage({ error: { message: 'Too fast.' } }, 422, false), 'Not counted: Too fast.');
+  assert.equal(refusalMessage(null, 502, true), 'Undo failed: HTTP 502');
+});
