@@ -143,7 +143,7 @@ struct AggregateTests {
         let deck = try #require(try await db.deck(slug: "old"))
         try await Self.expectExact(db, deck, "after migration")
         let legacy = try #require(try await db.swipe(id: "1"))
-        #expect(legacy.traceJSON == "{\"t\":[0,16.6]}")
+        #expect(legacy.trace == "{\"t\":[0,16.6]}")
         #expect(legacy.kind == .drag)
         let report = try await db.results(for: deck)
         #expect(report.allSwipes == 3)

@@ -28,8 +28,7 @@ struct SwipesController: Sendable {
         let body = try await decoding.collectJSONBody(request)
         let fast = SwipeBodyParser.parse(body)
         let r: SwipeRequest = try fast ?? RequestDecoding.decode(SwipeRequest.self, body)
-        let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
-        let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
+        let fingerprint = SwipeFingerprint.of(r, deck: slug, participant: r.participant ?? context.knownParticipant ?? "")
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
             cookies: context.cookies, network: context.network, now: clock())
@@ -61,13 +60,10 @@ struct SwipesController: Sendable {
         {
             throw ApiError.rateLimited(retryAfter: wait)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         let results = await withTaskGroup(of: (Int, BatchItemResult).self) { group in
             for (i, item) in batch.swipes.enumerated() {
                 group.addTask {
-                    let part = (try? encoder.encode(item)) ?? Data()
-                    let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.knownParticipant ?? "").utf8), Array(part)])
+                    let fp = SwipeFingerprint.of(item, deck: slug, participant: item.participant ?? context.knownParticipant ?? "")
                     do {
                         let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookies: context.cookies,
                             network: context.network, now: clock())

@@ -38,14 +38,6 @@ public struct Swipe: Sendable, Hashable, Codable {
     /// Whether the swipe carries a trace (in either stored form).
     public var hasTrace: Bool { trace != nil || traceData != nil }
 
-    /// The trace as compact JSON whichever form stores it: what `swipedeck classify` re-checks
-    /// (the same doubles, so the same decision). Nil without a trace.
-    public var traceJSON: String? {
-        if let trace { return trace }
-        guard let traceData, let decoded = TraceCodec.decode(Array(traceData)) else { return nil }
-        return SwipeService.compact(decoded)
-    }
-
     /// The trust class (`SwipeKind.of`).
     public var kind: SwipeKind { SwipeKind.of(input: input, hasTrace: hasTrace, suspect: suspect) }
 }

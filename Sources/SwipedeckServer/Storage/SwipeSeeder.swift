@@ -49,15 +49,17 @@ public struct SwipeSeeder: Sendable {
                 let credential = ParticipantCredential(
                     scope: .device, mintedAt: now, body: String(format: "s%04llx%016llx", runTag, UInt64(i / cards.count)))
                 guard let participant = signer.identity(of: credential, deckId: deckId)?.id else { continue }
-                let body = "\(run)-\(i)"
+                let request = SwipeRequest(
+                    card: cards[i % cards.count], direction: direction.rawValue, input: SwipeInput.drag.rawValue, trace: trace,
+                    decisionMs: Double(300 + (i &* 7919) % 4700))
                 var swipe = Swipe(
-                    id: body, deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
+                    id: "\(run)-\(i)", deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
                     direction: direction.rawValue, input: SwipeInput.drag.rawValue, trace: nil,
                     velocityX: verdict.velocity.x, velocityY: verdict.velocity.y, durationMs: trace.t.last,
-                    decisionMs: Double(300 + (i &* 7919) % 4700), suspect: verdict.suspect,
-                    requestHash: SwipeService.fingerprint([Array(slug.utf8), Array(participant.utf8), Array(body.utf8)]),
+                    decisionMs: request.decisionMs, suspect: verdict.suspect,
+                    requestHash: SwipeFingerprint.of(request, deck: slug, participant: participant),
                     createdAt: now + Double(i) / 1000, undoneAt: nil)
-                swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
+                swipe.suspectReason = verdict.suspect ? SuspectReason.machineLikeTrace.rawValue : nil
                 swipe.traceData = Data(TraceCodec.encode(trace))
                 items.append(.swipe(swipe, quota: deck.quota))
             }

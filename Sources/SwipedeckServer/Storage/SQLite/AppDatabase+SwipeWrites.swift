@@ -7,8 +7,9 @@ extension AppDatabase {
         try await pool.write { db in try items.map { try Self.applySwipe($0, db) } }
     }
 
-    /// One item inside the group transaction. Storage rules are checked by queries, not by
-    /// catching constraint errors, so one refused item never aborts its neighbours.
+    /// One item inside the group transaction: reads the facts `SwipeRule.decide` needs and writes
+    /// what it decides. Rules are decided from queries, not by catching constraint errors, so one
+    /// refused item never aborts its neighbours.
     ///
     /// This runs on the single writer for every swipe, so it uses cached prepared statements
     /// (no SQL parsing per swipe) and binds the row's columns directly.
@@ -18,39 +19,34 @@ extension AppDatabase {
             try db.cachedStatement(sql: "INSERT INTO rejections (deckId, cardId, participantId, code, createdAt) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [deckId, cardId, participantId, code, at])
             return nil
-        case .swipe(var swipe, let quota, let origin):
-            if let existing = try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]) {
-                return existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
-            }
-            let live = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL"),
-                arguments: [swipe.participantId, swipe.cardId]) ?? false
-            if live { return .refused(.alreadySwiped) }
-            // The participant's aggregate row: live swipes in this deck (the quota) and exclusion.
-            let state = try SwipeAggregates.participant(db, deckId: swipe.deckId, participant: swipe.participantId)
-            if let quota, state.live >= quota { return .refused(.quotaReached(quota)) }
-            if let origin {
-                let previous = try Double.fetchAll(
-                    db.cachedStatement(sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
-                    arguments: [swipe.participantId, swipe.deckId])
-                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: origin.mintedAt, previous: previous) {
-                    swipe.suspect = true
-                    swipe.suspectReason = reason
-                }
-            }
-            swipe.cardRevision = try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId])
+        case .swipe(let swipe, let quota, let origin):
+            let old = try SwipeAggregates.participant(db, deckId: swipe.deckId, participant: swipe.participantId)
+            let facts = SwipeRule.Facts(
+                existing: try Swipe.fetchOne(db.cachedStatement(sql: "SELECT * FROM swipes WHERE id = ?"), arguments: [swipe.id]),
+                liveOnCard: try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM swipes WHERE participantId = ? AND cardId = ? AND undoneAt IS NULL"),
+                    arguments: [swipe.participantId, swipe.cardId]) ?? false,
+                participant: old,
+                recent: origin == nil ? [] : try Double.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT createdAt FROM swipes WHERE participantId = ? AND deckId = ? ORDER BY createdAt DESC LIMIT 2"),
+                    arguments: [swipe.participantId, swipe.deckId]),
+                revision: try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId]))
+            let verdict = SwipeRule.decide(swipe, quota: quota, origin: origin, facts: facts)
+            guard case .create(let swipe, _, let join) = verdict else { return verdict.outcome }
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
-                .execute(arguments: [swipe.participantId, swipe.input == "api" ? "api" : "browser", swipe.createdAt])
+                .execute(arguments: [swipe.participantId, SwipeRule.participantKind(of: swipe), swipe.createdAt])
             try insertSwipe(swipe, db)
-            if let network = origin?.network {
-                // The first decision in the deck records where and when the participant joined.
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO participantOrigins (deckId, participantId, network, joinedAt) VALUES (?, ?, ?, ?)")
-                    .execute(arguments: [swipe.deckId, swipe.participantId, network, origin?.mintedAt ?? swipe.createdAt])
+            if let join {
+                try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO participantOrigins (deckId, participantId, network, joinedAt) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [swipe.deckId, swipe.participantId, join.network, join.at])
             }
+            // `add` derives the new row from the old one as `decide` did (it also serves undo, sign -1).
             try SwipeAggregates.add(
                 db, deckId: swipe.deckId, cardId: swipe.cardId, participant: swipe.participantId, direction: swipe.direction,
-                kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, state: state)
-            return .created(swipe)
+                kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, state: old)
+            return verdict.outcome
         }
     }
 
