@@ -5,7 +5,7 @@ import Hummingbird
 /// to share, the key an allow list's links are signed with) and the one-time codes of a `codes`
 /// deck (`GET`/`POST /api/v1/decks/{deck}/codes`). The mode itself is a deck setting (`PATCH`).
 struct AccessController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let access: DeckAccess
     let decoding: RequestDecoding
     let clock: @Sendable () -> Double
@@ -57,7 +57,7 @@ struct AccessController: Sendable {
 
     /// Stores `count` fresh codes for `deck` and returns them.
     /// - Throws: `invalid_count` outside 1…`AccessCode.maxPerRequest`.
-    static func make(_ count: Int, for deck: Deck, _ database: any SwipeStore, now: Double) async throws -> [String] {
+    static func make(_ count: Int, for deck: Deck, _ database: any Store, now: Double) async throws -> [String] {
         guard (1...AccessCode.maxPerRequest).contains(count) else {
             throw ApiError.invalidField(code: "invalid_count", message: "count must be a whole number from 1 to \(AccessCode.maxPerRequest).")
         }

@@ -4,7 +4,7 @@ import Hummingbird
 /// `/api/v1/decks/{deck}/cards`: the cards a participant has still to decide (paged), and the
 /// owner's card operations: add, edit (a new revision), archive or restore, move.
 struct CardsController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let catalog: Catalog
     let access: DeckAccess
     let swipes: SwipeService

@@ -5,7 +5,7 @@ import SwipePhysics
 /// `/api/v1/profiles`, `/api/v1/decks`: list, read, create and change decks. Creating needs an
 /// owner's API token or session (the deck is theirs) or the admin token (a deck without owner).
 struct DecksController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let catalog: Catalog
     let access: DeckAccess
     let decoding: RequestDecoding

@@ -6,7 +6,7 @@ import Hummingbird
 /// only, also when the results are public: public results publish the ranking, not each
 /// participant's decisions, times and flags.
 struct ExportsController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let access: DeckAccess
     /// Participants appear under their pseudonyms, never as anything that acts.
     let names: ParticipantNames

@@ -13,7 +13,7 @@ import Hummingbird
 /// IPTC, comments) is stripped before the image is named and stored (`ImageMetadata`); the
 /// pixel data stays byte for byte.
 struct ImagesController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let store: ImageStore
     /// Largest accepted upload, bytes.
     let maxImageBytes: Int

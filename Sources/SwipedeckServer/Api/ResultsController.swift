@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// `/api/v1/decks/{deck}/results` (JSON, CSV) and the owner's participant exclusions. Results
 /// are the owner's unless the deck's results are public: others get 401.
 struct ResultsController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let catalog: Catalog
     let access: DeckAccess
     let decoding: RequestDecoding

@@ -6,7 +6,7 @@ import SwipePhysics
 /// `/api/v1/decks/{deck}/swipes` and `/api/v1/swipes/{id}`: submit one swipe or a batch
 /// (with `Idempotency-Key`), undo, flip, and a participant's own history.
 struct SwipesController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let catalog: Catalog
     let swipes: SwipeService
     let decoding: RequestDecoding
@@ -70,7 +70,7 @@ struct SwipesController: Sendable {
                         switch o {
                         case .created(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil))
                         case .replayed(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil))
-                        case .refused(let e): return (i, BatchItemResult(e))
+                        case .refused(let e): return (i, BatchItemResult(ApiError(e)))
                         }
                     } catch let e as ApiError {
                         return (i, BatchItemResult(e))

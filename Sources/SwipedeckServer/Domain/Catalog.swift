@@ -3,7 +3,7 @@ import Synchronization
 /// In-memory index of decks by slug and their card ids, so the swipe hot path needs no read
 /// transaction to check that a card belongs to a deck. Misses fall through to the database,
 /// so decks imported by another process are found too. An entry is read anew once the store
-/// marks its deck edited (`SwipeStore.edits`: on PostgreSQL also an edit through another server).
+/// marks its deck edited (`Store.edits`: on PostgreSQL also an edit through another server).
 public final class Catalog: Sendable {
     struct Entry {
         var deck: Deck
@@ -18,10 +18,10 @@ public final class Catalog: Sendable {
         case active, archived, absent
     }
 
-    private let database: any SwipeStore
+    private let database: any Store
     private let entries = Mutex<[String: Entry]>([:])
 
-    public init(database: any SwipeStore) {
+    public init(database: any Store) {
         self.database = database
     }
 

@@ -4,7 +4,7 @@ import Synchronization
 /// Live results for `GET /api/v1/decks/{deck}/results/live`: one computation per watched deck
 /// per `interval`, shared by everybody watching it, and only when something changed.
 ///
-/// Every write that can change a deck's results marks the deck in `SwipeStore.changes` after
+/// Every write that can change a deck's results marks the deck in `Store.changes` after
 /// its commit (the swipe writer once per deck per group commit: a lock and a set insert). Each
 /// watched deck has one task that, every `interval`, takes the deck's mark, recomputes the results
 /// if it was set (or the deck has just been watched) and sends them to all its watchers as a
@@ -22,7 +22,7 @@ public final class LiveResults: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let database: any SwipeStore
+    private let database: any Store
     private let catalog: Catalog
     /// Time between two looks at a deck. Default 1 s: a swipe shows within a second.
     let interval: Duration
@@ -35,7 +35,7 @@ public final class LiveResults: Sendable {
     /// Results computed so far (all decks); the tests read it to check sharing and coalescing.
     public var computations: Int { computationCount.load(ordering: .relaxed) }
 
-    public init(database: any SwipeStore, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
+    public init(database: any Store, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
         self.database = database
         self.catalog = catalog
         self.interval = interval

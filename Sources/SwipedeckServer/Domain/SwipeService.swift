@@ -7,7 +7,7 @@ import SwipePhysics
 public struct SwipeService: Sendable {
     public let catalog: Catalog
     public let writer: SwipeWriter
-    public let store: any SwipeStore
+    public let store: any Store
     public let signer: ParticipantSigner
     /// Decisions per participant identity (every swipe, batch item, undo and flip takes one).
     public let participantLimiter: RateLimiter
@@ -16,7 +16,7 @@ public struct SwipeService: Sendable {
     public let metrics: AppMetrics?
 
     public init(
-        catalog: Catalog, writer: SwipeWriter, store: any SwipeStore, signer: ParticipantSigner, participantLimiter: RateLimiter,
+        catalog: Catalog, writer: SwipeWriter, store: any Store, signer: ParticipantSigner, participantLimiter: RateLimiter,
         metrics: AppMetrics? = nil
     ) {
         self.metrics = metrics
@@ -43,7 +43,7 @@ public struct SwipeService: Sendable {
     ) async throws -> SwipeOutcome {
         do {
             let outcome = try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
-            if case .refused(let error) = outcome { metrics?.recordRefusal(code: error.code) }
+            if case .refused(let error) = outcome { metrics?.recordRefusal(code: ApiError(error).code) }
             return outcome
         } catch let error as ApiError {
             metrics?.recordRefusal(code: error.code)

@@ -4,7 +4,7 @@ import Hummingbird
 /// manages it and reads its results; anybody reads results the owner made public.
 struct DeckAccess: Sendable {
     let catalog: Catalog
-    let database: any SwipeStore
+    let database: any Store
 
     /// The deck as stored now. Ownership and privacy are decided on this row, not on the
     /// catalog's copy: another process (`swipedeck owner add` adopting decks) may have changed

@@ -8,7 +8,7 @@ import Hummingbird
 struct OwnerMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_owner"
-    let database: any SwipeStore
+    let database: any Store
     /// SHA-256 (hex) of the admin token.
     let adminTokenHash: String
     let clock: @Sendable () -> Double

@@ -5,7 +5,7 @@ import Hummingbird
 /// (the keyboard and no-JavaScript alternative to dragging), and import from CSV or JSON with a
 /// preview of every row before one all-or-nothing transaction.
 struct OwnerCardsController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
@@ -156,7 +156,8 @@ struct OwnerCardsController: Sendable {
             let card = try Self.patch(form).applied(to: blank)
             let added = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
             return .redirect(to: "/owner/decks/\(deck.slug)?added=\(added.id ?? 0)#card-\(added.id ?? 0)", type: .normal)
-        } catch let error as ApiError {
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             return cardForm(deck, context, card: nil, form: form, error: error, status: error.status)
         }
     }
@@ -182,7 +183,8 @@ struct OwnerCardsController: Sendable {
         let form = try await OwnerForms.fields(request, context)
         do {
             _ = try await database.editCard(try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
-        } catch let error as ApiError {
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             return cardForm(deck, context, card: card, form: form, error: error, status: error.status)
         }
         return .redirect(to: "/owner/decks/\(deck.slug)?edited=\(card.id ?? 0)#card-\(card.id ?? 0)", type: .normal)

@@ -4,7 +4,7 @@ import Hummingbird
 /// `/owner`: the signed-in owner's decks with their activity, and their API tokens.
 /// Every page here needs a session; without one it sends the browser to the sign-in page.
 struct OwnerDashboardController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
     /// Tokens just created, held for the page the browser is redirected to.

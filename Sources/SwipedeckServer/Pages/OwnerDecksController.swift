@@ -5,7 +5,7 @@ import Hummingbird
 /// JSON import). Card forms are `OwnerCardsController`'s. Every page needs a session; another
 /// owner's deck is refused (403), never shown.
 struct OwnerDecksController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
@@ -55,7 +55,8 @@ struct OwnerDecksController: Sendable {
             deck = try DeckFormView.patch(form).applied(to: deck)
             deck.title = deck.title.trimmingCharacters(in: .whitespaces)
             _ = try await database.importDeck(deck, cards: [])
-        } catch let error as ApiError {
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             return again(DeckFormProblem(error, slug: slug), error.status)
         }
         return .redirect(to: "/owner/decks/\(slug)", type: .normal)
@@ -187,7 +188,8 @@ struct OwnerDecksController: Sendable {
         do {
             let changed = try DeckFormView.patch(form).applied(to: deck)
             _ = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
-        } catch let error as ApiError {
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             let problem = DeckFormProblem(error, slug: deck.slug)
             let top = problem.field == .other ? problem.sentence : "The settings were not saved: see the field marked below."
             return try await editorPage(deck, context, form: DeckFormView(form: form).showing(problem), error: top, status: error.status)

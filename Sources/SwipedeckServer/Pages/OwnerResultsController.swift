@@ -5,7 +5,7 @@ import Hummingbird
 /// which is `/d/{deck}/results` seen by its owner) and the Exclude / Include forms on it, for one
 /// participant or a whole lockstep cluster.
 struct OwnerResultsController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let access: DeckAccess
     /// Owners name participants by pseudonym.
     let names: ParticipantNames

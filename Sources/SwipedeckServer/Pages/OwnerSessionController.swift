@@ -8,7 +8,7 @@ import Hummingbird
 /// takes as long as a known one; every owner form carries a token derived from the session
 /// (`OwnerForms.csrfToken`).
 struct OwnerSessionController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let renderer: PageRenderer
     let passwords: PasswordHasher
     /// Sign-in limits and the bound on concurrent password checks.

@@ -4,7 +4,7 @@ import SwipePhysics
 
 /// HTML pages and their no-JavaScript form posts.
 struct PageController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let catalog: Catalog
     let swipes: SwipeService
     let access: DeckAccess

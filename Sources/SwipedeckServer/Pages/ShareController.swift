@@ -7,7 +7,7 @@ import Hummingbird
 /// (`/owner/decks/{deck}/invite.svg`), the one-time codes and their printable sheet
 /// (`/owner/decks/{deck}/codes`), or how to sign an allow list's links.
 struct ShareController: Sendable {
-    let database: any SwipeStore
+    let database: any Store
     let catalog: Catalog
     let access: DeckAccess
     let clock: @Sendable () -> Double

@@ -55,7 +55,7 @@ enum SwipeRule {
         /// The same request was stored before under its key: answer with the stored swipe.
         case replay(Swipe)
         /// A rule refused it: store nothing.
-        case refuse(ApiError)
+        case refuse(StoreError)
         /// Store `swipe` (its pace flags and card revision set), the participant's aggregate row
         /// as `participant`, and the join record when there is one.
         case create(Swipe, participant: SwipeAggregates.ParticipantState, join: Join?)

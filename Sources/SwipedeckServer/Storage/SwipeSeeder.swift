@@ -11,10 +11,10 @@ import SwipePhysics
 /// Participants swipe the deck's cards in order, one swipe per card each, so the
 /// one-live-swipe rule holds. Deterministic for a given `seed`, `run` and `now`.
 public struct SwipeSeeder: Sendable {
-    public let database: any SwipeStore
+    public let database: any Store
     public let signer: ParticipantSigner
 
-    public init(database: any SwipeStore, signer: ParticipantSigner) {
+    public init(database: any Store, signer: ParticipantSigner) {
         self.database = database
         self.signer = signer
     }
@@ -26,9 +26,9 @@ public struct SwipeSeeder: Sendable {
         slug: String, count: Int, run: String = "seed", seed: UInt64 = 7, batch: Int = 5_000, now: Double,
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> Int {
-        guard let deck = try await database.deck(slug: slug), let deckId = deck.id else { throw ApiError.notFound("deck") }
+        guard let deck = try await database.deck(slug: slug), let deckId = deck.id else { throw StoreError.notFound(.deck) }
         let cards = try await database.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
-        guard !cards.isEmpty else { throw ApiError.notFound("card") }
+        guard !cards.isEmpty else { throw StoreError.notFound(.card) }
         var rng = SplitMix64(seed: seed)
         let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
         let profile = deck.swipeProfile
@@ -42,6 +42,8 @@ public struct SwipeSeeder: Sendable {
                 let right = rng.next() % 2 == 0
                 let trace = Self.trace(right: right, rng: &rng)
                 let direction: Decision = right ? .right : .left
+                // A generated trace the physics refuses is skipped: the seeder stores valid swipes only,
+                // and which rule refused it does not matter here.
                 guard let verdict = try? validate(trace, claimed: direction, profile: profile) else { continue }
                 // A stored identity as a browser's credential gives (33 characters), so rows and
                 // indexes are as large as real ones; the participant's number and the run's hash

@@ -28,9 +28,9 @@ extension PostgresStore {
     private func undo(id: String, participant: String, at now: Double, on connection: PostgresConnection) async throws -> Swipe {
         guard var s = try await fetchOne(
             "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
-            throw ApiError.notFound("swipe")
+            throw StoreError.notFound(.swipe)
         }
-        if s.participantId != participant { throw ApiError.notYourSwipe }
+        if s.participantId != participant { throw StoreError.notYourSwipe }
         if s.undoneAt != nil { return s }
         let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
         s.undoneAt = now
@@ -68,10 +68,10 @@ extension PostgresStore {
         let swipe = try await transaction { connection -> Swipe in
             guard var s = try await fetchOne(
                 "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
-                throw ApiError.notFound("swipe")
+                throw StoreError.notFound(.swipe)
             }
-            if s.participantId != participant { throw ApiError.notYourSwipe }
-            if s.undoneAt != nil { throw ApiError.alreadyUndone }
+            if s.participantId != participant { throw StoreError.notYourSwipe }
+            if s.undoneAt != nil { throw StoreError.alreadyUndone }
             if s.direction == direction { return s }
             let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
             try await execute("""

@@ -4,7 +4,7 @@ import GRDB
 extension AppDatabase {
     /// See `SwipeStore.writeSwipes`: one write transaction for the whole batch.
     public func writeSwipes(_ items: [SwipeWriter.Item]) async throws -> [SwipeOutcome?] {
-        try await pool.write { db in try items.map { try Self.applySwipe($0, db) } }
+        try await writer.write { db in try items.map { try Self.applySwipe($0, db) } }
     }
 
     /// One item inside the group transaction: reads the facts `SwipeRule.decide` needs and writes
