@@ -233,7 +233,7 @@ struct StoreContractTests {
         let sample = try SampleDeck.load(resourceRoot: AppConfiguration.defaultResourceRoot())
         let (d, cards) = try sample.validated(now: fixedTime)
         let deck = try await first.importDeck(d, cards: cards)
-        let seeded = try await SwipeSeeder(database: first, signer: ParticipantSigner(secret: participantSecret))
+        let seeded = try await SwipeSeeder(store: first, signer: ParticipantSigner(secret: participantSecret))
             .seed(slug: deck.slug, count: 700, batch: 100, now: fixedTime)
         #expect(seeded == 700)
         let someone = try #require(try await first.swipePage(deckId: deck.id!, after: 0, limit: 1).first?.swipe)

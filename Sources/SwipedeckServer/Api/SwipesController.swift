@@ -6,7 +6,7 @@ import SwipePhysics
 /// `/api/v1/decks/{deck}/swipes` and `/api/v1/swipes/{id}`: submit one swipe or a batch
 /// (with `Idempotency-Key`), undo, flip, and a participant's own history.
 struct SwipesController: Sendable {
-    let database: any Store
+    let store: any Store
     let catalog: Catalog
     let swipes: SwipeService
     let decoding: RequestDecoding
@@ -114,7 +114,7 @@ struct SwipesController: Sendable {
         let deck = try await catalog.deck(slug)
         let participant = try swipes.identity(
             try RequestDecoding.query(request, "participant"), cookies: context.cookies, deck: deck, now: clock())
-        let entries = try await database.history(deckId: deck.id ?? 0, participant: participant.id)
+        let entries = try await store.history(deckId: deck.id ?? 0, participant: participant.id)
         return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])
     }
 }

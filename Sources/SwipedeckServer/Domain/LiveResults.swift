@@ -22,7 +22,7 @@ public final class LiveResults: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let database: any Store
+    private let store: any Store
     private let catalog: Catalog
     /// Time between two looks at a deck. Default 1 s: a swipe shows within a second.
     let interval: Duration
@@ -35,8 +35,8 @@ public final class LiveResults: Sendable {
     /// Results computed so far (all decks); the tests read it to check sharing and coalescing.
     public var computations: Int { computationCount.load(ordering: .relaxed) }
 
-    public init(database: any Store, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
-        self.database = database
+    public init(store: any Store, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
+        self.store = store
         self.catalog = catalog
         self.interval = interval
         self.heartbeatTicks = heartbeatTicks
@@ -85,7 +85,7 @@ public final class LiveResults: Sendable {
             }
             guard let slug else { return }
             // Taken before the computation reads: a commit after this point marks it again.
-            let changed = database.changes.take(deckId)
+            let changed = store.changes.take(deckId)
             if first || changed {
                 quietTicks = 0
                 if let event = await compute(slug) { send(event, to: deckId, remember: true) }
@@ -99,7 +99,7 @@ public final class LiveResults: Sendable {
 
     /// The results as one SSE event, or nil when the deck is gone.
     private func compute(_ slug: String) async -> String? {
-        guard let deck = try? await catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
+        guard let deck = try? await catalog.deck(slug), let report = try? await store.results(for: deck) else { return nil }
         computationCount.add(1, ordering: .relaxed)
         let encoder = JSONEncoder()
         // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.

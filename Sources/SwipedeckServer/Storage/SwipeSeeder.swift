@@ -11,11 +11,11 @@ import SwipePhysics
 /// Participants swipe the deck's cards in order, one swipe per card each, so the
 /// one-live-swipe rule holds. Deterministic for a given `seed`, `run` and `now`.
 public struct SwipeSeeder: Sendable {
-    public let database: any Store
+    public let store: any Store
     public let signer: ParticipantSigner
 
-    public init(database: any Store, signer: ParticipantSigner) {
-        self.database = database
+    public init(store: any Store, signer: ParticipantSigner) {
+        self.store = store
         self.signer = signer
     }
 
@@ -26,8 +26,8 @@ public struct SwipeSeeder: Sendable {
         slug: String, count: Int, run: String = "seed", seed: UInt64 = 7, batch: Int = 5_000, now: Double,
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> Int {
-        guard let deck = try await database.deck(slug: slug), let deckId = deck.id else { throw StoreError.notFound(.deck) }
-        let cards = try await database.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
+        guard let deck = try await store.deck(slug: slug), let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let cards = try await store.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
         guard !cards.isEmpty else { throw StoreError.notFound(.card) }
         var rng = SplitMix64(seed: seed)
         let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
@@ -65,13 +65,13 @@ public struct SwipeSeeder: Sendable {
                 swipe.traceData = Data(TraceCodec.encode(trace))
                 items.append(.swipe(swipe, quota: deck.quota))
             }
-            for outcome in try await database.writeSwipes(items) {
+            for outcome in try await store.writeSwipes(items) {
                 if case .created = outcome { created += 1 }
             }
             done += size
             progress?(done)
         }
-        database.changes.mark(deckId)
+        store.changes.mark(deckId)
         return created
     }
 
