@@ -27,7 +27,8 @@ public struct SwipeService: Sendable {
         self.participantLimiter = participantLimiter
     }
 
-    /// Submits one swipe. Returns after its transaction committed.
+    /// Submits one swipe. Returns after its transaction committed. The rules it meets, here
+    /// (1–5) and in the transaction (6–10), are listed in order in `SwipeRule`.
     ///
     /// - Parameters:
     ///   - key: the `Idempotency-Key`; nil makes a fresh one (no replay protection).

@@ -13,8 +13,8 @@
 /// - Writes are named for their intent and never erase: undo, flips, edits, archives and
 ///   exclusions are recorded (a time set, a row appended).
 /// - `writeSwipes` applies each item's storage rules (`SwipeRule`) inside the transaction
-///   (idempotency key, one live swipe per participant and card, quota, pace) so they hold under concurrency, also
-///   between servers on one PostgreSQL database.
+///   (idempotency key, one live swipe per participant and card, quota, pace) so they hold under
+///   concurrency, also between servers on one PostgreSQL database.
 /// - `changes` is marked with a deck after every committed write that can change its results;
 ///   PostgreSQL also marks it on the other servers (LISTEN/NOTIFY), so the live stream follows
 ///   swipes any server took.
@@ -108,7 +108,9 @@ public protocol OwnerStore: Sendable {
     func tokenOwner(tokenHash: String) async throws -> Owner?
     /// A stored setting, creating it with `fresh()` on first use; concurrent first uses (two
     /// servers starting together) agree on one value.
-    func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool)
+    func setting(
+        _ key: String, orCreate fresh: @escaping @Sendable () -> String
+    ) async throws -> (value: String, created: Bool)
 }
 
 /// Swipes: the group commit's writes (files `+SwipeWrites`), undo, flip and reads (files `+Swipes`).
@@ -143,7 +145,9 @@ public protocol ResultStore: Sendable {
 /// Trust: exclusions, suspect swipes and what lockstep detection reads (files `+Trust`).
 public protocol TrustStore: Sendable {
     /// Excludes a participant's swipes from the results, or lifts the exclusion (both events).
-    func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws
+    func setExcluded(
+        deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double
+    ) async throws
     /// A participant's swipes in the deck by kind and reason, rejections and exclusions.
     func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport
     /// Every participant with a swipe in the deck (stored ids; owners' pseudonyms are resolved
@@ -182,7 +186,9 @@ extension DeckStore {
         try await importDeck(deck, cards: cards, progress: nil)
     }
 
-    public func unswipedCards(deckId: Int64, participant: String?, after cursor: Int, limit: Int) async throws -> (cards: [Card], remaining: Int) {
+    public func unswipedCards(
+        deckId: Int64, participant: String?, after cursor: Int, limit: Int
+    ) async throws -> (cards: [Card], remaining: Int) {
         try await unswipedCards(deckId: deckId, participant: participant, order: .listed, after: cursor, limit: limit)
     }
 }
