@@ -34,7 +34,7 @@ enum SwipeRule {
         /// Whether the participant has a live (not undone) swipe on the card.
         var liveOnCard: Bool
         /// The participant's aggregate row in the deck (zeros when there is none).
-        var participant: SwipeAggregates.ParticipantState
+        var participant: ParticipantState
         /// Creation times of the participant's latest swipes in the deck, newest first (the first
         /// two are read); read only for an item with an origin (the pace rules).
         var recent: [Double]
@@ -58,7 +58,7 @@ enum SwipeRule {
         case refuse(StoreError)
         /// Store `swipe` (its pace flags and card revision set), the participant's aggregate row
         /// as `participant`, and the join record when there is one.
-        case create(Swipe, participant: SwipeAggregates.ParticipantState, join: Join?)
+        case create(Swipe, participant: ParticipantState, join: Join?)
 
         /// The answer the writer's caller gets.
         var outcome: SwipeOutcome {

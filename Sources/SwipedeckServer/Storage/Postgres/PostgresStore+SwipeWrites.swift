@@ -71,7 +71,7 @@ extension PostgresStore {
     ) async throws {
         // 1. The participants' aggregate rows, locked in a fixed order.
         let people = Set(swipes.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }).sorted()
-        var states: [Person: SwipeAggregates.ParticipantState] = [:]
+        var states: [Person: ParticipantState] = [:]
         for (person, state) in try await fetch("""
             INSERT INTO deckParticipants (deckId, participantId)
             SELECT * FROM unnest(\(people.map(\.deckId))::bigint[], \(people.map(\.id))::text[]) ORDER BY 1, 2
@@ -100,7 +100,7 @@ extension PostgresStore {
         for item in swipes {
             let person = Person(deckId: item.swipe.deckId, id: item.swipe.participantId)
             let pair = Pair(participant: item.swipe.participantId, card: item.swipe.cardId)
-            let state = states[person] ?? SwipeAggregates.ParticipantState()
+            let state = states[person] ?? ParticipantState()
             let facts = SwipeRule.Facts(
                 existing: stored[item.swipe.id], liveOnCard: live.contains(pair), participant: state,
                 recent: item.origin == nil ? [] : Array((recent[person] ?? []).sorted(by: >).prefix(2)),

@@ -4,12 +4,12 @@ import PostgresNIO
 extension PostgresStore {
     /// The participant's aggregate row in the deck, created if missing and locked until the
     /// transaction ends (the no-op update is what takes the lock).
-    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> SwipeAggregates.ParticipantState {
+    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> ParticipantState {
         try await fetchOne("""
             INSERT INTO deckParticipants (deckId, participantId) VALUES (\(deckId), \(participant))
             ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
             RETURNING excluded, k0, k1, k2, k3, k4
-            """, on: connection, Self.participantState) ?? SwipeAggregates.ParticipantState()
+            """, on: connection, Self.participantState) ?? ParticipantState()
     }
 
     public func swipe(id: String) async throws -> Swipe? {

@@ -29,7 +29,7 @@ extension PostgresStore {
 
     /// As `SwipeAggregates.setExcluded`: moves the participant's live swipes in or out of the results.
     private func moveParticipant(
-        deckId: Int64, participant: String, old: SwipeAggregates.ParticipantState, excluded: Bool, on connection: PostgresConnection
+        deckId: Int64, participant: String, old: ParticipantState, excluded: Bool, on connection: PostgresConnection
     ) async throws {
         if old.excluded == excluded { return }
         var aggregates = PostgresAggregates()

@@ -22,16 +22,6 @@ enum SwipeAggregates {
         WHEN suspect THEN 3 WHEN input IN ('button', 'key') THEN 2 ELSE 4 END)
         """
 
-    /// A participant's aggregate row in one deck (zeros when there is none).
-    struct ParticipantState: Equatable {
-        var excluded = false
-        var counts = [0, 0, 0, 0, 0]
-
-        /// Live swipes of every kind.
-        var live: Int { counts.reduce(0, +) }
-        var mask: Int { counts.indices.reduce(0) { counts[$1] > 0 ? $0 | 1 << $1 : $0 } }
-    }
-
     static func participant(_ db: Database, deckId: Int64, participant: String) throws -> ParticipantState {
         guard let r = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT excluded, k0, k1, k2, k3, k4 FROM deckParticipants WHERE deckId = ? AND participantId = ?"),
