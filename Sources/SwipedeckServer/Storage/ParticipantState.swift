@@ -11,4 +11,11 @@ struct ParticipantState: Equatable {
     var live: Int { counts.reduce(0, +) }
     /// Bit `1 << code` set for each kind the participant has a live swipe of (`participantMasks`).
     var mask: Int { counts.indices.reduce(0) { counts[$1] > 0 ? $0 | 1 << $1 : $0 } }
+
+    /// The row with one live swipe of `kind` more (`sign` 1: a swipe stored) or less (-1: undone).
+    func counting(_ kind: SwipeKind, _ sign: Int) -> ParticipantState {
+        var new = self
+        new.counts[kind.code] += sign
+        return new
+    }
 }

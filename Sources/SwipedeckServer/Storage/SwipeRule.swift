@@ -87,8 +87,7 @@ enum SwipeRule {
             swipe.suspectReason = reason.rawValue
         }
         swipe.cardRevision = facts.revision
-        var participant = facts.participant
-        participant.counts[swipe.kind.code] += 1
+        let participant = facts.participant.counting(swipe.kind, 1)
         let join = origin.flatMap { o in o.network.map { Join(network: $0, at: o.mintedAt ?? swipe.createdAt) } }
         return .create(swipe, participant: participant, join: join)
     }

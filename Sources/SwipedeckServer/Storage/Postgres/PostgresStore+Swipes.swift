@@ -42,8 +42,7 @@ extension PostgresStore {
             UPDATE deckParticipants SET \(unescaped: column) = \(unescaped: column) - 1
             WHERE deckId = \(s.deckId) AND participantId = \(s.participantId)
             """, on: connection)
-        var fewer = state
-        fewer.counts[kind.code] -= 1
+        let fewer = state.counting(kind, -1)
         var aggregates = PostgresAggregates()
         aggregates.add(
             deckId: s.deckId, cardId: s.cardId, direction: s.direction, kind: kind, decisionMs: s.decisionMs, sign: -1,

@@ -33,7 +33,7 @@ extension AppDatabase {
                     arguments: [swipe.participantId, swipe.deckId]),
                 revision: try Int.fetchOne(db.cachedStatement(sql: "SELECT revision FROM cards WHERE id = ?"), arguments: [swipe.cardId]))
             let verdict = SwipeRule.decide(swipe, quota: quota, origin: origin, facts: facts)
-            guard case .create(let swipe, _, let join) = verdict else { return verdict.outcome }
+            guard case .create(let swipe, let new, let join) = verdict else { return verdict.outcome }
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, ?, ?)")
                 .execute(arguments: [swipe.participantId, SwipeRule.participantKind(of: swipe), swipe.createdAt])
             try insertSwipe(swipe, db)
@@ -42,10 +42,9 @@ extension AppDatabase {
                     sql: "INSERT OR IGNORE INTO participantOrigins (deckId, participantId, network, joinedAt) VALUES (?, ?, ?, ?)")
                     .execute(arguments: [swipe.deckId, swipe.participantId, join.network, join.at])
             }
-            // `add` derives the new row from the old one as `decide` did (it also serves undo, sign -1).
             try SwipeAggregates.add(
                 db, deckId: swipe.deckId, cardId: swipe.cardId, participant: swipe.participantId, direction: swipe.direction,
-                kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, state: old)
+                kind: swipe.kind, decisionMs: swipe.decisionMs, sign: 1, from: old, to: new)
             return verdict.outcome
         }
     }

@@ -35,18 +35,17 @@ enum SwipeAggregates {
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) one live swipe. `state` is the participant's row
-    /// when the caller has just read it.
+    /// when the caller has just read it; `decided`, the new row `SwipeRule` decided for a write.
     static func add(
         _ db: Database, deckId: Int64, cardId: Int64, participant: String, direction: String, kind: SwipeKind,
-        decisionMs: Double?, sign: Int, state: ParticipantState? = nil
+        decisionMs: Double?, sign: Int, from state: ParticipantState? = nil, to decided: ParticipantState? = nil
     ) throws {
         let old = try state ?? self.participant(db, deckId: deckId, participant: participant)
         try tally(db, deckId: deckId, out: old.excluded, cardId: cardId, kind: kind, direction: direction, n: sign)
         if !old.excluded, kind.countedAs != nil, let decisionMs {
             try time(db, deckId: deckId, kind: kind, ms: decisionMs, n: sign)
         }
-        var new = old
-        new.counts[kind.code] += sign
+        let new = decided ?? old.counting(kind, sign)
         try store(db, deckId: deckId, participant: participant, new)
         try moveMask(db, deckId: deckId, from: (old.excluded, old.mask), to: (new.excluded, new.mask))
     }
