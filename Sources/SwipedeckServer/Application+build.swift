@@ -18,18 +18,18 @@ public func buildApplication(
     metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    let database = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
+    let store = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
     logger.info("database opened", metadata: [
-        "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)", "engine": "\(database.engineDescription)",
+        "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)", "engine": "\(store.engineDescription)",
     ])
 
-    if config.seedSampleDeck, try await database.decks().isEmpty {
+    if config.seedSampleDeck, try await store.decks().isEmpty {
         let input = try SampleDeck.load(resourceRoot: config.resourceRoot)
         var (deck, cards) = try input.validated(now: clock())
         // An owner created before the first start (`swipedeck owner add` on a new file) gets it,
         // as they would have adopted it had the server started first.
-        deck.ownerId = try await database.owners().min { $0.id < $1.id }?.id
-        try await database.importDeck(deck, cards: cards)
+        deck.ownerId = try await store.owners().min { $0.id < $1.id }?.id
+        try await store.importDeck(deck, cards: cards)
         logger.info("seeded the sample deck", metadata: ["slug": "\(deck.slug)", "cards": "\(cards.count)"])
     }
     // The admin token is kept as its SHA-256 only (`adminTokenHash`; migrations turned a stored
@@ -39,32 +39,32 @@ public func buildApplication(
         adminTokenHash = Secret.sha256(t)
     } else {
         let fresh = Secret.token()
-        let (stored, created) = try await database.setting(AdminToken.settingKey, orCreate: { Secret.sha256(fresh) })
+        let (stored, created) = try await store.setting(AdminToken.settingKey, orCreate: { Secret.sha256(fresh) })
         adminTokenHash = stored
         // Flushed at once: stdout may be a file or a pipe, and this line is shown only once.
         if created {
             FileHandle.standardOutput.write(Data("Admin token (shown once; the database keeps only its hash): \(fresh)\n".utf8))
         }
     }
-    if try await database.owners().isEmpty {
+    if try await store.owners().isEmpty {
         FileHandle.standardOutput.write(Data("No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n".utf8))
     }
     var secret = config.participantSecret ?? ""
     if config.participantSecret == nil {
-        secret = try await database.setting("participantSecret", orCreate: { Secret.token() }).value
+        secret = try await store.setting("participantSecret", orCreate: { Secret.token() }).value
     }
     let signer = ParticipantSigner(secret: secret)
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
     // worth at once; one budget for every server on the database.
-    let joins = JoinBudget(buckets: database.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
-    let admissions = Admissions(store: database, signer: signer, joins: joins)
+    let joins = JoinBudget(buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
+    let admissions = Admissions(store: store, signer: signer, joins: joins)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
-    let catalog = Catalog(database: database)
+    let catalog = Catalog(store: store)
     let metrics = AppMetrics(registry: metricsRegistry)
-    let writer = SwipeWriter(store: database, maxBatch: config.maxBatch, changes: database.changes, metrics: metrics)
+    let writer = SwipeWriter(store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics)
     let swipes = SwipeService(
-        catalog: catalog, writer: writer, store: database, signer: signer,
+        catalog: catalog, writer: writer, store: store, signer: signer,
         participantLimiter: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
         metrics: metrics)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
@@ -72,7 +72,7 @@ public func buildApplication(
         publicDirectory: config.resourceRoot + "/Public",
         generated: Dictionary(uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }))
     let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
-    let access = DeckAccess(catalog: catalog, database: database)
+    let access = DeckAccess(catalog: catalog, store: store)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes, budget: BodyBudget(bytes: config.maxBodyMemory))
     let passwords = PasswordHasher(cost: config.passwordCost)
     let images = ImageStore(directory: config.imagesDirectory)
@@ -94,26 +94,26 @@ public func buildApplication(
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: StaticFilesMiddleware(assets: assets))
     router.add(middleware: SameOriginMiddleware(publicHost: config.publicHost))
-    router.add(middleware: OwnerMiddleware(database: database, adminTokenHash: adminTokenHash, clock: clock))
+    router.add(middleware: OwnerMiddleware(store: store, adminTokenHash: adminTokenHash, clock: clock))
     router.add(middleware: RateLimitMiddleware(perIP: ipLimiter, clock: clock))
 
-    DecksController(database: database, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
-    CardsController(database: database, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
-    AccessController(database: database, access: access, decoding: decoding, clock: clock).register(on: router)
+    DecksController(store: store, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
+    CardsController(store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
+    AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
-    SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
+    SwipesController(store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(
-        database: database, catalog: catalog, interval: config.liveInterval,
+        store: store, catalog: catalog, interval: config.liveInterval,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
-    let names = ParticipantNames(signer: signer, store: database)
-    let clusters = ClusterGuard(store: database)
+    let names = ParticipantNames(signer: signer, store: store)
+    let clusters = ClusterGuard(store: store)
     ResultsController(
-        database: database, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names, clusters: clusters, clock: clock)
+        store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names, clusters: clusters, clock: clock)
         .register(on: router)
-    ExportsController(database: database, access: access, names: names).register(on: router)
+    ExportsController(store: store, access: access, names: names).register(on: router)
     PageController(
-        database: database, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, admissions: admissions,
+        store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, admissions: admissions,
         clock: clock)
         .register(on: router)
     // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
@@ -122,14 +122,14 @@ public func buildApplication(
     // Computed once per start (one bcrypt at the configured cost) for unknown names to be checked against.
     let dummyHash = try await passwords.hash(Secret.token())
     OwnerSessionController(
-        database: database, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
+        store: store, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
     ).register(on: router)
-    OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
-    OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
-    OwnerDecksController(database: database, access: access, renderer: renderer, clock: clock).register(on: router)
-    OwnerCardsController(database: database, access: access, renderer: renderer, clock: clock).register(on: router)
-    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router)
-    ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
+    OwnerDashboardController(store: store, renderer: renderer, clock: clock).register(on: router)
+    OwnerResultsController(store: store, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
+    OwnerDecksController(store: store, access: access, renderer: renderer, clock: clock).register(on: router)
+    OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: router)
+    ShareController(store: store, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router)
+    ImagesController(store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
     if let token = config.metricsToken {
         MetricsController(metrics: metrics, tokenHash: Secret.sha256(token), live: live, writer: writer).register(on: router)
@@ -141,7 +141,7 @@ public func buildApplication(
         responder: BasePathResponder(basePath: config.basePath, inner: router.buildResponder()),
         server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout, bodyTimeout: config.bodyTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
-        services: [StoreService(store: database)],
+        services: [StoreService(store: store)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
         logger: logger)
 }

@@ -59,9 +59,9 @@ struct Copy: AsyncParsableCommand {
         }
     }
 
-    static func open(_ text: String) async throws -> any SwipeStore & RawTables {
+    static func open(_ text: String) async throws -> any Store & RawTables {
         let option = try DatabaseOption.parse(["--database", text])
-        guard let store = try await option.open() as? any SwipeStore & RawTables else {
+        guard let store = try await option.open() as? any Store & RawTables else {
             throw ValidationError("The database \(option.shown) cannot be copied.")
         }
         return store

@@ -36,7 +36,7 @@ struct DatabaseOption: ParsableArguments {
     }
 
     /// Opens the store; every failure becomes a sentence naming the location.
-    func open(logger: Logger = Self.quietLogger) async throws -> any SwipeStore {
+    func open(logger: Logger = Self.quietLogger) async throws -> any Store {
         let location = try self.location
         do {
             return try await openStore(location, logger: logger)

@@ -15,7 +15,8 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         do {
             try await importFile()
-        } catch let error as ApiError {
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             throw ValidationError(Self.sentence(error, file: file, slug: slug))
         }
     }

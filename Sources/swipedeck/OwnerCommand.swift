@@ -45,7 +45,7 @@ struct OwnerCommand: AsyncParsableCommand {
             let adopted: [String]
             do {
                 (owner, adopted) = try await database.createOwner(name: name, passwordHash: hash, now: Date().timeIntervalSince1970)
-            } catch ApiError.ownerNameTaken {
+            } catch StoreError.ownerNameTaken {
                 throw ValidationError("An owner named '\(name)' already exists in \(path). Pick another name.")
             }
             var out = "Created owner '\(owner.name)' in \(path).\n"

@@ -16,7 +16,7 @@ struct Seed: AsyncParsableCommand {
 
     func run() async throws {
         let database = try await db.open()
-        let seeder = SwipeSeeder(database: database, signer: ParticipantSigner(secret: participantSecret))
+        let seeder = SwipeSeeder(store: database, signer: ParticipantSigner(secret: participantSecret))
         let start = Date()
         let created = try await seeder.seed(
             slug: deck, count: swipes, run: prefix, batch: batch, now: start.timeIntervalSince1970,

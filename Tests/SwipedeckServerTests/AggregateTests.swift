@@ -48,8 +48,8 @@ struct AggregateTests {
     /// Every counted setting's aggregate results equal the recount.
     static func expectExact(_ db: AppDatabase, _ deck: Deck, _ note: String) async throws {
         for counted in [CountedInput.defaultSet, [.drag], [.button], [.api], Set(CountedInput.allCases), [.drag, .api]] {
-            let fast = try await db.pool.read { d in try AppDatabase.results(d, deck: deck, deckId: deck.id!, counted: counted) }
-            let slow = try await db.pool.read { d in try recount(d, deck: deck, counted: counted) }
+            let fast = try await db.writer.read { d in try AppDatabase.results(d, deck: deck, deckId: deck.id!, counted: counted) }
+            let slow = try await db.writer.read { d in try recount(d, deck: deck, counted: counted) }
             #expect(try json(fast) == json(slow), "\(note), counting \(counted.map(\.rawValue).sorted())")
         }
     }
@@ -101,9 +101,9 @@ struct AggregateTests {
                 for c in cards.prefix(i + 1) { try await writer.submit(.swipe(StorageTests.swipe(deck, card: c, participant: p))) }
             }
             try await db.setExcluded(deck: deck, participant: "d", true, reason: "", by: nil, now: fixedTime)
-            let undone = try await db.pool.read { d in try String.fetchOne(d, sql: "SELECT id FROM swipes WHERE participantId = 'c' LIMIT 1") }
+            let undone = try await db.writer.read { d in try String.fetchOne(d, sql: "SELECT id FROM swipes WHERE participantId = 'c' LIMIT 1") }
             _ = try await db.undoSwipe(id: undone!, participant: "c", at: fixedTime)
-            let counts = try db.pool.read { d in
+            let counts = try db.writer.read { d in
                 try Row.fetchOne(d, sql: """
                     SELECT (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
                            (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
@@ -169,13 +169,13 @@ struct AggregateTests {
                 ("participant report", "SELECT input, COUNT(*) FROM swipes WHERE participantId = 'p' AND deckId = 1 AND undoneAt IS NULL GROUP BY input"),
             ]
             for (name, sql) in reads {
-                let details = try await db.pool.read { d in try Row.fetchAll(d, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
+                let details = try await db.writer.read { d in try Row.fetchAll(d, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
                 let onSwipes = details.filter { $0.contains("swipes") || $0.hasPrefix("SEARCH s ") || $0.hasPrefix("SCAN s") }
                 #expect(!onSwipes.isEmpty, "\(name): \(details)")
                 for d in onSwipes { #expect(d.hasPrefix("SEARCH"), "\(name) scans: \(details)") }
                 if !sql.contains("GROUP BY") { #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(name) sorts: \(details)") }
             }
-            let indexes = try await db.pool.read { d in
+            let indexes = try await db.writer.read { d in
                 try String.fetchAll(d, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'swipes' ORDER BY name")
             }
             #expect(indexes == ["sqlite_autoindex_swipes_1", "swipes_by_deck_time", "swipes_by_participant", "swipes_live_once", "swipes_on_deckId"])

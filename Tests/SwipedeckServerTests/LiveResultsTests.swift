@@ -54,8 +54,8 @@ struct LiveResultsTests {
         let (d, cards) = try input.validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
         let ids = try await database.cardIds(deckId: deck.id!).active.sorted()
-        let catalog = Catalog(database: database)
-        let live = LiveResults(database: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
+        let catalog = Catalog(store: database)
+        let live = LiveResults(store: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
         let writer = SwipeWriter(store: database, changes: database.changes)
 
         let first = Collector()
@@ -104,7 +104,7 @@ struct LiveResultsTests {
             let (d, cards) = try DeckInput(slug: slug, title: slug, cards: [.init(title: "a"), .init(title: "b")]).validated(now: fixedTime)
             decks.append(try await database.importDeck(d, cards: cards))
         }
-        let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(100), heartbeatTicks: 1000)
+        let live = LiveResults(store: database, catalog: Catalog(store: database), interval: .milliseconds(100), heartbeatTicks: 1000)
         let writer = SwipeWriter(store: database, changes: database.changes)
         let one = Collector()
         let oneTask = one.start(live.events(deckId: decks[0].id!, slug: "one"))
@@ -163,7 +163,7 @@ struct LiveResultsTests {
             let messages = LogLines()
             let handler = CapturingLog(messages: messages)
             let live = LiveResults(
-                database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 1000,
+                store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 1000,
                 logger: Logger(label: "live-test") { _ in handler })
             let watcher = Collector()
             let task = watcher.start(live.events(deckId: deck.id! + 100, slug: "odd"))
@@ -183,7 +183,7 @@ struct LiveResultsTests {
         defer { TestDatabase.dropLater(location, closing: database) }
         let (d, cards) = try DeckInput(slug: "hb", title: "hb", cards: [.init(title: "a")]).validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
-        let live = LiveResults(database: database, catalog: Catalog(database: database), interval: .milliseconds(20), heartbeatTicks: 5)
+        let live = LiveResults(store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 5)
         let watcher = Collector()
         let task = watcher.start(live.events(deckId: deck.id!, slug: "hb"))
         try await Self.poll("two heartbeats") { watcher.events.withLock { $0.filter { $0 == ": ping\n\n" }.count >= 2 } }

@@ -235,7 +235,7 @@ struct OwnerHardeningTests {
             #expect(try await store.sessionOwner(tokenHash: "drop", now: fixedTime + 2) == nil)
             try await store.setPassword(ownerId: id, passwordHash: "newer", keeping: nil, now: fixedTime + 3)
             #expect(try await store.sessionOwner(tokenHash: "keep", now: fixedTime + 4) == nil)
-            await #expect(throws: ApiError.notFound("owner")) { try await store.setPassword(ownerId: 9999, passwordHash: "x", keeping: nil, now: fixedTime) }
+            await #expect(throws: StoreError.notFound(.owner)) { try await store.setPassword(ownerId: 9999, passwordHash: "x", keeping: nil, now: fixedTime) }
         }
     }
 

@@ -19,8 +19,8 @@ struct StorageTests {
     }
 
     /// Synchronous reads and writes (inside async tests GRDB would pick its async overloads).
-    static func read<T>(_ db: AppDatabase, _ body: (Database) throws -> T) throws -> T { try db.pool.read(body) }
-    static func write<T>(_ db: AppDatabase, _ body: (Database) throws -> T) throws -> T { try db.pool.write(body) }
+    static func read<T>(_ db: AppDatabase, _ body: (Database) throws -> T) throws -> T { try db.writer.read(body) }
+    static func write<T>(_ db: AppDatabase, _ body: (Database) throws -> T) throws -> T { try db.writer.write(body) }
 
     /// A deck with `cards` cards, imported; returns the deck and its card ids.
     static func importDeck(_ db: AppDatabase, slug: String = "s", cards: Int) async throws -> (Deck, [Int64]) {
@@ -97,9 +97,9 @@ struct StorageTests {
             #expect(try await db.cardIds(deckId: deck.id!).active == Set(ids))
             #expect(try await db.card(id: ids[2])?.position == 2)
             #expect(try await db.deckSlug(id: deck.id!) == "dup")
-            await #expect(throws: ApiError.slugTaken) { try await Self.importDeck(db, slug: "dup", cards: 2) }
+            await #expect(throws: StoreError.slugTaken) { try await Self.importDeck(db, slug: "dup", cards: 2) }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM cards") } == 4)
-            await #expect(throws: ApiError.notFound("deck")) { try await db.deckSlug(id: 9999) }
+            await #expect(throws: StoreError.notFound(.deck)) { try await db.deckSlug(id: 9999) }
             #expect(try await db.deck(slug: "none") == nil)
         }
     }
@@ -124,13 +124,13 @@ struct StorageTests {
         try await Self.withDatabase { db, _ in
             let (deck, ids) = try await Self.importDeck(db, cards: 50)
             let writer = SwipeWriter(store: db, maxBatch: 64)
-            let pool = db.pool
+            let reader = db.writer
             let outcomes = try await withThrowingTaskGroup(of: (Bool, Bool).self) { group in
                 for i in 0..<500 {
                     let s = Self.swipe(deck, card: ids[i % 50], participant: "p\(i / 50)", id: "gc-\(i)")
                     group.addTask {
                         let outcome = try await writer.submit(.swipe(s))
-                        let visible = try await pool.read { d in try Swipe.fetchOne(d, key: s.id) } == s
+                        let visible = try await reader.read { d in try Swipe.fetchOne(d, key: s.id) } == s
                         return (outcome == .created(s), visible)
                     }
                 }
@@ -195,8 +195,8 @@ struct StorageTests {
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "u", id: "newer")))
             let count = { try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } }
 
-            await #expect(throws: ApiError.notYourSwipe) { try await db.undoSwipe(id: "undo-me", participant: "v", at: fixedTime) }
-            await #expect(throws: ApiError.notFound("swipe")) { try await db.undoSwipe(id: "nope", participant: "u", at: fixedTime) }
+            await #expect(throws: StoreError.notYourSwipe) { try await db.undoSwipe(id: "undo-me", participant: "v", at: fixedTime) }
+            await #expect(throws: StoreError.notFound(.swipe)) { try await db.undoSwipe(id: "nope", participant: "u", at: fixedTime) }
             let undone = try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 5)
             #expect(undone.undoneAt == fixedTime + 5)
             #expect(try count() == 2)
@@ -234,9 +234,9 @@ struct StorageTests {
             // Flipping to the same direction logs nothing.
             _ = try await db.flipSwipe(id: "flip-me", participant: "f", to: .left, at: fixedTime + 2)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM flips") } == 1)
-            await #expect(throws: ApiError.notYourSwipe) { try await db.flipSwipe(id: "flip-me", participant: "g", to: .right, at: fixedTime) }
+            await #expect(throws: StoreError.notYourSwipe) { try await db.flipSwipe(id: "flip-me", participant: "g", to: .right, at: fixedTime) }
             _ = try await db.undoSwipe(id: "flip-me", participant: "f", at: fixedTime + 3)
-            await #expect(throws: ApiError.alreadyUndone) { try await db.flipSwipe(id: "flip-me", participant: "f", to: .right, at: fixedTime) }
+            await #expect(throws: StoreError.alreadyUndone) { try await db.flipSwipe(id: "flip-me", participant: "f", to: .right, at: fixedTime) }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } == 1)
         }
     }

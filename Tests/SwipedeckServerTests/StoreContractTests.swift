@@ -4,13 +4,13 @@ import Testing
 
 @testable import SwipedeckServer
 
-/// The promises of `SwipeStore` on the engine of this run (SQLite, or PostgreSQL with
+/// The promises of `Store` on the engine of this run (SQLite, or PostgreSQL with
 /// `SWIPEDECK_TEST_DATABASE_URL`), with two stores on one database standing in for two servers;
 /// and, on a PostgreSQL run, the same random history on both engines giving the same answers.
 @Suite("Store contract (both engines)")
 struct StoreContractTests {
     /// A fresh database and two stores on it ("two servers"), closed and dropped afterwards.
-    static func withTwoStores(_ body: (any SwipeStore, any SwipeStore) async throws -> Void) async throws {
+    static func withTwoStores(_ body: (any Store, any Store) async throws -> Void) async throws {
         let location = try await TestDatabase.fresh()
         let a = try await openStore(location)
         let b = try await openStore(location)
@@ -27,7 +27,7 @@ struct StoreContractTests {
         await TestDatabase.drop(location)
     }
 
-    static func importDeck(_ store: any SwipeStore, slug: String = "s", cards: Int, quota: Int? = nil) async throws -> (Deck, [Int64]) {
+    static func importDeck(_ store: any Store, slug: String = "s", cards: Int, quota: Int? = nil) async throws -> (Deck, [Int64]) {
         let input = DeckInput(slug: slug, title: "Deck \(slug)", cards: (0..<cards).map { DeckInput.CardInput(title: "card \($0)") })
         var (deck, rows) = try input.validated(now: fixedTime)
         deck.quota = quota
@@ -143,7 +143,7 @@ struct StoreContractTests {
     func enginesAgree() async throws {
         let sqlitePath = temporaryDatabasePath()
         defer { removeDatabase(at: sqlitePath) }
-        let stores: [any SwipeStore] = [try AppDatabase(path: sqlitePath), try await openStore(try await TestDatabase.fresh())]
+        let stores: [any Store] = [try AppDatabase(path: sqlitePath), try await openStore(try await TestDatabase.fresh())]
         var answers: [[String]] = [[], []]
         for (n, store) in stores.enumerated() {
             let (deck, cards) = try await Self.importDeck(store, cards: 6)
@@ -233,7 +233,7 @@ struct StoreContractTests {
         let sample = try SampleDeck.load(resourceRoot: AppConfiguration.defaultResourceRoot())
         let (d, cards) = try sample.validated(now: fixedTime)
         let deck = try await first.importDeck(d, cards: cards)
-        let seeded = try await SwipeSeeder(database: first, signer: ParticipantSigner(secret: participantSecret))
+        let seeded = try await SwipeSeeder(store: first, signer: ParticipantSigner(secret: participantSecret))
             .seed(slug: deck.slug, count: 700, batch: 100, now: fixedTime)
         #expect(seeded == 700)
         let someone = try #require(try await first.swipePage(deckId: deck.id!, after: 0, limit: 1).first?.swipe)
@@ -242,7 +242,7 @@ struct StoreContractTests {
         _ = try await first.setting("participantSecret", orCreate: { participantSecret })
 
         let second = try await openStore(middle)
-        guard let secondTables = second as? any SwipeStore & RawTables else { throw StoreCopier.Refusal(description: "no raw tables") }
+        guard let secondTables = second as? any Store & RawTables else { throw StoreCopier.Refusal(description: "no raw tables") }
         let there = try await StoreCopier(source: first, target: secondTables).run()
         let third = try AppDatabase(path: lastPath)
         let back = try await StoreCopier(source: secondTables, target: third).run()
@@ -250,7 +250,7 @@ struct StoreContractTests {
         #expect(there.rows.map(\.count) == back.rows.map(\.count))
         #expect(there.rows.first { $0.table == "swipes" }?.count == 700)
         var answers: [String] = []
-        for store in [first, second, third] as [any SwipeStore] {
+        for store in [first, second, third] as [any Store] {
             let copied = try #require(try await store.deck(slug: deck.slug))
             answers.append(try AggregateTests.json(try await store.results(for: copied)))
             answers.append("\(try await store.flaggedParticipants(deckId: deck.id!, limit: 50))")

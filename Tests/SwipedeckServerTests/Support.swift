@@ -85,7 +85,7 @@ struct TestEnv: Sendable {
     }
 
     /// A second store on the app's database (a second server, as far as storage goes).
-    func openStore() async throws -> any SwipeStore {
+    func openStore() async throws -> any Store {
         let store = try await SwipedeckServer.openStore(location)
         opened.stores.withLock { $0.append(store) }
         return store
@@ -176,7 +176,7 @@ func withApp(
 
 /// Stores a test opened besides its app's, to close at its end.
 final class StoreBag: Sendable {
-    let stores = Mutex<[any SwipeStore]>([])
+    let stores = Mutex<[any Store]>([])
 }
 
 /// A clock tests move by hand (seconds since 1970), starting at `fixedTime`.

@@ -50,7 +50,7 @@ enum TestDatabase {
     }
 
     /// `drop` from a `defer`: SQLite files at once, a PostgreSQL database in the background.
-    static func dropLater(_ location: String, closing store: (any SwipeStore)? = nil) {
+    static func dropLater(_ location: String, closing store: (any Store)? = nil) {
         if case .sqlite(let path)? = try? StoreLocation(location) {
             removeDatabase(at: path)
         } else {

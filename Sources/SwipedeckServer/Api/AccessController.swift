@@ -5,7 +5,7 @@ import Hummingbird
 /// to share, the key an allow list's links are signed with) and the one-time codes of a `codes`
 /// deck (`GET`/`POST /api/v1/decks/{deck}/codes`). The mode itself is a deck setting (`PATCH`).
 struct AccessController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let access: DeckAccess
     let decoding: RequestDecoding
     let clock: @Sendable () -> Double
@@ -34,7 +34,7 @@ struct AccessController: Sendable {
 
     @Sendable func accessInfo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let codes = try await database.accessCodes(deckId: deck.id ?? 0).count
+        let codes = try await store.accessCodes(deckId: deck.id ?? 0).count
         return JSONResponse.make(AccessJSON(
             access: deck.access.rawValue, link: Self.invitation(deck), signatureKey: deck.access == .allowList ? deck.accessSecret : nil,
             codes: codes))
@@ -42,7 +42,7 @@ struct AccessController: Sendable {
 
     @Sendable func listCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return JSONResponse.make(["codes": try await database.accessCodes(deckId: deck.id ?? 0).map(AccessCode.shown)])
+        return JSONResponse.make(["codes": try await store.accessCodes(deckId: deck.id ?? 0).map(AccessCode.shown)])
     }
 
     struct MakeCodes: Decodable { var count: Int }
@@ -51,18 +51,18 @@ struct AccessController: Sendable {
     @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let body = try await decoding.decodeJSON(MakeCodes.self, from: request)
-        let codes = try await Self.make(body.count, for: deck, database, now: clock())
+        let codes = try await Self.make(body.count, for: deck, store, now: clock())
         return JSONResponse.make(["codes": codes.map(AccessCode.shown)], status: .created)
     }
 
     /// Stores `count` fresh codes for `deck` and returns them.
     /// - Throws: `invalid_count` outside 1…`AccessCode.maxPerRequest`.
-    static func make(_ count: Int, for deck: Deck, _ database: any SwipeStore, now: Double) async throws -> [String] {
+    static func make(_ count: Int, for deck: Deck, _ store: any Store, now: Double) async throws -> [String] {
         guard (1...AccessCode.maxPerRequest).contains(count) else {
             throw ApiError.invalidField(code: "invalid_count", message: "count must be a whole number from 1 to \(AccessCode.maxPerRequest).")
         }
         let codes = (0..<count).map { _ in AccessCode.make() }
-        try await database.addAccessCodes(deckId: deck.id ?? 0, codes, now: now)
+        try await store.addAccessCodes(deckId: deck.id ?? 0, codes, now: now)
         return codes
     }
 }

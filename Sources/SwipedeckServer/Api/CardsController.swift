@@ -4,7 +4,7 @@ import Hummingbird
 /// `/api/v1/decks/{deck}/cards`: the cards a participant has still to decide (paged), and the
 /// owner's card operations: add, edit (a new revision), archive or restore, move.
 struct CardsController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let catalog: Catalog
     let access: DeckAccess
     let swipes: SwipeService
@@ -33,7 +33,7 @@ struct CardsController: Sendable {
         let participant = named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let order = deck.cardOrder
-        let (cards, remaining) = try await database.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
+        let (cards, remaining) = try await store.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
         return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))
     }
@@ -43,14 +43,14 @@ struct CardsController: Sendable {
         let deck = try await access.managed(slug, context)
         let input = try await decoding.decodeJSON(DeckInput.CardInput.self, from: request)
         let card = try input.validated(position: 0, label: "card")
-        let stored = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+        let stored = try await store.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
         return JSONResponse.make(CardJSON(stored, deck: slug), status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"])
     }
 
     @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (slug, card) = try await managedCard(context)
         let patch = try await decoding.decodeJSON(CardPatch.self, from: request)
-        let stored = try await database.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
+        let stored = try await store.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
         return JSONResponse.make(CardJSON(stored, deck: slug))
     }
 
@@ -64,7 +64,7 @@ struct CardsController: Sendable {
 
     func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> Response {
         let (slug, card) = try await managedCard(context)
-        let stored = try await database.setArchived(cardId: card.id ?? 0, archived, by: context.owner?.ownerId, now: clock())
+        let stored = try await store.setArchived(cardId: card.id ?? 0, archived, by: context.owner?.ownerId, now: clock())
         return JSONResponse.make(CardJSON(stored, deck: slug))
     }
 
@@ -73,8 +73,8 @@ struct CardsController: Sendable {
     @Sendable func moveCard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (slug, card) = try await managedCard(context)
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
-        try await database.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
-        guard let moved = try await database.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
+        try await store.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
+        guard let moved = try await store.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
         return JSONResponse.make(CardJSON(moved, deck: slug))
     }
 
@@ -82,7 +82,7 @@ struct CardsController: Sendable {
     func managedCard(_ context: AppRequestContext) async throws -> (String, Card) {
         let slug = try context.parameters.require("deck")
         let deck = try await access.managed(slug, context)
-        guard let id = Int64(try context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
+        guard let id = Int64(try context.parameters.require("card")), let card = try await store.card(id: id), card.deckId == deck.id else {
             throw ApiError.notFound("card")
         }
         return (slug, card)

@@ -5,7 +5,7 @@ import SwipePhysics
 /// `/api/v1/profiles`, `/api/v1/decks`: list, read, create and change decks. Creating needs an
 /// owner's API token or session (the deck is theirs) or the admin token (a deck without owner).
 struct DecksController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let catalog: Catalog
     let access: DeckAccess
     let decoding: RequestDecoding
@@ -29,7 +29,7 @@ struct DecksController: Sendable {
 
     @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> Response {
         // Decks that take invited people only are listed to their owner alone.
-        let decks = try await database.decks().filter { $0.deck.access == .link || context.owner?.manages($0.deck) == true }
+        let decks = try await store.decks().filter { $0.deck.access == .link || context.owner?.manages($0.deck) == true }
         return JSONResponse.make(["decks": decks.map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
     }
 
@@ -44,7 +44,7 @@ struct DecksController: Sendable {
         let input = try await decoding.decodeJSON(DeckInput.self, from: request)
         var (deck, cards) = try input.validated(now: clock())
         deck.ownerId = owner.ownerId
-        let stored = try await database.importDeck(deck, cards: cards)
+        let stored = try await store.importDeck(deck, cards: cards)
         return JSONResponse.make(DeckJSON(stored, cardCount: cards.count), status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"])
     }
 
@@ -54,7 +54,7 @@ struct DecksController: Sendable {
         let body = try await decoding.collectJSONBody(request)
         let patch = try RequestDecoding.decode(DeckPatch.self, body)
         let changed = try patch.applied(to: deck)
-        let stored = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
+        let stored = try await store.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
         return JSONResponse.make(DeckJSON(stored, cardCount: try await catalog.cardCount(slug)))
     }
 }

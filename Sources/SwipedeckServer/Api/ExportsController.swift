@@ -6,7 +6,7 @@ import Hummingbird
 /// only, also when the results are public: public results publish the ranking, not each
 /// participant's decisions, times and flags.
 struct ExportsController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let access: DeckAccess
     /// Participants appear under their pseudonyms, never as anything that acts.
     let names: ParticipantNames
@@ -36,7 +36,7 @@ struct ExportsController: Sendable {
     }
 
     func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) throws -> String) -> Response {
-        let database = database
+        let store = store
         let names = names
         let deckId = deck.id ?? 0
         return Response(
@@ -46,7 +46,7 @@ struct ExportsController: Sendable {
                 if !header.isEmpty { try await writer.write(ByteBuffer(string: header)) }
                 var after: Int64 = 0
                 while true {
-                    var rows = try await database.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
+                    var rows = try await store.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
                     guard let last = rows.last else { break }
                     for i in rows.indices { rows[i].swipe.participantId = names.shown(rows[i].swipe.participantId, deckId: deckId) }
                     try await writer.write(ByteBuffer(string: try render(rows)))

@@ -13,8 +13,8 @@ import Hummingbird
 /// IPTC, comments) is stripped before the image is named and stored (`ImageMetadata`); the
 /// pixel data stays byte for byte.
 struct ImagesController: Sendable {
-    let database: any SwipeStore
-    let store: ImageStore
+    let store: any Store
+    let images: ImageStore
     /// Largest accepted upload, bytes.
     let maxImageBytes: Int
     /// Largest accepted width × height.
@@ -47,11 +47,11 @@ struct ImagesController: Sendable {
         let bytes = ImageMetadata.stripped(uploaded, format: image.format)
         let name = ImageName(hash: Secret.sha256(bytes: bytes), format: image.format)
         // The file first: a row always names a file that is there.
-        _ = try await store.store(bytes, as: name)
+        _ = try await images.store(bytes, as: name)
         let row = StoredImage(
             hash: name.hash, contentType: image.format.contentType, bytes: bytes.count, width: image.width, height: image.height,
             ownerId: owner.ownerId, createdAt: clock())
-        let added = try await database.recordImage(row)
+        let added = try await store.recordImage(row)
         let body = ImageJSON(url: name.url, contentType: row.contentType, bytes: row.bytes, width: row.width, height: row.height)
         return JSONResponse.make(body, status: added ? .created : .ok, headers: [.location: name.url])
     }
@@ -69,7 +69,7 @@ struct ImagesController: Sendable {
         }
         let body: ResponseBody
         do {
-            body = try await files.loadFile(path: store.path(of: name), context: context)
+            body = try await files.loadFile(path: images.path(of: name), context: context)
         } catch {
             throw ApiError.notFound("image")
         }

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// `/api/v1/decks/{deck}/results` (JSON, CSV) and the owner's participant exclusions. Results
 /// are the owner's unless the deck's results are public: others get 401.
 struct ResultsController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let catalog: Catalog
     let access: DeckAccess
     let decoding: RequestDecoding
@@ -31,13 +31,13 @@ struct ResultsController: Sendable {
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
-        return JSONResponse.make(try await database.results(for: deck))
+        return JSONResponse.make(try await store.results(for: deck))
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
-        let csv = ResultsCSV.render(try await database.results(for: deck), names: DirectionNames(deck: deck))
+        let csv = ResultsCSV.render(try await store.results(for: deck), names: DirectionNames(deck: deck))
         return Response(
             status: .ok,
             headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(deck.slug)-results.csv\""],
@@ -107,7 +107,7 @@ struct ResultsController: Sendable {
         }
         if reason.count > 500 { throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.") }
         let id = try await names.stored(shown, deckId: deck.id ?? 0)
-        try await database.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
+        try await store.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
         return JSONResponse.make(try await names.report(deck: deck, shown: shown))
     }
 }

@@ -6,7 +6,7 @@ import SwipePhysics
 /// `/api/v1/decks/{deck}/swipes` and `/api/v1/swipes/{id}`: submit one swipe or a batch
 /// (with `Idempotency-Key`), undo, flip, and a participant's own history.
 struct SwipesController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let catalog: Catalog
     let swipes: SwipeService
     let decoding: RequestDecoding
@@ -28,8 +28,7 @@ struct SwipesController: Sendable {
         let body = try await decoding.collectJSONBody(request)
         let fast = SwipeBodyParser.parse(body)
         let r: SwipeRequest = try fast ?? RequestDecoding.decode(SwipeRequest.self, body)
-        let participantPart = Array((r.participant ?? context.knownParticipant ?? "").utf8)
-        let fingerprint = SwipeService.fingerprint([Array(slug.utf8), participantPart, Array(body.readableBytesView)])
+        let fingerprint = SwipeFingerprint.of(r, deck: slug, participant: r.participant ?? context.knownParticipant ?? "")
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
             cookies: context.cookies, network: context.network, now: clock())
@@ -61,20 +60,17 @@ struct SwipesController: Sendable {
         {
             throw ApiError.rateLimited(retryAfter: wait)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         let results = await withTaskGroup(of: (Int, BatchItemResult).self) { group in
             for (i, item) in batch.swipes.enumerated() {
                 group.addTask {
-                    let part = (try? encoder.encode(item)) ?? Data()
-                    let fp = SwipeService.fingerprint([Array(slug.utf8), Array((item.participant ?? context.knownParticipant ?? "").utf8), Array(part)])
+                    let fp = SwipeFingerprint.of(item, deck: slug, participant: item.participant ?? context.knownParticipant ?? "")
                     do {
                         let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookies: context.cookies,
                             network: context.network, now: clock())
                         switch o {
                         case .created(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil))
                         case .replayed(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil))
-                        case .refused(let e): return (i, BatchItemResult(e))
+                        case .refused(let e): return (i, BatchItemResult(ApiError(e)))
                         }
                     } catch let e as ApiError {
                         return (i, BatchItemResult(e))
@@ -118,7 +114,7 @@ struct SwipesController: Sendable {
         let deck = try await catalog.deck(slug)
         let participant = try swipes.identity(
             try RequestDecoding.query(request, "participant"), cookies: context.cookies, deck: deck, now: clock())
-        let entries = try await database.history(deckId: deck.id ?? 0, participant: participant.id)
+        let entries = try await store.history(deckId: deck.id ?? 0, participant: participant.id)
         return JSONResponse.make(["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }])
     }
 }

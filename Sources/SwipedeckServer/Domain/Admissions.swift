@@ -2,11 +2,11 @@
 /// proof a page view or an API mint carries and says what credential it earns; `join` is the
 /// whole of a join, for the page and the API alike.
 public struct Admissions: Sendable {
-    let store: any SwipeStore
+    let store: any Store
     let signer: ParticipantSigner
     let joins: JoinBudget
 
-    public init(store: any SwipeStore, signer: ParticipantSigner, joins: JoinBudget) {
+    public init(store: any Store, signer: ParticipantSigner, joins: JoinBudget) {
         self.store = store
         self.signer = signer
         self.joins = joins

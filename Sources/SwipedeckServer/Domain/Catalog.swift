@@ -3,7 +3,7 @@ import Synchronization
 /// In-memory index of decks by slug and their card ids, so the swipe hot path needs no read
 /// transaction to check that a card belongs to a deck. Misses fall through to the database,
 /// so decks imported by another process are found too. An entry is read anew once the store
-/// marks its deck edited (`SwipeStore.edits`: on PostgreSQL also an edit through another server).
+/// marks its deck edited (`Store.edits`: on PostgreSQL also an edit through another server).
 public final class Catalog: Sendable {
     struct Entry {
         var deck: Deck
@@ -18,11 +18,11 @@ public final class Catalog: Sendable {
         case active, archived, absent
     }
 
-    private let database: any SwipeStore
+    private let store: any Store
     private let entries = Mutex<[String: Entry]>([:])
 
-    public init(database: any SwipeStore) {
-        self.database = database
+    public init(store: any Store) {
+        self.store = store
     }
 
     /// The deck and whether `card` (if given) belongs to it.
@@ -61,14 +61,14 @@ public final class Catalog: Sendable {
     /// A hit costs two locks and no suspension's work; a miss, or a deck edited since it was
     /// read, reads the deck off the concurrency pool.
     private func entry(_ slug: String) async throws -> Entry {
-        let edits = database.edits
+        let edits = store.edits
         if let e = entries.withLock({ $0[slug] }), !edits.isStale(e.deck.id ?? 0, since: e.generation) { return e }
         let generation = edits.generation
-        guard let deck = try await database.deck(slug: slug), let id = deck.id else {
+        guard let deck = try await store.deck(slug: slug), let id = deck.id else {
             entries.withLock { _ = $0.removeValue(forKey: slug) }
             throw ApiError.notFound("deck")
         }
-        let ids = try await database.cardIds(deckId: id)
+        let ids = try await store.cardIds(deckId: id)
         let e = Entry(deck: deck, active: ids.active, archived: ids.archived, generation: generation)
         entries.withLock { $0[slug] = e }
         return e

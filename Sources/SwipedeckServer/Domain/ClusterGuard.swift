@@ -8,7 +8,7 @@ import Synchronization
 /// A check reads the members of crowded networks only, and runs at most once per
 /// `interval` per deck and server, so results read every second cost no more than before.
 public final class ClusterGuard: Sendable {
-    let store: any SwipeStore
+    let store: any Store
     /// Seconds between two checks of one deck. Default 5.
     let interval: Double
     private let lastRun = Mutex<[Int64: Double]>([:])
@@ -16,7 +16,7 @@ public final class ClusterGuard: Sendable {
     /// The prefix of the exclusion reason a cluster's members get.
     public static let reasonPrefix = "lockstep cluster: "
 
-    public init(store: any SwipeStore, interval: Double = 5) {
+    public init(store: any Store, interval: Double = 5) {
         self.store = store
         self.interval = interval
     }

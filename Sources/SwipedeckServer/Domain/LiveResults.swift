@@ -5,7 +5,7 @@ import Synchronization
 /// Live results for `GET /api/v1/decks/{deck}/results/live`: one computation per watched deck
 /// per `interval`, shared by everybody watching it, and only when something changed.
 ///
-/// Every write that can change a deck's results marks the deck in `SwipeStore.changes` after
+/// Every write that can change a deck's results marks the deck in `Store.changes` after
 /// its commit (the swipe writer once per deck per group commit: a lock and a set insert). Each
 /// watched deck has one task that, every `interval`, takes the deck's mark, recomputes the results
 /// if it was set (or the deck has just been watched) and sends them to all its watchers as a
@@ -23,7 +23,7 @@ public final class LiveResults: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let database: any SwipeStore
+    private let store: any Store
     private let catalog: Catalog
     /// Where a failed computation is reported (the watchers keep the last results meanwhile).
     private let logger: Logger
@@ -39,10 +39,10 @@ public final class LiveResults: Sendable {
     public var computations: Int { computationCount.load(ordering: .relaxed) }
 
     public init(
-        database: any SwipeStore, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15,
+        store: any Store, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15,
         logger: Logger = Logger(label: "swipedeck.live")
     ) {
-        self.database = database
+        self.store = store
         self.catalog = catalog
         self.logger = logger
         self.interval = interval
@@ -92,7 +92,7 @@ public final class LiveResults: Sendable {
             }
             guard let slug else { return }
             // Taken before the computation reads: a commit after this point marks it again.
-            let changed = database.changes.take(deckId)
+            let changed = store.changes.take(deckId)
             if first || changed {
                 quietTicks = 0
                 do {
@@ -122,7 +122,7 @@ public final class LiveResults: Sendable {
         } catch let error as ApiError where error == .notFound("deck") {
             return nil
         }
-        let report = try await database.results(for: deck)
+        let report = try await store.results(for: deck)
         computationCount.add(1, ordering: .relaxed)
         let encoder = JSONEncoder()
         // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.

@@ -4,9 +4,9 @@
 /// A pseudonym acts on nothing: every write needs the credential.
 public struct ParticipantNames: Sendable {
     let signer: ParticipantSigner
-    let store: any SwipeStore
+    let store: any Store
 
-    public init(signer: ParticipantSigner, store: any SwipeStore) {
+    public init(signer: ParticipantSigner, store: any Store) {
         self.signer = signer
         self.store = store
     }

@@ -5,5 +5,5 @@ public enum SwipeOutcome: Sendable, Equatable {
     /// The same request was seen before under this key: the stored swipe (HTTP 201, replayed).
     case replayed(Swipe)
     /// Refused by a storage rule (already swiped, key reused for another request).
-    case refused(ApiError)
+    case refused(StoreError)
 }

@@ -7,7 +7,7 @@ import SwipePhysics
 public struct SwipeService: Sendable {
     public let catalog: Catalog
     public let writer: SwipeWriter
-    public let store: any SwipeStore
+    public let store: any Store
     public let signer: ParticipantSigner
     /// Decisions per participant identity (every swipe, batch item, undo and flip takes one).
     public let participantLimiter: RateLimiter
@@ -16,7 +16,7 @@ public struct SwipeService: Sendable {
     public let metrics: AppMetrics?
 
     public init(
-        catalog: Catalog, writer: SwipeWriter, store: any SwipeStore, signer: ParticipantSigner, participantLimiter: RateLimiter,
+        catalog: Catalog, writer: SwipeWriter, store: any Store, signer: ParticipantSigner, participantLimiter: RateLimiter,
         metrics: AppMetrics? = nil
     ) {
         self.metrics = metrics
@@ -27,11 +27,12 @@ public struct SwipeService: Sendable {
         self.participantLimiter = participantLimiter
     }
 
-    /// Submits one swipe. Returns after its transaction committed.
+    /// Submits one swipe. Returns after its transaction committed. The rules it meets, here
+    /// (1–5) and in the transaction (6–10), are listed in order in `SwipeRule`.
     ///
     /// - Parameters:
     ///   - key: the `Idempotency-Key`; nil makes a fresh one (no replay protection).
-    ///   - fingerprint: identifies the request body, to tell a replay from a reuse of the key.
+    ///   - fingerprint: `SwipeFingerprint.of` the request, to tell a replay from a reuse of the key.
     ///   - cookies: the browser's credentials (already checked), used when the body names none.
     ///   - network: the client's network (`ClientNetwork.key`), recorded with the participant's
     ///     first decision in the deck; nil when unknown.
@@ -43,7 +44,7 @@ public struct SwipeService: Sendable {
     ) async throws -> SwipeOutcome {
         do {
             let outcome = try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
-            if case .refused(let error) = outcome { metrics?.recordRefusal(code: error.code) }
+            if case .refused(let error) = outcome { metrics?.recordRefusal(code: ApiError(error).code) }
             return outcome
         } catch let error as ApiError {
             metrics?.recordRefusal(code: error.code)
@@ -90,7 +91,7 @@ public struct SwipeService: Sendable {
                 swipe.velocityY = verdict.velocity.y
                 swipe.durationMs = trace.t.last
                 swipe.suspect = verdict.suspect
-                swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
+                swipe.suspectReason = verdict.suspect ? SuspectReason.machineLikeTrace.rawValue : nil
                 swipe.traceData = Data(TraceCodec.encode(trace))
             } catch {
                 try await writer.submit(.rejection(deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
@@ -155,10 +156,11 @@ public struct SwipeService: Sendable {
         _ = try await store.undoSwipe(id: s.id, participant: s.participantId, at: now)
         let input: SwipeInput = named == nil ? .button : .api
         let key = UUID().uuidString
+        let request = SwipeRequest(card: s.cardId, direction: direction.rawValue, input: input.rawValue)
         let decision = Swipe(
             id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction,
             input: input, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
-            suspect: false, requestHash: Self.fingerprint([Array(key.utf8)]), createdAt: now, undoneAt: nil)
+            suspect: false, requestHash: SwipeFingerprint.of(request, deck: deck.slug, participant: s.participantId), createdAt: now, undoneAt: nil)
         switch try await writer.submit(.swipe(decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network))) {
         case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)
         case .refused(let error)?: throw error
@@ -241,59 +243,5 @@ public struct SwipeService: Sendable {
             throw ApiError.invalidField(code: "invalid_input", message: "input must be one of: drag, button, key, api.")
         }
         return i
-    }
-
-    /// The trace as compact JSON for storage (flat arrays; re-checkable by `swipedeck classify`).
-    /// Written by hand: this runs for every drag swipe, and `JSONEncoder` was the largest single
-    /// cost of the swipe route. Numbers are Swift's shortest round-trip spelling (`12.5`, `3`,
-    /// `1e-05`), which decodes to the same doubles; the trace was validated, so all are finite.
-    static func compact(_ t: Trace) -> String? {
-        var out = ""
-        out.reserveCapacity(64 + 8 * 3 * t.t.count)
-        func number(_ v: Double) {
-            guard v.isFinite else { out += "null"; return }
-            if v == v.rounded(.towardZero) && abs(v) < 1e15 {
-                out += String(Int64(v))
-                if v == 0 && v.sign == .minus { out = String(out.dropLast()) + "-0" }
-            } else {
-                out += v.description
-            }
-        }
-        func array(_ key: String, _ values: [Double]) {
-            out += "\"\(key)\":["
-            for (i, v) in values.enumerated() {
-                if i > 0 { out += "," }
-                number(v)
-            }
-            out += "]"
-        }
-        out += "{"
-        array("t", t.t)
-        out += ","
-        array("x", t.x)
-        out += ","
-        array("y", t.y)
-        for (key, v) in [("w", t.w), ("h", t.h), ("vw", t.vw), ("vh", t.vh), ("gx", t.gx), ("gy", t.gy)] {
-            out += ",\"\(key)\":"
-            number(v)
-        }
-        if let ox = t.ox { out += ",\"ox\":"; number(ox) }
-        if let oy = t.oy { out += ",\"oy\":"; number(oy) }
-        out += "}"
-        return out
-    }
-
-    /// FNV-1a 64-bit of the parts, hex: a cheap fingerprint of a request for idempotency checks.
-    public static func fingerprint(_ parts: [some Collection<UInt8>]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            for b in part {
-                h ^= UInt64(b)
-                h &*= 0x100_0000_01b3
-            }
-            h ^= 0xff
-            h &*= 0x100_0000_01b3
-        }
-        return String(h, radix: 16)
     }
 }

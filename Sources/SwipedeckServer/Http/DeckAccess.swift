@@ -4,13 +4,13 @@ import Hummingbird
 /// manages it and reads its results; anybody reads results the owner made public.
 struct DeckAccess: Sendable {
     let catalog: Catalog
-    let database: any SwipeStore
+    let store: any Store
 
     /// The deck as stored now. Ownership and privacy are decided on this row, not on the
     /// catalog's copy: another process (`swipedeck owner add` adopting decks) may have changed
     /// it. A catalog copy of another revision is dropped, so swipes see the change too.
     func current(_ slug: String) async throws -> Deck {
-        guard let deck = try await database.deck(slug: slug) else { throw ApiError.notFound("deck") }
+        guard let deck = try await store.deck(slug: slug) else { throw ApiError.notFound("deck") }
         if (try? await catalog.deck(slug))?.revision != deck.revision { catalog.invalidate(slug) }
         return deck
     }
@@ -41,7 +41,7 @@ struct DeckAccess: Sendable {
     /// revoked. Any failure to read answers false: a stream that cannot be checked closes.
     func stillReadsResults(slug: String, identity: OwnerIdentity?, bearerHash: String?, now: Double) async -> Bool {
         do {
-            guard let deck = try await database.deck(slug: slug) else { return false }
+            guard let deck = try await store.deck(slug: slug) else { return false }
             if deck.resultsPublic { return true }
             switch identity {
             case nil: return false
@@ -49,9 +49,9 @@ struct DeckAccess: Sendable {
             case .owner(let id, _, let sessionHash)?:
                 let holder: Owner?
                 if let sessionHash {
-                    holder = try await database.sessionOwner(tokenHash: sessionHash, now: now)
+                    holder = try await store.sessionOwner(tokenHash: sessionHash, now: now)
                 } else if let bearerHash {
-                    holder = try await database.tokenOwner(tokenHash: bearerHash)
+                    holder = try await store.tokenOwner(tokenHash: bearerHash)
                 } else {
                     return false
                 }

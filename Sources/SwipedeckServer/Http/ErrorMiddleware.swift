@@ -4,7 +4,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Turns every error into an honest response: `ApiError` keeps its status and code; the
+/// Turns every error into an honest response: `ApiError` keeps its status and code, a
+/// `StoreError` gets its mapped one (`ApiError.init(_: StoreError)`); the
 /// router's own 404/405 and body-limit errors are mapped to ours; a body the HTTP/1.1 parser
 /// refuses while a handler reads it (a damaged chunked encoding: NIO's `HTTPParserError`
 /// surfaces from the body stream) is 400 `malformed_body` with `Connection: close` (the parser
@@ -32,7 +33,7 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     static func map(_ error: any Error, request: Request, logger: Logger) -> ApiError {
-        if let e = error as? ApiError { return e }
+        if let e = ApiError.of(error) { return e }
         if let e = error as? HTTPError {
             switch e.status.code {
             case 404: return .notFound("route")

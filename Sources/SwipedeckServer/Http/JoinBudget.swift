@@ -7,7 +7,7 @@
 /// device cookie, so raising one deck's limit opens no other deck).
 ///
 /// The budget guards the results, so it is one for all servers on a database
-/// (`SwipeStore.sharedBuckets`): a crowd spread over several servers gets no more.
+/// (`Store.sharedBuckets`): a crowd spread over several servers gets no more.
 public struct JoinBudget: Sendable {
     let buckets: any TokenBuckets
 

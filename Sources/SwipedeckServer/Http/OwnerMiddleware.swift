@@ -8,7 +8,7 @@ import Hummingbird
 struct OwnerMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_owner"
-    let database: any SwipeStore
+    let store: any Store
     /// SHA-256 (hex) of the admin token.
     let adminTokenHash: String
     let clock: @Sendable () -> Double
@@ -19,12 +19,12 @@ struct OwnerMiddleware: RouterMiddleware {
             let token = String(auth.dropFirst(7))
             if Self.constantTimeEqual(Secret.sha256(token), adminTokenHash) {
                 context.owner = .admin
-            } else if token.hasPrefix(ApiTokenFormat.prefix), let owner = try await database.tokenOwner(tokenHash: Secret.sha256(token)) {
+            } else if token.hasPrefix(ApiTokenFormat.prefix), let owner = try await store.tokenOwner(tokenHash: Secret.sha256(token)) {
                 context.owner = .owner(id: owner.id, name: owner.name, sessionHash: nil)
             }
         } else if let value = request.cookies[Self.cookieName]?.value, value.utf8.count == 64 {
             let hash = Secret.sha256(value)
-            if let owner = try await database.sessionOwner(tokenHash: hash, now: clock()) {
+            if let owner = try await store.sessionOwner(tokenHash: hash, now: clock()) {
                 context.owner = .owner(id: owner.id, name: owner.name, sessionHash: hash)
             }
         }

@@ -5,7 +5,7 @@ import Hummingbird
 /// (the keyboard and no-JavaScript alternative to dragging), and import from CSV or JSON with a
 /// preview of every row before one all-or-nothing transaction.
 struct OwnerCardsController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
@@ -154,9 +154,10 @@ struct OwnerCardsController: Sendable {
         do {
             let blank = Card(deckId: deck.id ?? 0, position: 0, title: "")
             let card = try Self.patch(form).applied(to: blank)
-            let added = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+            let added = try await store.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
             return .redirect(to: "/owner/decks/\(deck.slug)?added=\(added.id ?? 0)#card-\(added.id ?? 0)", type: .normal)
-        } catch let error as ApiError {
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             return cardForm(deck, context, card: nil, form: form, error: error, status: error.status)
         }
     }
@@ -164,7 +165,7 @@ struct OwnerCardsController: Sendable {
     /// The deck the request manages and its card `:card` (404 for another deck's card).
     func managedCard(_ context: AppRequestContext) async throws -> (Deck, Card) {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        guard let id = Int64(try context.parameters.require("card")), let card = try await database.card(id: id), card.deckId == deck.id else {
+        guard let id = Int64(try context.parameters.require("card")), let card = try await store.card(id: id), card.deckId == deck.id else {
             throw ApiError.notFound("card")
         }
         return (deck, card)
@@ -181,8 +182,9 @@ struct OwnerCardsController: Sendable {
         let (deck, card) = try await managedCard(context)
         let form = try await OwnerForms.fields(request, context)
         do {
-            _ = try await database.editCard(try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
-        } catch let error as ApiError {
+            _ = try await store.editCard(try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             return cardForm(deck, context, card: card, form: form, error: error, status: error.status)
         }
         return .redirect(to: "/owner/decks/\(deck.slug)?edited=\(card.id ?? 0)#card-\(card.id ?? 0)", type: .normal)
@@ -190,13 +192,13 @@ struct OwnerCardsController: Sendable {
 
     @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await change(request, context, confirming: "archived") { deck, card in
-            _ = try await database.setArchived(cardId: card.id ?? 0, true, by: context.owner?.ownerId, now: clock())
+            _ = try await store.setArchived(cardId: card.id ?? 0, true, by: context.owner?.ownerId, now: clock())
         }
     }
 
     @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await change(request, context, confirming: "restored") { deck, card in
-            _ = try await database.setArchived(cardId: card.id ?? 0, false, by: context.owner?.ownerId, now: clock())
+            _ = try await store.setArchived(cardId: card.id ?? 0, false, by: context.owner?.ownerId, now: clock())
         }
     }
 
@@ -210,9 +212,9 @@ struct OwnerCardsController: Sendable {
 
     func move(by step: Int, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         try await change(request, context) { deck, card in
-            let all = try await database.allCards(deckId: deck.id ?? 0)
+            let all = try await store.allCards(deckId: deck.id ?? 0)
             guard let index = Self.steppedIndex(of: card, by: step, in: all) else { return }
-            try await database.moveCard(cardId: card.id ?? 0, to: index, by: context.owner?.ownerId, now: clock())
+            try await store.moveCard(cardId: card.id ?? 0, to: index, by: context.owner?.ownerId, now: clock())
         }
     }
 
@@ -296,9 +298,9 @@ struct OwnerCardsController: Sendable {
         guard parsed.problem == nil, parsed.errorCount == 0, !parsed.cards.isEmpty else {
             return importPage(deck, context, text: text, status: .unprocessableContent)
         }
-        let count = try await database.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+        let count = try await store.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
         // Imported cards go last: the page confirms on the first of them and scrolls it into view.
-        let first = try await database.allCards(deckId: deck.id ?? 0).suffix(count).first?.id ?? 0
+        let first = try await store.allCards(deckId: deck.id ?? 0).suffix(count).first?.id ?? 0
         return .redirect(to: "/owner/decks/\(deck.slug)?imported=\(count)&first=\(first)#card-\(first)", type: .normal)
     }
 }

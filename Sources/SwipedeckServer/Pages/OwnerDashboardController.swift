@@ -4,7 +4,7 @@ import Hummingbird
 /// `/owner`: the signed-in owner's decks with their activity, and their API tokens.
 /// Every page here needs a session; without one it sends the browser to the sign-in page.
 struct OwnerDashboardController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
     /// Tokens just created, held for the page the browser is redirected to.
@@ -50,7 +50,7 @@ struct OwnerDashboardController: Sendable {
 
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
-        let rows = try await database.activity(ownerId: owner.id, since: clock() - 3600).map { a in
+        let rows = try await store.activity(ownerId: owner.id, since: clock() - 3600).map { a in
             DeckRow(slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes, participants: a.participants,
                     lastHour: a.lastHour, open: a.deck.isOpen, resultsPublic: a.deck.resultsPublic)
         }
@@ -91,7 +91,7 @@ struct OwnerDashboardController: Sendable {
 
     func tokensPage(_ owner: (id: Int64, name: String), _ context: AppRequestContext, created: String?, error: String?,
                     status: HTTPResponse.Status = .ok) async throws -> Response {
-        let rows = try await database.apiTokens(ownerId: owner.id).map { t in
+        let rows = try await store.apiTokens(ownerId: owner.id).map { t in
             TokenRow(id: t.id, name: t.name, prefix: t.prefix, created: OwnerDashboardController.date(t.createdAt), revoked: t.revokedAt != nil)
         }
         return renderer.page(
@@ -113,7 +113,7 @@ struct OwnerDashboardController: Sendable {
         }
         let token = Secret.token(prefix: ApiTokenFormat.prefix)
         let now = clock()
-        try await database.createApiToken(
+        try await store.createApiToken(
             ownerId: owner.id, name: name, tokenHash: Secret.sha256(token), prefix: String(token.prefix(10)), now: now)
         var response = Response.redirect(to: "/owner/tokens", type: .normal)
         response.setCookie(TokenFlash.cookie(flash.put(token, ownerId: owner.id, now: now)))
@@ -124,7 +124,7 @@ struct OwnerDashboardController: Sendable {
         guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
         guard let id = Int64(try context.parameters.require("id")) else { throw ApiError.notFound("token") }
-        try await database.revokeApiToken(id: id, ownerId: owner.id, now: clock())
+        try await store.revokeApiToken(id: id, ownerId: owner.id, now: clock())
         return .redirect(to: "/owner/tokens", type: .normal)
     }
 

@@ -5,7 +5,7 @@ import Hummingbird
 /// JSON import). Card forms are `OwnerCardsController`'s. Every page needs a session; another
 /// owner's deck is refused (403), never shown.
 struct OwnerDecksController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let access: DeckAccess
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
@@ -54,8 +54,9 @@ struct OwnerDecksController: Sendable {
         do {
             deck = try DeckFormView.patch(form).applied(to: deck)
             deck.title = deck.title.trimmingCharacters(in: .whitespaces)
-            _ = try await database.importDeck(deck, cards: [])
-        } catch let error as ApiError {
+            _ = try await store.importDeck(deck, cards: [])
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             return again(DeckFormProblem(error, slug: slug), error.status)
         }
         return .redirect(to: "/owner/decks/\(slug)", type: .normal)
@@ -160,7 +161,7 @@ struct OwnerDecksController: Sendable {
 
     func editorPage(_ deck: Deck, _ context: AppRequestContext, form: DeckFormView, error: String?, saved: Bool = false,
                     confirmation: Confirmation? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let cards = try await database.allCards(deckId: deck.id ?? 0)
+        let cards = try await store.allCards(deckId: deck.id ?? 0)
         let active = cards.enumerated().filter { $0.element.archivedAt == nil }
         func row(_ position: Int, _ c: Card, number: Int, count: Int) -> CardRow {
             CardRow(id: c.id ?? 0, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
@@ -186,8 +187,9 @@ struct OwnerDecksController: Sendable {
         let form = try await OwnerForms.fields(request, context)
         do {
             let changed = try DeckFormView.patch(form).applied(to: deck)
-            _ = try await database.updateDeck(changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
-        } catch let error as ApiError {
+            _ = try await store.updateDeck(changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
             let problem = DeckFormProblem(error, slug: deck.slug)
             let top = problem.field == .other ? problem.sentence : "The settings were not saved: see the field marked below."
             return try await editorPage(deck, context, form: DeckFormView(form: form).showing(problem), error: top, status: error.status)

@@ -5,7 +5,7 @@ import Hummingbird
 /// which is `/d/{deck}/results` seen by its owner) and the Exclude / Include forms on it, for one
 /// participant or a whole lockstep cluster.
 struct OwnerResultsController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let access: DeckAccess
     /// Owners name participants by pseudonym.
     let names: ParticipantNames
@@ -41,7 +41,7 @@ struct OwnerResultsController: Sendable {
         if let c = found.first(where: { $0.network == form.network && String($0.joinedFrom) == form.from }) {
             let exclude = form.action == "exclude"
             for id in c.members {
-                try await database.setExcluded(
+                try await store.setExcluded(
                     deck: deck, participant: id, exclude, reason: exclude ? "excluded with its lockstep cluster on the results page" : "",
                     by: context.owner?.ownerId, now: now)
             }
@@ -68,7 +68,7 @@ struct OwnerResultsController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
         let participant = try await names.stored(try context.parameters.require("participant"), deckId: deck.id ?? 0)
-        try await database.setExcluded(
+        try await store.setExcluded(
             deck: deck, participant: participant, excluded, reason: excluded ? "excluded on the results page" : "",
             by: context.owner?.ownerId, now: clock())
         return .redirect(to: "/d/\(deck.slug)/results#flagged", type: .normal)

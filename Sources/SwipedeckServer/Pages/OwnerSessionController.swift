@@ -8,7 +8,7 @@ import Hummingbird
 /// takes as long as a known one; every owner form carries a token derived from the session
 /// (`OwnerForms.csrfToken`).
 struct OwnerSessionController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let renderer: PageRenderer
     let passwords: PasswordHasher
     /// Sign-in limits and the bound on concurrent password checks.
@@ -56,7 +56,7 @@ struct OwnerSessionController: Sendable {
         let form = try await OwnerForms.decode(SignInForm.self, request)
         let next = Self.safeNext(form.next)
         let now = clock()
-        let owner = Owner.isValidName(form.name) ? try await database.owner(named: form.name) : nil
+        let owner = Owner.isValidName(form.name) ? try await store.owner(named: form.name) : nil
         let passwords = passwords
         let hash = owner?.passwordHash ?? dummyHash
         let password = form.password
@@ -80,7 +80,7 @@ struct OwnerSessionController: Sendable {
         }
         guard let id = owner?.id else { throw ApiError.invalidCredentials }
         let token = Secret.token()
-        try await database.startSession(ownerId: id, tokenHash: Secret.sha256(token), now: now, lifetime: Self.sessionLifetime)
+        try await store.startSession(ownerId: id, tokenHash: Secret.sha256(token), now: now, lifetime: Self.sessionLifetime)
         var response = Response.redirect(to: next, type: .normal)
         response.setCookie(Cookie(
             name: OwnerMiddleware.cookieName, value: token, maxAge: Int(Self.sessionLifetime), path: "/", httpOnly: true, sameSite: .strict))
@@ -90,7 +90,7 @@ struct OwnerSessionController: Sendable {
     @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
         if case .owner(_, _, let session?) = context.owner {
             _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
-            try await database.endSession(tokenHash: session, now: clock())
+            try await store.endSession(tokenHash: session, now: clock())
         }
         var response = Response.redirect(to: "/owner/sign-in?signed-out", type: .normal)
         response.setCookie(Cookie(name: OwnerMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
@@ -140,7 +140,7 @@ struct OwnerSessionController: Sendable {
         if let problem = PasswordPolicy.problem(form.new, name: signedIn.name) { return page(current: nil, new: problem, status: .badRequest) }
         if form.new == form.current { return page(current: nil, new: "Choose a password other than the current one.", status: .badRequest) }
         let now = clock()
-        guard let owner = try await database.owner(named: signedIn.name), owner.id == signedIn.id else { throw ApiError.unauthorized }
+        guard let owner = try await store.owner(named: signedIn.name), owner.id == signedIn.id else { throw ApiError.unauthorized }
         let passwords = passwords
         let current = form.current
         let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: owner.name, now: now) {
@@ -157,7 +157,7 @@ struct OwnerSessionController: Sendable {
             break
         }
         let hash = try await passwords.hash(form.new)
-        try await database.setPassword(ownerId: signedIn.id, passwordHash: hash, keeping: session, now: now)
+        try await store.setPassword(ownerId: signedIn.id, passwordHash: hash, keeping: session, now: now)
         return .redirect(to: "/owner/password?changed=1", type: .normal)
     }
 

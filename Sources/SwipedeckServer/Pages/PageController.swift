@@ -4,7 +4,7 @@ import SwipePhysics
 
 /// HTML pages and their no-JavaScript form posts.
 struct PageController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let catalog: Catalog
     let swipes: SwipeService
     let access: DeckAccess
@@ -27,7 +27,7 @@ struct PageController: Sendable {
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let decks = try await database.decks().filter(\.isOnFrontPage).map { s -> [String: Any] in
+        let decks = try await store.decks().filter(\.isOnFrontPage).map { s -> [String: Any] in
             [
                 "slug": s.deck.slug, "title": s.deck.title, "description": s.deck.description,
                 "cards": s.cardCount == 1 ? "1 card" : "\(s.cardCount) cards",
@@ -49,7 +49,7 @@ struct PageController: Sendable {
         let profile = deck.swipeProfile
         let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
-        let (cards, remaining) = try await database.unswipedCards(
+        let (cards, remaining) = try await store.unswipedCards(
             deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
@@ -168,7 +168,7 @@ struct PageController: Sendable {
     func swipeInDeck(_ context: AppRequestContext) async throws -> (String, Swipe) {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
-        guard let s = try await database.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
+        guard let s = try await store.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
         return (slug, s)
     }
 
@@ -249,21 +249,21 @@ struct PageController: Sendable {
             return .redirect(to: "/owner/sign-in?next=/d/\(slug)/results", type: .normal)
         }
         let found = try await clusters.check(deck, now: clock(), force: context.owner?.manages(deck) == true)
-        let report = try await database.results(for: deck)
+        let report = try await store.results(for: deck)
         var ctx = deckContext(deck)
         let page = request.uri.queryParameters.get("page", as: Int.self) ?? 1
         ctx.merge(ResultsView.context(report, deck: deck, page: page)) { _, new in new }
         ctx["kind"] = "results"
         // The owner's view: live updates, and the participants worth a look with Exclude/Include.
         if case .owner(_, let name, _?) = context.owner, context.owner?.manages(deck) == true {
-            let flagged = try await database.flaggedParticipants(deckId: deck.id ?? 0)
+            let flagged = try await store.flaggedParticipants(deckId: deck.id ?? 0)
             // The owner's name (a non-empty string: the template's owner sections and its owner navigation).
             ctx["owner"] = name
             ctx["csrf"] = OwnerForms.csrfToken(context)
             var rows: [[String: Any]] = []
             for f in flagged {
                 // Every reason with its count, and the owner's own reason for an exclusion.
-                let report = try await database.participantReport(deck: deck, participant: f.id)
+                let report = try await store.participantReport(deck: deck, participant: f.id)
                 var reasons = report.suspectReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
                 if let why = report.exclusionReason, !why.isEmpty { reasons.append("excluded: \(why)") }
                 let shown = swipes.signer.pseudonym(of: f.id, deckId: deck.id ?? 0)
@@ -274,7 +274,7 @@ struct PageController: Sendable {
             }
             ctx["flagged"] = rows
             ctx["hasFlagged"] = !flagged.isEmpty
-            let states = try await database.exclusionStates(deckId: deck.id ?? 0)
+            let states = try await store.exclusionStates(deckId: deck.id ?? 0)
             ctx["clusters"] = found.map { c -> [String: Any] in
                 [
                     "size": c.members.count, "network": c.network, "from": String(c.joinedFrom), "reason": c.reason,
@@ -291,7 +291,7 @@ struct PageController: Sendable {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         var entries: [HistoryEntry] = []
-        if let participant { entries = try await database.history(deckId: deck.id ?? 0, participant: participant) }
+        if let participant { entries = try await store.history(deckId: deck.id ?? 0, participant: participant) }
         let now = clock()
         let rows = entries.map { e -> [String: Any] in
             let d = e.swipe.direction
@@ -322,7 +322,7 @@ struct PageController: Sendable {
             return invitation(deck, error: nil, status: .forbidden)
         }
         guard let id = Int64(try context.parameters.require("card")), try await catalog.contains(card: id, in: slug),
-            let card = try await database.card(id: id)
+            let card = try await store.card(id: id)
         else { throw ApiError.notFound("card") }
         let cardCount = try await catalog.cardCount(slug)
         let view = DetailView(

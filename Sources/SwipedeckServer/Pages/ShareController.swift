@@ -7,7 +7,7 @@ import Hummingbird
 /// (`/owner/decks/{deck}/invite.svg`), the one-time codes and their printable sheet
 /// (`/owner/decks/{deck}/codes`), or how to sign an allow list's links.
 struct ShareController: Sendable {
-    let database: any SwipeStore
+    let store: any Store
     let catalog: Catalog
     let access: DeckAccess
     let clock: @Sendable () -> Double
@@ -64,7 +64,7 @@ struct ShareController: Sendable {
     @Sendable func codeSheet(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let codes = try await database.accessCodes(deckId: deck.id ?? 0).map { code -> CodeView in
+        let codes = try await store.accessCodes(deckId: deck.id ?? 0).map { code -> CodeView in
             let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", context)
             let svg = (try? QRCode(encoding: link))?.svg(title: "QR code for \(link)") ?? ""  // Too long a host: the code is printed without QR.
             return CodeView(code: AccessCode.shown(code), link: link, svg: svg)
@@ -87,7 +87,7 @@ struct ShareController: Sendable {
         guard let count = Int(form.count.trimmingCharacters(in: .whitespaces)) else {
             throw ApiError.invalidField(code: "invalid_count", message: "How many codes must be a whole number from 1 to \(AccessCode.maxPerRequest).")
         }
-        _ = try await AccessController.make(count, for: deck, database, now: clock())
+        _ = try await AccessController.make(count, for: deck, store, now: clock())
         return .redirect(to: "/owner/decks/\(deck.slug)/codes", type: .normal)
     }
 
@@ -128,7 +128,7 @@ struct ShareController: Sendable {
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let codeCount = try await database.accessCodes(deckId: deck.id ?? 0).count
+        let codeCount = try await store.accessCodes(deckId: deck.id ?? 0).count
         let example = "alice@example.org"
         let link = absolute(AccessController.invitation(deck), context)
         let host = URL(string: link)?.host ?? ""

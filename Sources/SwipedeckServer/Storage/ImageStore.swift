@@ -35,15 +35,18 @@ public struct ImageStore: Sendable {
         let temporary = directory + "/.upload-\(UUID().uuidString).tmp"
         return try await threadPool.runIfActive {
             let manager = FileManager.default
+            // No readable file at the target (the usual case) means: write it.
             if let size = (try? manager.attributesOfItem(atPath: target))?[.size] as? Int, size == bytes.count { return false }
             guard manager.createFile(atPath: temporary, contents: nil) else { throw ImageStoreError.cannotCreate(temporary) }
             do {
                 let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+                // Closing after `synchronize` cannot lose data; a close error has nothing left to report.
                 defer { try? handle.close() }
                 try handle.write(contentsOf: bytes)
                 try handle.synchronize()
                 guard rename(temporary, target) == 0 else { throw ImageStoreError.cannotRename(target, errno) }
             } catch {
+                // Best effort: the write's own error is the one to report; a stray `.upload-*.tmp` is harmless.
                 try? manager.removeItem(atPath: temporary)
                 throw error
             }

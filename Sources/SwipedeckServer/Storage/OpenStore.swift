@@ -8,7 +8,7 @@ import Logging
 ///   opened or reached.
 public func openStore(
     _ location: String, synchronous: AppDatabase.SynchronousMode = .normal, logger: Logger = Logger(label: "swipedeck")
-) async throws -> any SwipeStore {
+) async throws -> any Store {
     switch try StoreLocation(location) {
     case .sqlite(let path):
         return try AppDatabase(path: path, synchronous: synchronous)

@@ -11,11 +11,11 @@ import SwipePhysics
 /// Participants swipe the deck's cards in order, one swipe per card each, so the
 /// one-live-swipe rule holds. Deterministic for a given `seed`, `run` and `now`.
 public struct SwipeSeeder: Sendable {
-    public let database: any SwipeStore
+    public let store: any Store
     public let signer: ParticipantSigner
 
-    public init(database: any SwipeStore, signer: ParticipantSigner) {
-        self.database = database
+    public init(store: any Store, signer: ParticipantSigner) {
+        self.store = store
         self.signer = signer
     }
 
@@ -26,9 +26,9 @@ public struct SwipeSeeder: Sendable {
         slug: String, count: Int, run: String = "seed", seed: UInt64 = 7, batch: Int = 5_000, now: Double,
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> Int {
-        guard let deck = try await database.deck(slug: slug), let deckId = deck.id else { throw ApiError.notFound("deck") }
-        let cards = try await database.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
-        guard !cards.isEmpty else { throw ApiError.notFound("card") }
+        guard let deck = try await store.deck(slug: slug), let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let cards = try await store.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
+        guard !cards.isEmpty else { throw StoreError.notFound(.card) }
         var rng = SplitMix64(seed: seed)
         let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF
         let profile = deck.swipeProfile
@@ -42,6 +42,8 @@ public struct SwipeSeeder: Sendable {
                 let right = rng.next() % 2 == 0
                 let trace = Self.trace(right: right, rng: &rng)
                 let direction: Decision = right ? .right : .left
+                // A generated trace the physics refuses is skipped: the seeder stores valid swipes only,
+                // and which rule refused it does not matter here.
                 guard let verdict = try? validate(trace, claimed: direction, profile: profile) else { continue }
                 // A stored identity as a browser's credential gives (33 characters), so rows and
                 // indexes are as large as real ones; the participant's number and the run's hash
@@ -49,25 +51,27 @@ public struct SwipeSeeder: Sendable {
                 let credential = ParticipantCredential(
                     scope: .device, mintedAt: now, body: String(format: "s%04llx%016llx", runTag, UInt64(i / cards.count)))
                 guard let participant = signer.identity(of: credential, deckId: deckId)?.id else { continue }
-                let body = "\(run)-\(i)"
+                let request = SwipeRequest(
+                    card: cards[i % cards.count], direction: direction.rawValue, input: SwipeInput.drag.rawValue, trace: trace,
+                    decisionMs: Double(300 + (i &* 7919) % 4700))
                 var swipe = Swipe(
-                    id: body, deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
+                    id: "\(run)-\(i)", deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
                     direction: direction, input: .drag, trace: nil,
                     velocityX: verdict.velocity.x, velocityY: verdict.velocity.y, durationMs: trace.t.last,
-                    decisionMs: Double(300 + (i &* 7919) % 4700), suspect: verdict.suspect,
-                    requestHash: SwipeService.fingerprint([Array(slug.utf8), Array(participant.utf8), Array(body.utf8)]),
+                    decisionMs: request.decisionMs, suspect: verdict.suspect,
+                    requestHash: SwipeFingerprint.of(request, deck: slug, participant: participant),
                     createdAt: now + Double(i) / 1000, undoneAt: nil)
-                swipe.suspectReason = verdict.suspect ? "machine_like_trace" : nil
+                swipe.suspectReason = verdict.suspect ? SuspectReason.machineLikeTrace.rawValue : nil
                 swipe.traceData = Data(TraceCodec.encode(trace))
                 items.append(.swipe(swipe, quota: deck.quota))
             }
-            for outcome in try await database.writeSwipes(items) {
+            for outcome in try await store.writeSwipes(items) {
                 if case .created = outcome { created += 1 }
             }
             done += size
             progress?(done)
         }
-        database.changes.mark(deckId)
+        store.changes.mark(deckId)
         return created
     }
 

@@ -10,10 +10,10 @@ import Foundation
 public actor SwipeWriter {
     /// A swipe ready to insert (already validated) or a rejection to log.
     public enum Item: Sendable {
-        /// A swipe and the deck rules checked inside the transaction (so they are exact under
-        /// concurrency): the deck's quota, and, with its origin, the human-pace rules
-        /// (`HumanPace`) and the participant's join record for `LockstepClusters` (nil skips
-        /// both, as the seeder of benchmark data does).
+        /// A swipe and what `SwipeRule` needs to decide it inside the transaction (so its rules
+        /// are exact under concurrency): the deck's quota, and, with its origin, the human-pace
+        /// rules (`HumanPace`) and the participant's join record for `LockstepClusters` (nil
+        /// skips both, as the seeder of benchmark data does).
         case swipe(Swipe, quota: Int? = nil, origin: Origin? = nil)
         case rejection(deckId: Int64, cardId: Int64?, participantId: String?, code: String, at: Double)
     }

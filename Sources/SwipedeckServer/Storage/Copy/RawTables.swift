@@ -1,5 +1,5 @@
 /// Table-level reads and writes for `StoreCopier` (both engines conform); nothing else uses
-/// them, so the app keeps to the intent-named writes of `SwipeStore`.
+/// them, so the app keeps to the intent-named writes of `Store`.
 public protocol RawTables: Sendable {
     /// Rows in the table.
     func rowCount(_ table: CopyTable) async throws -> Int

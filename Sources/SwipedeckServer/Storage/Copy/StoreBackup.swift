@@ -14,16 +14,16 @@ public enum StoreBackup {
     ///
     /// - Returns: the snapshot's row counts and swipe checksum, as `swipedeck copy` reports them.
     /// - Throws: `StoreCopier.Refusal` when a file is already at `path`.
-    public static func snapshot(_ source: any SwipeStore & RawTables, to path: String) async throws -> StoreCopier.Report {
+    public static func snapshot(_ source: any Store & RawTables, to path: String) async throws -> StoreCopier.Report {
         if FileManager.default.fileExists(atPath: path) {
             throw StoreCopier.Refusal(description: "\(path) already exists: back up into a new file.")
         }
         if let sqlite = source as? AppDatabase {
-            let pool = sqlite.pool
+            let writer = sqlite.writer
             // GRDB's backup is synchronous: run it on a thread of its own, not the concurrency pool.
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
-                    done.resume(with: Result { try pool.backup(to: try DatabaseQueue(path: path)) })
+                    done.resume(with: Result { try writer.backup(to: try DatabaseQueue(path: path)) })
                 }
             }
             let copy = try await openStore(path)
@@ -33,7 +33,7 @@ public enum StoreBackup {
         }
         let target = try await openStore(path)
         defer { Task { await target.close() } }
-        guard let tables = target as? any SwipeStore & RawTables else { throw StoreCopier.Refusal(description: "\(path) cannot be written.") }
+        guard let tables = target as? any Store & RawTables else { throw StoreCopier.Refusal(description: "\(path) cannot be written.") }
         if let postgres = source as? PostgresStore {
             return try await postgres.withSnapshot { snapshot in try await StoreCopier(source: snapshot, target: tables).run() }
         }

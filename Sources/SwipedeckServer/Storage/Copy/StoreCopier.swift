@@ -20,11 +20,11 @@ public struct StoreCopier: Sendable {
 
     /// Only read (a store, or a snapshot of one).
     public let source: any RawTables
-    public let target: any SwipeStore & RawTables
+    public let target: any Store & RawTables
     /// Rows per page (each page is one read and one write transaction).
     public var pageSize = 2_000
 
-    public init(source: any RawTables, target: any SwipeStore & RawTables) {
+    public init(source: any RawTables, target: any Store & RawTables) {
         self.source = source
         self.target = target
     }

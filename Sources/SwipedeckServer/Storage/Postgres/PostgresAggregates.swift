@@ -26,7 +26,7 @@ struct PostgresAggregates {
     /// `old` and is now `new` (the caller updated the row's counts).
     mutating func add(
         deckId: Int64, cardId: Int64, direction: Decision, kind: SwipeKind, decisionMs: Double?, sign: Int,
-        old: SwipeAggregates.ParticipantState, new: SwipeAggregates.ParticipantState
+        old: ParticipantState, new: ParticipantState
     ) {
         tally(deckId: deckId, out: old.excluded, cardId: cardId, kind: kind, direction: direction, n: sign)
         if !old.excluded, kind.countedAs != nil, let decisionMs {

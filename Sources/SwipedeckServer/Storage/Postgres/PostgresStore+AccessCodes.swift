@@ -1,7 +1,7 @@
 import PostgresNIO
 
 extension PostgresStore {
-    /// See `SwipeStore.addAccessCodes`: one statement.
+    /// See `AccessCodeStore.addAccessCodes`: one statement.
     public func addAccessCodes(deckId: Int64, _ codes: [String], now: Double) async throws {
         if codes.isEmpty { return }
         _ = try await fetch("""
@@ -11,12 +11,12 @@ extension PostgresStore {
             """) { _ in 1 }
     }
 
-    /// See `SwipeStore.accessCodes`.
+    /// See `AccessCodeStore.accessCodes`.
     public func accessCodes(deckId: Int64) async throws -> [String] {
         try await fetch("SELECT code FROM accessCodes WHERE deckId = \(deckId) ORDER BY createdAt, code") { try $0.next(String.self) }
     }
 
-    /// See `SwipeStore.hasAccessCode`: one primary-key lookup.
+    /// See `AccessCodeStore.hasAccessCode`: one primary-key lookup.
     public func hasAccessCode(deckId: Int64, code: String) async throws -> Bool {
         try await value("SELECT 1 FROM accessCodes WHERE deckId = \(deckId) AND code = \(code)", as: Int.self) != nil
     }

@@ -6,11 +6,11 @@ import PostgresNIO
 /// (`FOR NO KEY UPDATE`, which still lets swipes reference them), so two servers editing one card apply one edit after the other.
 extension PostgresStore {
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        guard let id = deck.id else { throw ApiError.notFound("deck") }
+        guard let id = deck.id else { throw StoreError.notFound(.deck) }
         return try await editing(id) { connection in
             guard let revision = try await value(
                 "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self) else {
-                throw ApiError.notFound("deck")
+                throw StoreError.notFound(.deck)
             }
             var d = deck
             d.revision = revision + 1
@@ -57,9 +57,9 @@ extension PostgresStore {
     }
 
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
-        guard let id = card.id else { throw ApiError.notFound("card") }
+        guard let id = card.id else { throw StoreError.notFound(.card) }
         return try await editing(card.deckId) { connection in
-            guard let current = try await self.card(id: id, on: connection) else { throw ApiError.notFound("card") }
+            guard let current = try await self.card(id: id, on: connection) else { throw StoreError.notFound(.card) }
             if current.hasSameContent(as: card) { return current }
             var c = card
             c.revision = current.revision + 1
@@ -80,7 +80,7 @@ extension PostgresStore {
 
     public func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card {
         try await editing { connection -> (Card, Int64?) in
-            guard var c = try await self.card(id: cardId, on: connection) else { throw ApiError.notFound("card") }
+            guard var c = try await self.card(id: cardId, on: connection) else { throw StoreError.notFound(.card) }
             if (c.archivedAt != nil) == archived { return (c, nil) }
             c.archivedAt = archived ? now : nil
             try await execute("UPDATE cards SET archivedAt = \(c.archivedAt) WHERE id = \(cardId)", on: connection)
@@ -93,7 +93,7 @@ extension PostgresStore {
 
     public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
         try await editing { connection -> ((), Int64?) in
-            guard let c = try await self.card(id: cardId, on: connection) else { throw ApiError.notFound("card") }
+            guard let c = try await self.card(id: cardId, on: connection) else { throw StoreError.notFound(.card) }
             // The deck row is the lock that orders concurrent moves in one deck.
             try await execute("SELECT 1 FROM decks WHERE id = \(c.deckId) FOR NO KEY UPDATE", on: connection)
             var ids = try await fetch(

@@ -6,7 +6,7 @@ extension PostgresStore {
         do {
             return try await transaction { connection in
                 if try await value("SELECT 1 FROM decks WHERE slug = \(deck.slug)", on: connection, as: Int.self) != nil {
-                    throw ApiError.slugTaken
+                    throw StoreError.slugTaken
                 }
                 var d = deck
                 d.id = try await insertDeck(d, on: connection)
@@ -23,7 +23,7 @@ extension PostgresStore {
             }
         } catch where Self.isUniqueViolation(error) {
             // Another server stored the same slug between our check and our insert.
-            throw ApiError.slugTaken
+            throw StoreError.slugTaken
         }
     }
 
@@ -48,7 +48,7 @@ extension PostgresStore {
             VALUES (\(c.deckId), \(c.position), \(c.title), \(c.subtitle), \(c.body), \(c.image), \(images), \(c.link), \(c.accent),
                     \(c.revision), \(c.archivedAt))
             RETURNING id
-            """, on: connection, as: Int64.self) else { throw ApiError.notFound("card") }
+            """, on: connection, as: Int64.self) else { throw StoreError.notFound(.card) }
         var stored = c
         stored.id = id
         try await storeRevision(stored, now: createdAt, on: connection)
@@ -79,7 +79,7 @@ extension PostgresStore {
     }
 
     public func deckSlug(id: Int64) async throws -> String {
-        guard let slug = try await value("SELECT slug FROM decks WHERE id = \(id)", as: String.self) else { throw ApiError.notFound("deck") }
+        guard let slug = try await value("SELECT slug FROM decks WHERE id = \(id)", as: String.self) else { throw StoreError.notFound(.deck) }
         return slug
     }
 

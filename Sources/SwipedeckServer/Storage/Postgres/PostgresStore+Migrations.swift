@@ -146,6 +146,7 @@ extension PostgresStore {
             }
             _ = try await run("COMMIT")
         } catch {
+            // The migration's error is the one to report; a failed ROLLBACK ends with the connection.
             _ = try? await run("ROLLBACK")
             throw error
         }

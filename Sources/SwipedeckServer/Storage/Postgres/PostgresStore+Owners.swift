@@ -8,7 +8,7 @@ extension PostgresStore {
                 // The owners table lock makes "the first owner adopts" exact between servers.
                 try await execute("LOCK TABLE owners IN SHARE ROW EXCLUSIVE MODE", on: connection)
                 if try await value("SELECT 1 FROM owners WHERE name = \(name)", on: connection, as: Int.self) != nil {
-                    throw ApiError.ownerNameTaken
+                    throw StoreError.ownerNameTaken
                 }
                 let first = try await value("SELECT COUNT(*) FROM owners", on: connection, as: Int.self) == 0
                 // RETURNING always yields the row inserted; no row would mean no owner was stored.
@@ -28,7 +28,7 @@ extension PostgresStore {
                 return (owner, adopted.map(\.slug))
             }
         } catch where Self.isUniqueViolation(error) {
-            throw ApiError.ownerNameTaken
+            throw StoreError.ownerNameTaken
         }
     }
 
@@ -66,7 +66,7 @@ extension PostgresStore {
         try await transaction { connection in
             guard try await value(
                 "UPDATE owners SET passwordHash = \(passwordHash) WHERE id = \(ownerId) RETURNING 1", on: connection, as: Int.self) != nil
-            else { throw ApiError.notFound("owner") }
+            else { throw StoreError.notFound(.owner) }
             try await execute("""
                 UPDATE ownerSessions SET endedAt = \(now)
                 WHERE ownerId = \(ownerId) AND endedAt IS NULL AND tokenHash IS DISTINCT FROM \(keeping)
@@ -94,7 +94,7 @@ extension PostgresStore {
         try await transaction { connection in
             guard try await value(
                 "SELECT 1 FROM apiTokens WHERE id = \(id) AND ownerId = \(ownerId)", on: connection, as: Int.self) != nil else {
-                throw ApiError.notFound("token")
+                throw StoreError.notFound(.token)
             }
             try await execute("""
                 UPDATE apiTokens SET revokedAt = \(now) WHERE id = \(id) AND ownerId = \(ownerId) AND revokedAt IS NULL
@@ -119,23 +119,9 @@ extension PostgresStore {
                 on: connection, as: String.self)
             if let inserted { return (inserted, true) }
             guard let stored = try await value("SELECT value FROM settings WHERE key = \(key)", on: connection, as: String.self) else {
-                throw ApiError.notFound("setting")
+                throw StoreError.notFound(.setting)
             }
             return (stored, false)
         }
-    }
-
-    public func recordImage(_ image: StoredImage) async throws -> Bool {
-        try await transaction { connection in
-            try await value("""
-                INSERT INTO images (hash, contentType, bytes, width, height, ownerId, createdAt)
-                VALUES (\(image.hash), \(image.contentType), \(image.bytes), \(image.width), \(image.height), \(image.ownerId), \(image.createdAt))
-                ON CONFLICT (hash) DO NOTHING RETURNING 1
-                """, on: connection, as: Int.self) != nil
-        }
-    }
-
-    public func image(hash: String) async throws -> StoredImage? {
-        try await fetchOne("SELECT \(unescaped: Self.imageColumns) FROM images WHERE hash = \(hash)", Self.image)
     }
 }

@@ -57,8 +57,8 @@ extension PostgresStore {
     }
 
     /// `excluded, k0, k1, k2, k3, k4` of a `deckParticipants` row.
-    static func participantState(_ c: inout PostgresColumns) throws -> SwipeAggregates.ParticipantState {
-        SwipeAggregates.ParticipantState(excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
+    static func participantState(_ c: inout PostgresColumns) throws -> ParticipantState {
+        ParticipantState(excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
     }
 
     static let ownerColumns = "id, name, passwordHash, createdAt"

@@ -5,12 +5,12 @@ import SwipePhysics
 extension PostgresStore {
     /// The participant's aggregate row in the deck, created if missing and locked until the
     /// transaction ends (the no-op update is what takes the lock).
-    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> SwipeAggregates.ParticipantState {
+    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> ParticipantState {
         try await fetchOne("""
             INSERT INTO deckParticipants (deckId, participantId) VALUES (\(deckId), \(participant))
             ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
             RETURNING excluded, k0, k1, k2, k3, k4
-            """, on: connection, Self.participantState) ?? SwipeAggregates.ParticipantState()
+            """, on: connection, Self.participantState) ?? ParticipantState()
     }
 
     public func swipe(id: String) async throws -> Swipe? {
@@ -29,9 +29,9 @@ extension PostgresStore {
     private func undo(id: String, participant: String, at now: Double, on connection: PostgresConnection) async throws -> Swipe {
         guard var s = try await fetchOne(
             "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
-            throw ApiError.notFound("swipe")
+            throw StoreError.notFound(.swipe)
         }
-        if s.participantId != participant { throw ApiError.notYourSwipe }
+        if s.participantId != participant { throw StoreError.notYourSwipe }
         if s.undoneAt != nil { return s }
         let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
         s.undoneAt = now
@@ -43,8 +43,7 @@ extension PostgresStore {
             UPDATE deckParticipants SET \(unescaped: column) = \(unescaped: column) - 1
             WHERE deckId = \(s.deckId) AND participantId = \(s.participantId)
             """, on: connection)
-        var fewer = state
-        fewer.counts[kind.code] -= 1
+        let fewer = state.counting(kind, -1)
         var aggregates = PostgresAggregates()
         aggregates.add(
             deckId: s.deckId, cardId: s.cardId, direction: s.direction, kind: kind, decisionMs: s.decisionMs, sign: -1,
@@ -69,10 +68,10 @@ extension PostgresStore {
         let swipe = try await transaction { connection -> Swipe in
             guard var s = try await fetchOne(
                 "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
-                throw ApiError.notFound("swipe")
+                throw StoreError.notFound(.swipe)
             }
-            if s.participantId != participant { throw ApiError.notYourSwipe }
-            if s.undoneAt != nil { throw ApiError.alreadyUndone }
+            if s.participantId != participant { throw StoreError.notYourSwipe }
+            if s.undoneAt != nil { throw StoreError.alreadyUndone }
             if s.direction == direction { return s }
             let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
             try await execute("""

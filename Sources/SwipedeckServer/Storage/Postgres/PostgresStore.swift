@@ -18,7 +18,7 @@ import Synchronization
 /// every server listens on one dedicated connection and marks `changes` (and `edits` for an
 /// edit), so each server's live results stream follows every swipe and no server keeps a
 /// deck's old settings (`Catalog`).
-public final class PostgresStore: SwipeStore {
+public final class PostgresStore: Store {
     let client: PostgresClient
     let logger: Logger
     let location: PostgresLocation
@@ -79,6 +79,7 @@ public final class PostgresStore: SwipeStore {
             try await migrate(on: connection, logger: logger)
             try await connection.close()
         } catch {
+            // The migration's error is the one to report; the connection is dropped either way.
             try? await connection.close()
             throw error
         }
@@ -142,6 +143,7 @@ public final class PostgresStore: SwipeStore {
                     if Task.isCancelled { return }
                     logger.warning("change listener lost its connection; retrying", metadata: ["error": "\(String(reflecting: error))"])
                 }
+                // Cancelled while waiting: the loop's condition ends the task.
                 try? await Task.sleep(for: .seconds(1))
             }
         }
@@ -200,6 +202,8 @@ public final class PostgresStore: SwipeStore {
                         try await connection.query("COMMIT", logger: logger)
                         return value
                     } catch {
+                        // The body's error is the one to report (and decides a retry); ROLLBACK fails only
+                        // on a broken connection, which the pool does not hand out again.
                         _ = try? await connection.query("ROLLBACK", logger: logger)
                         throw error
                     }

@@ -34,7 +34,7 @@ extension AppDatabase {
     /// they judged; an unchanged card is returned as it is.
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
         try await editing( card.deckId) { db in
-            guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw ApiError.notFound("card") }
+            guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw StoreError.notFound(.card) }
             if current.hasSameContent(as: card) { return current }
             var c = card
             c.revision = current.revision + 1
@@ -49,8 +49,8 @@ extension AppDatabase {
 
     /// Archives (or restores) a card: an archived card is dealt to nobody; its swipes stay counted.
     public func setArchived(cardId: Int64, _ archived: Bool, by ownerId: Int64?, now: Double) async throws -> Card {
-        let card = try await pool.write { db -> Card in
-            guard var c = try Card.fetchOne(db, key: cardId) else { throw ApiError.notFound("card") }
+        let card = try await writer.write { db -> Card in
+            guard var c = try Card.fetchOne(db, key: cardId) else { throw StoreError.notFound(.card) }
             if (c.archivedAt != nil) == archived { return c }
             c.archivedAt = archived ? now : nil
             try db.execute(sql: "UPDATE cards SET archivedAt = ? WHERE id = ?", arguments: [c.archivedAt, cardId])
@@ -64,8 +64,8 @@ extension AppDatabase {
 
     /// Moves a card to `index` in deck order (0 = first; clamped), renumbering positions 0…n-1.
     public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
-        let deckId = try await pool.write { db -> Int64? in
-            guard let c = try Card.fetchOne(db, key: cardId) else { throw ApiError.notFound("card") }
+        let deckId = try await writer.write { db -> Int64? in
+            guard let c = try Card.fetchOne(db, key: cardId) else { throw StoreError.notFound(.card) }
             var ids = try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position, id", arguments: [c.deckId])
             guard let from = ids.firstIndex(of: cardId) else { return nil }
             ids.remove(at: from)
@@ -84,15 +84,10 @@ extension AppDatabase {
         }
     }
 
-    /// Every card of the deck in order, archived ones included (the owner's editor).
-    public func allCards(deckId: Int64) async throws -> [Card] {
-        try await pool.read { db in try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db) }
-    }
-
     /// Runs `body` in a write transaction, then marks the deck changed (after the commit, so the
     /// live results never read the state before it and then miss the mark).
     func markingChanges<T: Sendable>(of deckId: Int64?, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let value = try await pool.write(body)
+        let value = try await writer.write(body)
         if let deckId { changes.mark(deckId) }
         return value
     }

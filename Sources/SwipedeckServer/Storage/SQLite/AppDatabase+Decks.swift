@@ -1,28 +1,13 @@
 import Foundation
 import GRDB
 
-/// A deck with how many cards it has (deck list).
-public struct DeckSummary: Sendable, Hashable {
-    public var deck: Deck
-    /// Active cards: archived ones are not swiped and not counted.
-    public var cardCount: Int
-    /// The first active card's image, or "".
-    public var cover: String
-
-    /// Whether the front page (`/`) lists the deck: open, listed, for anyone with the link, and
-    /// with at least one active card (a deck with nothing to swipe is a dead end).
-    public var isOnFrontPage: Bool {
-        deck.access == .link && deck.listed && deck.isOpen && cardCount > 0
-    }
-}
-
 extension AppDatabase {
     /// Inserts a validated deck and its cards in one transaction.
-    /// - Throws: `ApiError.slugTaken` when the slug exists.
+    /// - Throws: `StoreError.slugTaken` when the slug exists.
     @discardableResult
     public func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)? = nil) async throws -> Deck {
-        try await pool.write { db in
-            if try Deck.filter(Column("slug") == deck.slug).fetchCount(db) > 0 { throw ApiError.slugTaken }
+        try await writer.write { db in
+            if try Deck.filter(Column("slug") == deck.slug).fetchCount(db) > 0 { throw StoreError.slugTaken }
             var d = deck
             try d.insert(db)
             guard let deckId = d.id else { return d }
@@ -46,7 +31,7 @@ extension AppDatabase {
     }
 
     public func decks() async throws -> [DeckSummary] {
-        try await pool.read { db in
+        try await writer.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT d.*, (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL) AS cardCount,
                        (SELECT image FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL ORDER BY position LIMIT 1) AS cover
@@ -57,23 +42,23 @@ extension AppDatabase {
     }
 
     public func deck(slug: String) async throws -> Deck? {
-        try await pool.read { db in try Deck.filter(Column("slug") == slug).fetchOne(db) }
+        try await writer.read { db in try Deck.filter(Column("slug") == slug).fetchOne(db) }
     }
 
     public func deckSlug(id: Int64) async throws -> String {
-        guard let s = try await pool.read({ db in try String.fetchOne(db, sql: "SELECT slug FROM decks WHERE id = ?", arguments: [id]) }) else {
-            throw ApiError.notFound("deck")
+        guard let s = try await writer.read({ db in try String.fetchOne(db, sql: "SELECT slug FROM decks WHERE id = ?", arguments: [id]) }) else {
+            throw StoreError.notFound(.deck)
         }
         return s
     }
 
     public func card(id: Int64) async throws -> Card? {
-        try await pool.read { db in try Card.fetchOne(db, key: id) }
+        try await writer.read { db in try Card.fetchOne(db, key: id) }
     }
 
     /// Ids of the deck's cards (for the in-memory catalog).
     public func cardIds(deckId: Int64) async throws -> (active: Set<Int64>, archived: Set<Int64>) {
-        try await pool.read { db in
+        try await writer.read { db in
             var ids: (active: Set<Int64>, archived: Set<Int64>) = ([], [])
             for row in try Row.fetchAll(db, sql: "SELECT id, archivedAt IS NOT NULL FROM cards WHERE deckId = ?", arguments: [deckId]) {
                 if row[1] as Bool { ids.archived.insert(row[0]) } else { ids.active.insert(row[0]) }
@@ -91,7 +76,7 @@ extension AppDatabase {
     public func unswipedCards(
         deckId: Int64, participant: String?, order: CardOrder = .listed, after cursor: Int, limit: Int
     ) async throws -> (cards: [Card], remaining: Int) {
-        try await pool.read { db in
+        try await writer.read { db in
             let key = order == .listed ? "position" : "sd_shuffle_key(?, id)"
             let filter = """
                 FROM cards WHERE deckId = ? AND archivedAt IS NULL AND \(key) > ?
@@ -109,5 +94,10 @@ extension AppDatabase {
             let remaining = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(filter)"), arguments: args) ?? 0
             return (cards, remaining)
         }
+    }
+
+    /// Every card of the deck in order, archived ones included (the owner's editor).
+    public func allCards(deckId: Int64) async throws -> [Card] {
+        try await writer.read { db in try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db) }
     }
 }

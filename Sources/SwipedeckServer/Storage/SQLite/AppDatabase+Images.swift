@@ -5,7 +5,7 @@ extension AppDatabase {
     /// owner and time are kept: same bytes, same image).
     /// - Returns: true when this call added the row.
     public func recordImage(_ image: StoredImage) async throws -> Bool {
-        try await pool.write { db in
+        try await writer.write { db in
             try image.insert(db, onConflict: .ignore)
             return db.changesCount > 0
         }
@@ -13,6 +13,6 @@ extension AppDatabase {
 
     /// The recorded image with this hash, if any.
     public func image(hash: String) async throws -> StoredImage? {
-        try await pool.read { db in try StoredImage.fetchOne(db, key: hash) }
+        try await writer.read { db in try StoredImage.fetchOne(db, key: hash) }
     }
 }

@@ -1,23 +1,13 @@
 import GRDB
 
-/// An API token as its owner sees it (the token itself is shown once, at creation).
-public struct ApiTokenSummary: Sendable, Hashable {
-    public var id: Int64
-    public var name: String
-    /// The token's first characters, to recognise it.
-    public var prefix: String
-    public var createdAt: Double
-    public var revokedAt: Double?
-}
-
 extension AppDatabase {
     /// Adds an owner. The first owner adopts every deck that has none (the sample deck, decks
     /// made with the admin token), so a fresh server's decks appear on their dashboard.
     /// - Returns: the owner and the slugs of the decks adopted.
-    /// - Throws: `ApiError.ownerNameTaken`.
+    /// - Throws: `StoreError.ownerNameTaken`.
     public func createOwner(name: String, passwordHash: String, now: Double) async throws -> (Owner, [String]) {
-        try await pool.write { db in
-            if try Owner.filter(Column("name") == name).fetchCount(db) > 0 { throw ApiError.ownerNameTaken }
+        try await writer.write { db in
+            if try Owner.filter(Column("name") == name).fetchCount(db) > 0 { throw StoreError.ownerNameTaken }
             let first = try Owner.fetchCount(db) == 0
             try db.execute(
                 sql: "INSERT INTO owners (name, passwordHash, createdAt) VALUES (?, ?, ?)", arguments: [name, passwordHash, now])
@@ -34,16 +24,16 @@ extension AppDatabase {
     }
 
     public func owners() async throws -> [Owner] {
-        try await pool.read { db in try Owner.order(Column("name")).fetchAll(db) }
+        try await writer.read { db in try Owner.order(Column("name")).fetchAll(db) }
     }
 
     public func owner(named name: String) async throws -> Owner? {
-        try await pool.read { db in try Owner.filter(Column("name") == name).fetchOne(db) }
+        try await writer.read { db in try Owner.filter(Column("name") == name).fetchOne(db) }
     }
 
     /// Stores a new session for the owner; the cookie carries the token, the row its hash.
     public func startSession(ownerId: Int64, tokenHash: String, now: Double, lifetime: Double) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO ownerSessions (tokenHash, ownerId, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
                 arguments: [tokenHash, ownerId, now, now + lifetime])
@@ -52,7 +42,7 @@ extension AppDatabase {
 
     /// The owner of a live (not ended, not expired) session.
     public func sessionOwner(tokenHash: String, now: Double) async throws -> Owner? {
-        try await pool.read { db in
+        try await writer.read { db in
             try Owner.fetchOne(db, sql: """
                 SELECT o.* FROM ownerSessions s JOIN owners o ON o.id = s.ownerId
                 WHERE s.tokenHash = ? AND s.endedAt IS NULL AND s.expiresAt > ?
@@ -62,15 +52,15 @@ extension AppDatabase {
 
     /// Signs a session out (the row stays, with its end time).
     public func endSession(tokenHash: String, now: Double) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(sql: "UPDATE ownerSessions SET endedAt = ? WHERE tokenHash = ? AND endedAt IS NULL", arguments: [now, tokenHash])
         }
     }
 
     public func setPassword(ownerId: Int64, passwordHash: String, keeping: String?, now: Double) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(sql: "UPDATE owners SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, ownerId])
-            if db.changesCount == 0 { throw ApiError.notFound("owner") }
+            if db.changesCount == 0 { throw StoreError.notFound(.owner) }
             try db.execute(
                 sql: "UPDATE ownerSessions SET endedAt = ? WHERE ownerId = ? AND endedAt IS NULL AND tokenHash IS NOT ?",
                 arguments: [now, ownerId, keeping])
@@ -78,7 +68,7 @@ extension AppDatabase {
     }
 
     public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO apiTokens (ownerId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [ownerId, name, tokenHash, prefix, now])
@@ -86,7 +76,7 @@ extension AppDatabase {
     }
 
     public func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary] {
-        try await pool.read { db in
+        try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM apiTokens WHERE ownerId = ? ORDER BY id DESC", arguments: [ownerId]).map { r in
                 ApiTokenSummary(id: r["id"], name: r["name"], prefix: r["prefix"], createdAt: r["createdAt"], revokedAt: r["revokedAt"])
             }
@@ -95,19 +85,19 @@ extension AppDatabase {
 
     /// Revokes one of the owner's tokens (kept, with the time). Another owner's token is not found.
     public func revokeApiToken(id: Int64, ownerId: Int64, now: Double) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE apiTokens SET revokedAt = ? WHERE id = ? AND ownerId = ? AND revokedAt IS NULL",
                 arguments: [now, id, ownerId])
             if db.changesCount == 0, try Int.fetchOne(db, sql: "SELECT 1 FROM apiTokens WHERE id = ? AND ownerId = ?", arguments: [id, ownerId]) == nil {
-                throw ApiError.notFound("token")
+                throw StoreError.notFound(.token)
             }
         }
     }
 
     /// The owner of a live API token.
     public func tokenOwner(tokenHash: String) async throws -> Owner? {
-        try await pool.read { db in
+        try await writer.read { db in
             try Owner.fetchOne(db, sql: """
                 SELECT o.* FROM apiTokens t JOIN owners o ON o.id = t.ownerId WHERE t.tokenHash = ? AND t.revokedAt IS NULL
                 """, arguments: [tokenHash])
@@ -116,7 +106,7 @@ extension AppDatabase {
 
     /// A value from the `settings` table, creating and storing `fresh()` on first use.
     public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool) {
-        try await pool.write { db in
+        try await writer.write { db in
             if let v = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) { return (v, false) }
             let v = fresh()
             try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?)", arguments: [key, v])

@@ -3,7 +3,7 @@ import GRDB
 
 extension AppDatabase: RawTables {
     public func rowCount(_ table: CopyTable) async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.name)") ?? 0 }
+        try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.name)") ?? 0 }
     }
 
     public func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(key: [CopyValue], values: [CopyValue])] {
@@ -13,7 +13,7 @@ extension AppDatabase: RawTables {
         let filter = after == nil ? "" : "WHERE (\(keyList)) > (\(key.map { _ in "?" }.joined(separator: ", ")))"
         let sql = "SELECT \(keyList), \(table.columnList) FROM \(table.name) \(filter) ORDER BY \(keyList) LIMIT \(limit)"
         let arguments = StatementArguments((after ?? []).map(Self.databaseValue))
-        return try await pool.read { db in
+        return try await writer.read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 let keyValues = kinds.enumerated().map { Self.copyValue(row[$0.offset] as DatabaseValue, $0.element) }
                 let values = table.columns.enumerated().map { Self.copyValue(row[key.count + $0.offset] as DatabaseValue, $0.element.kind) }
@@ -24,7 +24,7 @@ extension AppDatabase: RawTables {
 
     public func writeRows(_ table: CopyTable, _ rows: [[CopyValue]]) async throws {
         let sql = "INSERT INTO \(table.name) (\(table.columnList)) VALUES (\(table.columns.map { _ in "?" }.joined(separator: ", ")))"
-        try await pool.write { db in
+        try await writer.write { db in
             let statement = try db.makeStatement(sql: sql)
             for row in rows { try statement.execute(arguments: StatementArguments(row.map(Self.databaseValue))) }
         }

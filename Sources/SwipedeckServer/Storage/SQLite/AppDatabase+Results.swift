@@ -6,9 +6,9 @@ extension AppDatabase {
     /// left out of everything; the rest are counted by kind, and the ranking counts the deck's
     /// `counted` kinds (suspect kinds never).
     public func results(for deck: Deck) async throws -> ResultsReport {
-        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
         let counted = deck.countedInputs
-        return try await pool.read { db in try Self.results(db, deck: deck, deckId: deckId, counted: counted) }
+        return try await writer.read { db in try Self.results(db, deck: deck, deckId: deckId, counted: counted) }
     }
 
     static func results(_ db: Database, deck: Deck, deckId: Int64, counted: Set<CountedInput>) throws -> ResultsReport {
@@ -57,5 +57,27 @@ extension AppDatabase {
             if let value = BucketedMedian.value(at: rank, before: before, in: times) { values.append(value) }
         }
         return BucketedMedian.mean(values)
+    }
+}
+
+extension AppDatabase {
+    /// The owner's decks, newest first, with their activity; `since` is the start of "the last hour".
+    /// Live counts come from the aggregates (`SwipeAggregates`); the last hour is a range of the
+    /// append-only index `swipes_by_deck_time`.
+    public func activity(ownerId: Int64, since: Double) async throws -> [DeckActivity] {
+        try await writer.read { db in
+            let decks = try Deck.filter(Column("ownerId") == ownerId).order(Column("createdAt").desc, Column("id").desc).fetchAll(db)
+            return try decks.map { d in
+                let id = d.id ?? 0
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM cards WHERE deckId = ? AND archivedAt IS NULL) AS cards,
+                           (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
+                           (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
+                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND createdAt >= ? AND undoneAt IS NULL) AS lastHour
+                    """, arguments: [id, id, id, id, since])
+                return DeckActivity(deck: d, cards: row?["cards"] ?? 0, swipes: row?["swipes"] ?? 0,
+                                    participants: row?["participants"] ?? 0, lastHour: row?["lastHour"] ?? 0)
+            }
+        }
     }
 }

@@ -2,29 +2,23 @@ import Foundation
 import GRDB
 import SwipePhysics
 
-/// A swipe joined with its card, for the history page.
-public struct HistoryEntry: Sendable, Hashable {
-    public var swipe: Swipe
-    public var card: Card
-}
-
 extension AppDatabase {
     public func swipe(id: String) async throws -> Swipe? {
-        try await pool.read { db in try Swipe.fetchOne(db, key: id) }
+        try await writer.read { db in try Swipe.fetchOne(db, key: id) }
     }
 
     /// Marks a swipe undone (the row stays) and takes it out of the aggregates, in one
     /// transaction. Only its participant may.
     /// - Throws: `notFound`, `notYourSwipe`; an already undone swipe is returned as is (idempotent).
     public func undoSwipe(id: String, participant: String, at now: Double) async throws -> Swipe {
-        let swipe = try await pool.write { db in try Self.undo(db, id: id, participant: participant, at: now) }
+        let swipe = try await writer.write { db in try Self.undo(db, id: id, participant: participant, at: now) }
         changes.mark(swipe.deckId)
         return swipe
     }
 
     static func undo(_ db: Database, id: String, participant: String, at now: Double) throws -> Swipe {
-        guard var s = try Swipe.fetchOne(db, key: id) else { throw ApiError.notFound("swipe") }
-        if s.participantId != participant { throw ApiError.notYourSwipe }
+        guard var s = try Swipe.fetchOne(db, key: id) else { throw StoreError.notFound(.swipe) }
+        if s.participantId != participant { throw StoreError.notYourSwipe }
         if s.undoneAt != nil { return s }
         s.undoneAt = now
         try db.execute(sql: "UPDATE swipes SET undoneAt = ? WHERE id = ?", arguments: [now, id])
@@ -36,7 +30,7 @@ extension AppDatabase {
 
     /// Undoes the participant's most recent live swipe in the deck (the no-JS undo button).
     public func undoLatestSwipe(deckId: Int64, participant: String, at now: Double) async throws -> Swipe? {
-        let swipe = try await pool.write { db -> Swipe? in
+        let swipe = try await writer.write { db -> Swipe? in
             guard let id = try String.fetchOne(db, sql: """
                 SELECT id FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL
                 ORDER BY createdAt DESC, rowid DESC LIMIT 1
@@ -50,10 +44,10 @@ extension AppDatabase {
     /// Changes a live swipe's direction, logging the old one in `flips`.
     /// - Throws: `notFound`, `notYourSwipe`, `alreadyUndone`.
     public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe {
-        let swipe = try await pool.write { db in
-            guard var s = try Swipe.fetchOne(db, key: id) else { throw ApiError.notFound("swipe") }
-            if s.participantId != participant { throw ApiError.notYourSwipe }
-            if s.undoneAt != nil { throw ApiError.alreadyUndone }
+        let swipe = try await writer.write { db in
+            guard var s = try Swipe.fetchOne(db, key: id) else { throw StoreError.notFound(.swipe) }
+            if s.participantId != participant { throw StoreError.notYourSwipe }
+            if s.undoneAt != nil { throw StoreError.alreadyUndone }
             if s.direction == direction { return s }
             try db.execute(
                 sql: "INSERT INTO flips (swipeId, fromDirection, toDirection, createdAt) VALUES (?, ?, ?, ?)",
@@ -72,7 +66,7 @@ extension AppDatabase {
     /// Columns are read by position: by name, GRDB lowercases each name per row, which was most
     /// of the time of a 500-row history (`scripts/bench_history.py`).
     public func history(deckId: Int64, participant: String, limit: Int = 500) async throws -> [HistoryEntry] {
-        try await pool.read { db in
+        try await writer.read { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT s.id, s.deckId, s.cardId, s.participantId, s.direction, s.input, s.trace, s.velocityX, s.velocityY,
                        s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
@@ -95,6 +89,18 @@ extension AppDatabase {
                 entries.append(HistoryEntry(swipe: swipe, card: card))
             }
             return entries
+        }
+    }
+}
+
+extension AppDatabase {
+    /// See `SwipeStore.swipePage`; the cursor is the SQLite rowid.
+    public func swipePage(deckId: Int64, after rowid: Int64, limit: Int) async throws -> [SwipeExportRow] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT rowid AS rid, * FROM swipes WHERE deckId = ? AND rowid > ? ORDER BY rowid LIMIT ?"),
+                arguments: [deckId, rowid, limit]
+            ).map { r in SwipeExportRow(cursor: r["rid"], swipe: try Swipe(row: r)) }
         }
     }
 }

@@ -2,13 +2,15 @@ import Foundation
 import GRDB
 import Logging
 
-/// The SQLite database: a WAL `DatabasePool` with the app's migrations applied.
+/// The SQLite engine of `Store`: the app's migrations applied to a GRDB `DatabaseWriter` — a WAL
+/// `DatabasePool` on a file in production (`init(path:synchronous:)`), any writer (an in-memory
+/// `DatabaseQueue` in tests) through `init(writer:)`.
 ///
-/// Writes are methods named for their intent (`importDeck`, `recordSwipes`, `undoSwipe` …);
+/// Writes are methods named for their intent (`importDeck`, `writeSwipes`, `undoSwipe` …);
 /// nothing here deletes rows: an undo or a flip is recorded, never erased.
-public struct AppDatabase: Sendable {
-    /// The pool; readers run concurrently with the single writer (WAL).
-    public let pool: DatabasePool
+public struct AppDatabase: Store {
+    /// The database; with a pool, readers run concurrently with the single writer (WAL).
+    let writer: any DatabaseWriter
     /// The effective `PRAGMA synchronous` after opening (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA).
     public let synchronous: Int
     /// Decks whose results may have changed; every write that can change a deck's results marks
@@ -23,22 +25,10 @@ public struct AppDatabase: Sendable {
     ///   fsynced: survives power loss). GRDB forces NORMAL after `prepareDatabase`, so a stronger
     ///   setting is applied to every connection after opening and read back.
     public init(path: String, synchronous: SynchronousMode = .normal) throws {
-        var config = Configuration()
-        config.busyMode = .timeout(10)
+        var config = Self.configuration(synchronous: synchronous)
         config.maximumReaderCount = 4
-        let mode = synchronous
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
-            // Readers: 8 MiB of page cache each (the default is 2 MiB); the writer gets more below.
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.readerCacheKiB)")
-            db.add(function: Self.shuffleKeyFunction)
-            if mode == .full {
-                // Readers never write, but a pool reuses connection setup; harmless either way.
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
-        }
         let pool = try DatabasePool(path: path, configuration: config)
-        if mode == .full {
+        if synchronous == .full {
             try pool.barrierWriteWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         }
         // The writer walks the random-key indexes of `swipes` (idempotency key, participant) on
@@ -48,14 +38,46 @@ public struct AppDatabase: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }
-        let effective = try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
-        if mode == .full && effective != 2 {
-            throw StorageError.pragmaNotApplied("synchronous=FULL read back as \(effective)")
+        try self.init(writer: pool)
+        if synchronous == .full && self.synchronous != 2 {
+            throw StorageError.pragmaNotApplied("synchronous=FULL read back as \(self.synchronous)")
         }
-        self.pool = pool
-        self.synchronous = effective
-        try Self.migrator.migrate(pool)
     }
+
+    /// Migrates `writer` and serves it. Its connections must be set up by `configuration` (foreign
+    /// keys, the `sd_shuffle_key` function): `AppDatabase(writer: DatabaseQueue(configuration:
+    /// AppDatabase.configuration()))` is an empty database in memory.
+    public init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        // Read on the writer's connection: the one whose setting matters for commits.
+        self.synchronous = try writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        try Self.migrator.migrate(writer)
+    }
+
+    /// The set-up of every connection: foreign keys on, 8 MiB of page cache (the default is
+    /// 2 MiB; the writer of a pool gets more), `sd_shuffle_key`, and `synchronous`.
+    public static func configuration(synchronous: SynchronousMode = .normal) -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.readerCacheKiB)")
+            db.add(function: Self.shuffleKeyFunction)
+            if synchronous == .full {
+                // Readers never write, but a pool reuses connection setup; harmless either way.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+        }
+        return config
+    }
+
+    /// A short description for logs and `/healthz`.
+    public var engineDescription: String {
+        writer is DatabasePool ? "SQLite (synchronous=\(synchronousName), WAL)" : "SQLite (in memory)"
+    }
+
+    /// Nothing to do: GRDB closes the database when the last reference goes.
+    public func close() async {}
 
     /// Page cache of the writer connection, KiB. With the readers' this bounds SQLite's memory
     /// to about 32 + 4 × 8 = 64 MiB (the server's RSS target is 150 MB). No `mmap_size`: mapped

@@ -23,16 +23,6 @@ enum SwipeAggregates {
         WHEN suspect THEN 3 WHEN input IN ('button', 'key') THEN 2 ELSE 4 END)
         """
 
-    /// A participant's aggregate row in one deck (zeros when there is none).
-    struct ParticipantState: Equatable {
-        var excluded = false
-        var counts = [0, 0, 0, 0, 0]
-
-        /// Live swipes of every kind.
-        var live: Int { counts.reduce(0, +) }
-        var mask: Int { counts.indices.reduce(0) { counts[$1] > 0 ? $0 | 1 << $1 : $0 } }
-    }
-
     static func participant(_ db: Database, deckId: Int64, participant: String) throws -> ParticipantState {
         guard let r = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT excluded, k0, k1, k2, k3, k4 FROM deckParticipants WHERE deckId = ? AND participantId = ?"),
@@ -46,18 +36,17 @@ enum SwipeAggregates {
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) one live swipe. `state` is the participant's row
-    /// when the caller has just read it.
+    /// when the caller has just read it; `decided`, the new row `SwipeRule` decided for a write.
     static func add(
         _ db: Database, deckId: Int64, cardId: Int64, participant: String, direction: Decision, kind: SwipeKind,
-        decisionMs: Double?, sign: Int, state: ParticipantState? = nil
+        decisionMs: Double?, sign: Int, from state: ParticipantState? = nil, to decided: ParticipantState? = nil
     ) throws {
         let old = try state ?? self.participant(db, deckId: deckId, participant: participant)
         try tally(db, deckId: deckId, out: old.excluded, cardId: cardId, kind: kind, direction: direction, n: sign)
         if !old.excluded, kind.countedAs != nil, let decisionMs {
             try time(db, deckId: deckId, kind: kind, ms: decisionMs, n: sign)
         }
-        var new = old
-        new.counts[kind.code] += sign
+        let new = decided ?? old.counting(kind, sign)
         try store(db, deckId: deckId, participant: participant, new)
         try moveMask(db, deckId: deckId, from: (old.excluded, old.mask), to: (new.excluded, new.mask))
     }

@@ -5,8 +5,8 @@ extension AppDatabase {
     /// Excludes a participant's swipes from the deck's results, or lifts the exclusion. Both are
     /// events: an exclusion is a row, lifting it sets `liftedAt`. Repeating either changes nothing.
     public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
-        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
-        guard Participant.isValidId(participant) else { throw ApiError.notFound("participant") }
+        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        guard Participant.isValidId(participant) else { throw StoreError.notFound(.participant) }
         try await markingChanges(of: deckId) { db in
             let active = try Int64.fetchOne(
                 db, sql: "SELECT id FROM exclusions WHERE deckId = ? AND participantId = ? AND liftedAt IS NULL",
@@ -29,8 +29,8 @@ extension AppDatabase {
     /// A participant's swipes in the deck by kind and suspect reason, rejections and exclusions.
     /// A participant with nothing in this deck gets an empty report.
     public func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport {
-        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
-        return try await pool.read { db in
+        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        return try await writer.read { db in
             var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
             var reasons: [String: Int] = [:]
             for r in try Row.fetchAll(db, sql: """
@@ -60,10 +60,10 @@ extension AppDatabase {
 
 /// A participant the owner may want to look at: one with suspect swipes or an exclusion.
 extension AppDatabase {
-    /// See `SwipeStore.lockstepMembers`: the crowded networks first (index `participantOrigins_by_network`),
+    /// See `TrustStore.lockstepMembers`: the crowded networks first (index `participantOrigins_by_network`),
     /// then their members' live swipes (index `swipes_by_participant`).
     public func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member] {
-        try await pool.read { db in
+        try await writer.read { db in
             var members: [String: LockstepClusters.Member] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
@@ -79,34 +79,25 @@ extension AppDatabase {
         }
     }
 
-    /// See `SwipeStore.exclusionStates`.
+    /// See `TrustStore.exclusionStates`.
     public func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>) {
-        try await pool.read { db in
+        try await writer.read { db in
             (Set(try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ? AND excluded = 1", arguments: [deckId])),
              Set(try String.fetchAll(db, sql: "SELECT DISTINCT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NOT NULL", arguments: [deckId])))
         }
     }
 
-    /// See `SwipeStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
+    /// See `TrustStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
     public func participantIds(deckId: Int64) async throws -> [String] {
-        try await pool.read { db in try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ?", arguments: [deckId]) }
+        try await writer.read { db in try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ?", arguments: [deckId]) }
     }
-}
-
-public struct FlaggedParticipant: Sendable, Hashable {
-    public var id: String
-    public var suspect: Int
-    public var live: Int
-    /// The most frequent suspect reason.
-    public var reason: String?
-    public var excluded: Bool
 }
 
 extension AppDatabase {
     /// Participants of the deck with suspect swipes or an exclusion in force, most suspect first
     /// (at most `limit`).
     public func flaggedParticipants(deckId: Int64, limit: Int = 50) async throws -> [FlaggedParticipant] {
-        try await pool.read { db in
+        try await writer.read { db in
             // Candidates from the aggregate rows (partial index `deckParticipants_flagged`), then
             // each one's most frequent suspect reason from their own swipes.
             let rows = try Row.fetchAll(db, sql: """

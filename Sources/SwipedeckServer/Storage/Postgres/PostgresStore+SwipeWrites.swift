@@ -2,8 +2,8 @@ import Foundation
 import PostgresNIO
 
 /// The group commit's batch on PostgreSQL: a few set-wise statements per batch instead of a
-/// round trip per check per swipe (at c=32 a batch holds tens of swipes), with the rules of
-/// `AppDatabase.applySwipe` decided in Swift, item by item, in submission order.
+/// round trip per check per swipe (at c=32 a batch holds tens of swipes); `SwipeRule.decide`
+/// decides each item, in submission order, from what the batch read and the items before it.
 ///
 /// 1. Lock the aggregate rows of the batch's participants, in (deck, participant) order (the
 ///    same order in every server's transactions), creating missing ones; their counts are the
@@ -71,7 +71,7 @@ extension PostgresStore {
     ) async throws {
         // 1. The participants' aggregate rows, locked in a fixed order.
         let people = Set(swipes.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }).sorted()
-        var states: [Person: SwipeAggregates.ParticipantState] = [:]
+        var states: [Person: ParticipantState] = [:]
         for (person, state) in try await fetch("""
             INSERT INTO deckParticipants (deckId, participantId)
             SELECT * FROM unnest(\(people.map(\.deckId))::bigint[], \(people.map(\.id))::text[]) ORDER BY 1, 2
@@ -98,41 +98,25 @@ extension PostgresStore {
         var accepted: [Swipe] = []
         var origins: [(swipe: Swipe, network: String, joinedAt: Double)] = []
         for item in swipes {
-            var swipe = item.swipe
-            let person = Person(deckId: swipe.deckId, id: swipe.participantId)
-            if let existing = stored[swipe.id] {
-                outcomes[item.index] = existing.requestHash == swipe.requestHash ? .replayed(existing) : .refused(.idempotencyMismatch)
-                continue
-            }
-            if live.contains(Pair(participant: swipe.participantId, card: swipe.cardId)) {
-                outcomes[item.index] = .refused(.alreadySwiped)
-                continue
-            }
-            let state = states[person] ?? SwipeAggregates.ParticipantState()
-            if let quota = item.quota, state.live >= quota {
-                outcomes[item.index] = .refused(.quotaReached(quota))
-                continue
-            }
-            if let origin = item.origin {
-                let previous = Array((recent[person] ?? []).sorted(by: >).prefix(2))
-                if let reason = HumanPace.suspectReason(input: swipe.input, now: swipe.createdAt, mintedAt: origin.mintedAt, previous: previous) {
-                    swipe.suspect = true
-                    swipe.suspectReason = reason
-                }
-            }
-            swipe.cardRevision = revisions[swipe.cardId]
-            var new = state
-            new.counts[swipe.kind.code] += 1
+            let person = Person(deckId: item.swipe.deckId, id: item.swipe.participantId)
+            let pair = Pair(participant: item.swipe.participantId, card: item.swipe.cardId)
+            let state = states[person] ?? ParticipantState()
+            let facts = SwipeRule.Facts(
+                existing: stored[item.swipe.id], liveOnCard: live.contains(pair), participant: state,
+                recent: item.origin == nil ? [] : Array((recent[person] ?? []).sorted(by: >).prefix(2)),
+                revision: revisions[item.swipe.cardId])
+            let verdict = SwipeRule.decide(item.swipe, quota: item.quota, origin: item.origin, facts: facts)
+            outcomes[item.index] = verdict.outcome
+            guard case .create(let swipe, let new, let join) = verdict else { continue }
             aggregates.add(
                 deckId: swipe.deckId, cardId: swipe.cardId, direction: swipe.direction, kind: swipe.kind, decisionMs: swipe.decisionMs,
                 sign: 1, old: state, new: new)
             states[person] = new
             stored[swipe.id] = swipe
-            live.insert(Pair(participant: swipe.participantId, card: swipe.cardId))
+            live.insert(pair)
             recent[person, default: []].append(swipe.createdAt)
             accepted.append(swipe)
-            if let network = item.origin?.network { origins.append((swipe, network, item.origin?.mintedAt ?? swipe.createdAt)) }
-            outcomes[item.index] = .created(swipe)
+            if let join { origins.append((swipe, join.network, join.at)) }
         }
         if accepted.isEmpty { return }
         // 4. The rows.
