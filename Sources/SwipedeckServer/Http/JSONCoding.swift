@@ -1,32 +1,56 @@
 import Foundation
 import Hummingbird
 
-/// JSON responses with one shared encoder configuration.
-enum JSONResponse {
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
-        let data = encode(value)
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        headers.append(contentsOf: extra)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
+/// The app's one JSON encoder configuration, for every JSON body it writes: API responses
+/// (`AppRequestContext.responseEncoder`), error bodies, live results events, exports.
+enum JSONCoding {
+    /// Keys sorted (a body is the same bytes for the same value: tests, caches and the live
+    /// stream's events compare them) and slashes unescaped (URLs read as written).
+    static let outputFormatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 
-    /// `value` as JSON with the shared settings; `{}` if it cannot be encoded (none of the
-    /// app's response types can fail: they hold strings, numbers and arrays of them).
-    static func encode(_ value: some Encodable) -> Data {
+    /// A new encoder with the app's settings.
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+        encoder.outputFormatting = outputFormatting
+        return encoder
     }
 
-    struct ErrorBody: Encodable {
-        struct Inner: Encodable {
-            let code: String
-            let message: String
-        }
-        let error: Inner
+    /// The encoder every request context answers with (configured once; encoding does not
+    /// change an encoder, so requests share it).
+    static let shared = encoder()
+}
+
+/// `{"error":{"code":"…","message":"…"}}`: the body of every API error.
+struct ErrorBody: Encodable {
+    struct Inner: Encodable {
+        let code: String
+        let message: String
+    }
+    let error: Inner
+
+    init(_ error: ApiError) {
+        self.error = Inner(code: error.code, message: error.message)
+    }
+}
+
+extension ApiError: HTTPResponseError {
+    /// The headers an error answer carries on top of its body: `Retry-After` for errors that
+    /// pass with time, `Connection: close` after a body the parser could not frame (it cannot
+    /// find the next request on that connection).
+    var headers: HTTPFields {
+        var fields: HTTPFields = [:]
+        if let seconds = retryAfter { fields[.retryAfter] = String(seconds) }
+        if self == .malformedBody { fields[.connection] = "close" }
+        return fields
     }
 
-    static func error(_ e: ApiError) -> Response {
-        make(ErrorBody(error: .init(code: e.code, message: e.message)), status: e.status)
+    /// The JSON answer: `status`, `headers` and `ErrorBody`, written by the context's
+    /// `responseEncoder`. Whether a client gets this or the HTML error page is decided by
+    /// `ErrorMiddleware.prefersJSON`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try context.responseEncoder.encode(ErrorBody(self), from: request, context: context)
+        response.status = status
+        response.headers.append(contentsOf: headers)
+        return response
     }
 }
