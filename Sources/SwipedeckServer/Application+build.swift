@@ -19,6 +19,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let database = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
+    // The store just opened from this location, so it parses; the text as given is only a fallback.
     logger.info("database opened", metadata: [
         "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)", "engine": "\(database.engineDescription)",
     ])
@@ -104,7 +105,7 @@ public func buildApplication(
     SwipesController(database: database, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
     let live = LiveResults(
         database: database, catalog: catalog, interval: config.liveInterval,
-        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)))
+        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
     let names = ParticipantNames(signer: signer, store: database)
     let clusters = ClusterGuard(store: database)
@@ -121,14 +122,17 @@ public func buildApplication(
     let signInGuard = SignInGuard(maxConcurrentChecks: config.maxConcurrentPasswordChecks)
     // Computed once per start (one bcrypt at the configured cost) for unknown names to be checked against.
     let dummyHash = try await passwords.hash(Secret.token())
+    // Every owner page but signing in and out needs an owner session: one middleware, in front of
+    // the group, sends anybody else to the sign-in page.
+    let ownerPages = router.group().add(middleware: SessionOwnerMiddleware())
     OwnerSessionController(
         database: database, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
-    ).register(on: router)
-    OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: router)
-    OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
-    OwnerDecksController(database: database, access: access, renderer: renderer, clock: clock).register(on: router)
-    OwnerCardsController(database: database, access: access, renderer: renderer, clock: clock).register(on: router)
-    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router)
+    ).register(on: router, pages: ownerPages)
+    OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: ownerPages)
+    OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: ownerPages)
+    OwnerDecksController(database: database, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
+    OwnerCardsController(database: database, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
+    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router, pages: ownerPages)
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
     if let token = config.metricsToken {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Live results for `GET /api/v1/decks/{deck}/results/live`: one computation per watched deck
@@ -31,11 +32,17 @@ public final class LiveResults: Sendable {
     private let decks = Mutex<[Int64: DeckState]>([:])
     private let nextWatcher = Atomic<Int>(0)
     private let computationCount = Atomic<Int>(0)
+    /// Where a results computation that failed (a database error) is reported.
+    private let logger: Logger
 
     /// Results computed so far (all decks); the tests read it to check sharing and coalescing.
     public var computations: Int { computationCount.load(ordering: .relaxed) }
 
-    public init(database: any SwipeStore, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15) {
+    public init(
+        database: any SwipeStore, catalog: Catalog, interval: Duration = .seconds(1), heartbeatTicks: Int = 15,
+        logger: Logger = Logger(label: "swipedeck.live")
+    ) {
+        self.logger = logger
         self.database = database
         self.catalog = catalog
         self.interval = interval
@@ -88,24 +95,52 @@ public final class LiveResults: Sendable {
             let changed = database.changes.take(deckId)
             if first || changed {
                 quietTicks = 0
-                if let event = await compute(slug) { send(event, to: deckId, remember: true) }
+                switch await compute(slug) {
+                case .event(let event): send(event, to: deckId, remember: true)
+                case .deckGone: break
+                // Logged in `compute`; marked again, so the next tick retries (watchers keep the last results).
+                case .failed: decks.withLock { $0[deckId]?.dirty = true }
+                }
             } else {
                 quietTicks += 1
                 if quietTicks % heartbeatTicks == 0 { send(": ping\n\n", to: deckId, remember: false) }
             }
+            // Cancelled only when the last watcher left: the loop then ends at its `while`.
             try? await Task.sleep(for: interval)
         }
     }
 
-    /// The results as one SSE event, or nil when the deck is gone.
-    private func compute(_ slug: String) async -> String? {
-        guard let deck = try? await catalog.deck(slug), let report = try? await database.results(for: deck) else { return nil }
+    /// What one computation of a deck's results gave.
+    enum Computed {
+        /// The results as one SSE event.
+        case event(String)
+        /// The deck is gone: nothing to send.
+        case deckGone
+        /// Reading failed (logged): the next tick tries again.
+        case failed
+    }
+
+    private func compute(_ slug: String) async -> Computed {
+        let report: ResultsReport
+        do {
+            report = try await database.results(for: try await catalog.deck(slug))
+        } catch ApiError.notFound {
+            return .deckGone
+        } catch {
+            logger.error("live results not computed", metadata: ["deck": "\(slug)", "error": "\(error)"])
+            return .failed
+        }
         computationCount.add(1, ordering: .relaxed)
-        let encoder = JSONEncoder()
-        // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(report) else { return nil }
-        return "event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n"
+        // The responses' encoder: the event's data is byte for byte what GET …/results answers.
+        let encoder = JSONCoding.shared
+        let json: Data
+        do {
+            json = try encoder.encode(report)
+        } catch {
+            logger.error("live results not encoded", metadata: ["deck": "\(slug)", "error": "\(error)"])
+            return .failed
+        }
+        return .event("event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n")
     }
 
     private func send(_ event: String, to deckId: Int64, remember: Bool) {
