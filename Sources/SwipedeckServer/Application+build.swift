@@ -129,10 +129,12 @@ public func buildApplication(
         database: database, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
     ).register(on: router, pages: ownerPages)
     OwnerDashboardController(database: database, renderer: renderer, clock: clock).register(on: ownerPages)
-    OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock).register(on: ownerPages)
+    OwnerResultsController(database: database, access: access, names: names, clusters: clusters, clock: clock)
+        .register(on: ownerPages)
     OwnerDecksController(database: database, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
     OwnerCardsController(database: database, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
-    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router, pages: ownerPages)
+    ShareController(database: database, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath)
+        .register(on: router, pages: ownerPages)
     ImagesController(database: database, store: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
     if let token = config.metricsToken {

@@ -39,7 +39,8 @@ struct HummingbirdWayTests {
 
             func log(event: LogEvent) {
                 let fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
-                let text = "\(event.message) \(fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+                let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                let text = "\(event.message) " + pairs.joined(separator: " ")
                 sink.lines.withLock { $0.append((event.level, text)) }
             }
         }
@@ -77,7 +78,8 @@ struct HummingbirdWayTests {
     func encodingFailure() async throws {
         let logs = LogLines()
         let renderer = try Self.renderer(["error": "<p>{{message}}</p>"])
-        try await Self.withRouter(renderer, logs: logs, { $0.get("/api/v1/broken") { _, _ in Unencodable() } }) { client in
+        let route: (Router<AppRequestContext>) -> Void = { $0.get("/api/v1/broken") { _, _ in Unencodable() } }
+        try await Self.withRouter(renderer, logs: logs, route) { client in
             let r = try await client.get("/api/v1/broken")
             #expect(r.status == .internalServerError)
             #expect(r.text.contains(#""code":"internal""#), "\(r.text)")
@@ -90,7 +92,8 @@ struct HummingbirdWayTests {
     func missingTemplate() async throws {
         let logs = LogLines()
         let renderer = try Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
-        try await Self.withRouter(renderer, logs: logs, { $0.get("/page") { _, _ in try renderer.page("absent", [:]) } }) { client in
+        let route: (Router<AppRequestContext>) -> Void = { $0.get("/page") { _, _ in try renderer.page("absent", [:]) } }
+        try await Self.withRouter(renderer, logs: logs, route) { client in
             let r = try await client.get("/page")
             #expect(r.status == .internalServerError)
             #expect(r.text.contains("<h1>500</h1>"), "\(r.text)")
@@ -103,7 +106,10 @@ struct HummingbirdWayTests {
     func missingErrorTemplate() async throws {
         let logs = LogLines()
         let renderer = try Self.renderer([:])
-        try await Self.withRouter(renderer, logs: logs, { $0.get("/gone") { _, _ -> Response in throw ApiError.notFound("thing") } }) { client in
+        let route: (Router<AppRequestContext>) -> Void = {
+            $0.get("/gone") { _, _ -> Response in throw ApiError.notFound("thing") }
+        }
+        try await Self.withRouter(renderer, logs: logs, route) { client in
             let r = try await client.get("/gone")
             #expect(r.status == .notFound)
             #expect(r.text.contains("No such thing."), "\(r.text)")
@@ -123,7 +129,8 @@ struct HummingbirdWayTests {
             #expect(api.status == .tooManyRequests)
             #expect(api.headers[.retryAfter] == "7")
             #expect(api.headers[.contentType] == "application/json; charset=utf-8")
-            #expect(String(buffer: api.body) == #"{"error":{"code":"rate_limited","message":"Too many requests; retry in 7 s."}}"#)
+            let body = #"{"error":{"code":"rate_limited","message":"Too many requests; retry in 7 s."}}"#
+            #expect(String(buffer: api.body) == body)
             let page = try await client.get("/slow")
             #expect(page.status == .tooManyRequests)
             #expect(page.headers[.retryAfter] == "7")
@@ -256,7 +263,9 @@ struct HummingbirdWayTests {
             _ = try await env.rows(rename)
         }
         let events = Mutex<[String]>([])
-        let task = Task { for await e in live.events(deckId: deck.id!, slug: "one") { events.withLock { $0.append(e) } } }
+        let task = Task {
+            for await e in live.events(deckId: deck.id!, slug: "one") { events.withLock { $0.append(e) } }
+        }
         let deadline = ContinuousClock.now + .seconds(10)
         while logs.errors(containing: "live results not computed").count < 2, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

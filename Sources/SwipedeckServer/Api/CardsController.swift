@@ -45,7 +45,8 @@ struct CardsController: Sendable {
         let card = try input.validated(position: 0, label: "card")
         let stored = try await database.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
         return EditedResponse(
-            status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"], response: CardJSON(stored, deck: slug))
+            status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"],
+            response: CardJSON(stored, deck: slug))
     }
 
     @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {

@@ -52,7 +52,8 @@ struct DecksController: Sendable {
         deck.ownerId = owner.ownerId
         let stored = try await database.importDeck(deck, cards: cards)
         return EditedResponse(
-            status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"], response: DeckJSON(stored, cardCount: cards.count))
+            status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"],
+            response: DeckJSON(stored, cardCount: cards.count))
     }
 
     @Sendable func patchDeck(_ request: Request, context: AppRequestContext) async throws -> DeckJSON {

@@ -36,6 +36,7 @@ struct ParticipantsController: Sendable {
             proof = try await decoding.decodeJSON(Admissions.Proof.self, from: request)
         }
         let credential = try await admissions.join(deck, proof, address: context.remoteAddress, now: now).token
-        return EditedResponse(status: .created, response: Minted(participant: credential, expiresAt: Self.iso8601(now + ParticipantSigner.deckLifetime)))
+        let expiresAt = Self.iso8601(now + ParticipantSigner.deckLifetime)
+        return EditedResponse(status: .created, response: Minted(participant: credential, expiresAt: expiresAt))
     }
 }

@@ -74,7 +74,9 @@ struct ResultsController: Sendable {
             body: ResponseBody { writer in
                 defer { ticket.release() }
                 for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug).cancelOnGracefulShutdown() {
-                    guard await access.stillReadsResults(slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger) else {
+                    guard await access.stillReadsResults(
+                        slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
+                    else {
                         break
                     }
                     try await writer.write(ByteBuffer(string: event))

@@ -42,7 +42,9 @@ struct DeckAccess: Sendable {
     /// (`sessionHash`: not signed out, not expired); an API token (`bearerHash`, its SHA-256) not
     /// revoked. A failure to read is logged and answers false: a stream that cannot be checked
     /// closes (the viewer's page reconnects, and is checked afresh).
-    func stillReadsResults(slug: String, identity: OwnerIdentity?, bearerHash: String?, now: Double, logger: Logger) async -> Bool {
+    func stillReadsResults(
+        slug: String, identity: OwnerIdentity?, bearerHash: String?, now: Double, logger: Logger
+    ) async -> Bool {
         do {
             guard let deck = try await database.deck(slug: slug) else { return false }
             if deck.resultsPublic { return true }
@@ -61,7 +63,8 @@ struct DeckAccess: Sendable {
                 return holder?.id == id && deck.ownerId == id
             }
         } catch {
-            logger.error("live results stream closed: access not checked", metadata: ["deck": "\(slug)", "error": "\(error)"])
+            logger.error(
+                "live results stream closed: access not checked", metadata: ["deck": "\(slug)", "error": "\(error)"])
             return false
         }
     }

@@ -16,8 +16,12 @@ public struct SessionOwner: Sendable, Equatable {
 struct SessionOwnerMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard case .owner(let id, let name, let sessionHash?) = context.owner else { return Self.signInRedirect(request) }
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard case .owner(let id, let name, let sessionHash?) = context.owner else {
+            return Self.signInRedirect(request)
+        }
         var context = context
         context.sessionOwner = SessionOwner(id: id, name: name, sessionHash: sessionHash)
         return try await next(request, context)
