@@ -14,6 +14,9 @@
 # `make node-test` and `make py-test` on their own (without the variable) run SQLite only.
 # PG_FAST=1 makes the cluster skip fsync (faster, not crash-safe).
 SHELL := /bin/bash
+# Every build `make` runs treats a compiler warning in this package's own code as an error
+# (Package.swift reads it): `swift build` prints no warning, and `make test` keeps it so.
+export SWIPEDECK_WARNINGS_AS_ERRORS := 1
 VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl

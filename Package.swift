@@ -1,6 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// `make` builds with SWIPEDECK_WARNINGS_AS_ERRORS=1: a compiler warning in this package's own
+// targets then fails the build (dependencies keep theirs), so the code stays at zero warnings.
+// A plain `swift build` prints warnings without failing; switching between the two recompiles
+// this package's targets only.
+let ownCode: [SwiftSetting] =
+    Context.environment["SWIPEDECK_WARNINGS_AS_ERRORS"] == "1" ? [.unsafeFlags(["-warnings-as-errors"])] : []
+
 let package = Package(
     name: "swipedeck",
     platforms: [.macOS(.v15)],
@@ -32,7 +39,7 @@ let package = Package(
     ],
     targets: [
         // Pure model: Foundation only. The server and the browser (Public/js/physics.js) mirror it.
-        .target(name: "SwipePhysics"),
+        .target(name: "SwipePhysics", swiftSettings: ownCode),
         .target(
             name: "SwipedeckServer",
             dependencies: [
@@ -52,7 +59,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The sample deck is read from the checkout at run time (resourceRoot), not bundled.
-            exclude: ["Resources"]
+            exclude: ["Resources"],
+            swiftSettings: ownCode
         ),
         .executableTarget(
             name: "swipedeck",
@@ -62,11 +70,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            swiftSettings: ownCode
         ),
         // Micro-benchmark of classify + validate (prints figures; run in release by `make bench-physics`).
-        .executableTarget(name: "PhysicsBench", dependencies: ["SwipePhysics"]),
-        .testTarget(name: "SwipePhysicsTests", dependencies: ["SwipePhysics"]),
+        .executableTarget(name: "PhysicsBench", dependencies: ["SwipePhysics"], swiftSettings: ownCode),
+        .testTarget(name: "SwipePhysicsTests", dependencies: ["SwipePhysics"], swiftSettings: ownCode),
         .testTarget(
             name: "SwipedeckServerTests",
             dependencies: [
@@ -77,7 +86,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            swiftSettings: ownCode
         ),
     ]
 )

@@ -159,6 +159,7 @@ public struct AppConfiguration: Sendable {
     /// Where uploaded images are stored: `<dataDirectory>/images`.
     public var imagesDirectory: String {
         if let dataDirectory { return dataDirectory + "/images" }
+        // A location that does not parse opens no store either: the server stops on that error first.
         if case .sqlite(let path)? = try? StoreLocation(database) { return path + "-data/images" }
         return "swipedeck-data/images"
     }

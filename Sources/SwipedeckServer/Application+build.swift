@@ -19,6 +19,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let store = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
+    // The store just opened from this location, so it parses; the text as given is only a fallback.
     logger.info("database opened", metadata: [
         "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)", "engine": "\(store.engineDescription)",
     ])
@@ -121,14 +122,19 @@ public func buildApplication(
     let signInGuard = SignInGuard(maxConcurrentChecks: config.maxConcurrentPasswordChecks)
     // Computed once per start (one bcrypt at the configured cost) for unknown names to be checked against.
     let dummyHash = try await passwords.hash(Secret.token())
+    // Every owner page but signing in and out needs an owner session: one middleware, in front of
+    // the group, sends anybody else to the sign-in page.
+    let ownerPages = router.group().add(middleware: SessionOwnerMiddleware())
     OwnerSessionController(
         store: store, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
-    ).register(on: router)
-    OwnerDashboardController(store: store, renderer: renderer, clock: clock).register(on: router)
-    OwnerResultsController(store: store, access: access, names: names, clusters: clusters, clock: clock).register(on: router)
-    OwnerDecksController(store: store, access: access, renderer: renderer, clock: clock).register(on: router)
-    OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: router)
-    ShareController(store: store, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath).register(on: router)
+    ).register(on: router, pages: ownerPages)
+    OwnerDashboardController(store: store, renderer: renderer, clock: clock).register(on: ownerPages)
+    OwnerResultsController(store: store, access: access, names: names, clusters: clusters, clock: clock)
+        .register(on: ownerPages)
+    OwnerDecksController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
+    OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
+    ShareController(store: store, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath)
+        .register(on: router, pages: ownerPages)
     ImagesController(store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
         .register(on: router)
     if let token = config.metricsToken {

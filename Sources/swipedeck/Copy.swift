@@ -18,6 +18,7 @@ struct Copy: AsyncParsableCommand {
         let source = try await Self.open(from)
         let target = try await Self.open(to)
         defer { Task { await source.close(); await target.close() } }
+        // Both opened above, so both parse; the text as given is only a fallback.
         let shownFrom = (try? StoreLocation(from))?.redacted ?? from
         let shownTo = (try? StoreLocation(to))?.redacted ?? to
         let started = Date()
@@ -48,6 +49,7 @@ struct Copy: AsyncParsableCommand {
 
     /// A location for messages (no password).
     static func shown(_ text: String) -> String {
+        // A location that does not parse is shown as given: opening it names what is wrong with it.
         (try? StoreLocation(text))?.redacted ?? text
     }
 

@@ -26,6 +26,7 @@ struct DatabaseOption: ParsableArguments {
     /// placeholder: `open` reports why in its own sentence.
     var shown: String {
         guard let location = try? location else { return "(unreadable SWIPEDECK_DATABASE_URL_FILE)" }
+        // A location that does not parse is shown as given: `open` names what is wrong with it.
         return (try? StoreLocation(location))?.redacted ?? location
     }
 

@@ -16,7 +16,7 @@ struct AccessController: Sendable {
         router.post("/api/v1/decks/:deck/codes", use: makeCodes)
     }
 
-    struct AccessJSON: Encodable {
+    struct AccessJSON: ResponseEncodable {
         /// `DeckAccessMode` raw value.
         let access: String
         /// The path to share: with the secret for an `unlisted` deck.
@@ -32,27 +32,27 @@ struct AccessController: Sendable {
         deck.access == .unlisted ? "/d/\(deck.slug)?k=\(deck.accessSecret)" : "/d/\(deck.slug)"
     }
 
-    @Sendable func accessInfo(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func accessInfo(_ request: Request, context: AppRequestContext) async throws -> AccessJSON {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codes = try await store.accessCodes(deckId: deck.id ?? 0).count
-        return JSONResponse.make(AccessJSON(
+        return AccessJSON(
             access: deck.access.rawValue, link: Self.invitation(deck), signatureKey: deck.access == .allowList ? deck.accessSecret : nil,
-            codes: codes))
+            codes: codes)
     }
 
-    @Sendable func listCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func listCodes(_ request: Request, context: AppRequestContext) async throws -> [String: [String]] {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return JSONResponse.make(["codes": try await store.accessCodes(deckId: deck.id ?? 0).map(AccessCode.shown)])
+        return ["codes": try await store.accessCodes(deckId: deck.id ?? 0).map(AccessCode.shown)]
     }
 
     struct MakeCodes: Decodable { var count: Int }
 
     /// Makes `count` (1–1,000) new codes; they admit people once the deck's access is `codes`.
-    @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[String: [String]]> {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let body = try await decoding.decodeJSON(MakeCodes.self, from: request)
         let codes = try await Self.make(body.count, for: deck, store, now: clock())
-        return JSONResponse.make(["codes": codes.map(AccessCode.shown)], status: .created)
+        return EditedResponse(status: .created, response: ["codes": codes.map(AccessCode.shown)])
     }
 
     /// Stores `count` fresh codes for `deck` and returns them.

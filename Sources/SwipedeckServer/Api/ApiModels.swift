@@ -1,8 +1,9 @@
 import Foundation
+import Hummingbird
 import SwipePhysics
 
 /// Public JSON shapes of the API (documented in `Public/openapi.json`).
-struct DeckJSON: Encodable {
+struct DeckJSON: ResponseEncodable {
     let slug: String
     let title: String
     let description: String
@@ -69,7 +70,7 @@ struct DeckJSON: Encodable {
     }
 }
 
-struct CardJSON: Encodable {
+struct CardJSON: ResponseEncodable {
     let id: Int64
     let position: Int
     let title: String
@@ -103,7 +104,7 @@ struct CardJSON: Encodable {
     }
 }
 
-struct CardPage: Encodable {
+struct CardPage: ResponseEncodable {
     let cards: [CardJSON]
     let nextCursor: String?
     let remaining: Int
@@ -148,7 +149,7 @@ struct SwipeJSON: Encodable, Sendable {
     }
 }
 
-struct SwipeEnvelope: Encodable { let swipe: SwipeJSON }
+struct SwipeEnvelope: ResponseEncodable { let swipe: SwipeJSON }
 
 struct BatchItemResult: Encodable, Sendable {
     struct ErrorJSON: Encodable, Sendable {
@@ -176,7 +177,7 @@ struct BatchItemResult: Encodable, Sendable {
 // MARK: - Hand-written JSON for the swipe route
 
 extension SwipeEnvelope {
-    /// `{"swipe":{…}}` with sorted keys, as `JSONResponse.make` would write it (numbers in
+    /// `{"swipe":{…}}` with sorted keys, as `JSONCoding.shared` would write it (numbers in
     /// Swift's shortest round-trip spelling). Written by hand because this answers every swipe
     /// and `JSONEncoder` was a measurable share of the route's CPU.
     var json: String {
@@ -236,3 +237,8 @@ extension SwipeEnvelope {
         return o + "\""
     }
 }
+
+// MARK: - Domain reports, answered as they are
+
+extension ResultsReport: ResponseEncodable {}
+extension ParticipantReport: ResponseEncodable {}

@@ -21,7 +21,7 @@ struct CardsController: Sendable {
         cards.post("/:card/move", use: moveCard)
     }
 
-    @Sendable func listCards(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func listCards(_ request: Request, context: AppRequestContext) async throws -> CardPage {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
         let limit = try RequestDecoding.intParam(try RequestDecoding.query(request, "limit"), name: "limit", default: 20, range: 1...100)
@@ -35,47 +35,49 @@ struct CardsController: Sendable {
         let order = deck.cardOrder
         let (cards, remaining) = try await store.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
-        return JSONResponse.make(CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining))
+        return CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining)
     }
 
-    @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CardJSON> {
         let slug = try context.parameters.require("deck")
         let deck = try await access.managed(slug, context)
         let input = try await decoding.decodeJSON(DeckInput.CardInput.self, from: request)
         let card = try input.validated(position: 0, label: "card")
         let stored = try await store.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
-        return JSONResponse.make(CardJSON(stored, deck: slug), status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"])
+        return EditedResponse(
+            status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"],
+            response: CardJSON(stored, deck: slug))
     }
 
-    @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let patch = try await decoding.decodeJSON(CardPatch.self, from: request)
         let stored = try await store.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
-        return JSONResponse.make(CardJSON(stored, deck: slug))
+        return CardJSON(stored, deck: slug)
     }
 
-    @Sendable func archiveCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func archiveCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         try await setArchived(true, context)
     }
 
-    @Sendable func restoreCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func restoreCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         try await setArchived(false, context)
     }
 
-    func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> Response {
+    func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let stored = try await store.setArchived(cardId: card.id ?? 0, archived, by: context.owner?.ownerId, now: clock())
-        return JSONResponse.make(CardJSON(stored, deck: slug))
+        return CardJSON(stored, deck: slug)
     }
 
     struct MoveBody: Decodable { let index: Int }
 
-    @Sendable func moveCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func moveCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
         try await store.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
         guard let moved = try await store.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
-        return JSONResponse.make(CardJSON(moved, deck: slug))
+        return CardJSON(moved, deck: slug)
     }
 
     /// The `:deck` the request manages and its `:card` (404 when the card is another deck's).

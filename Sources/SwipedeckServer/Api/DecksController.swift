@@ -12,12 +12,12 @@ struct DecksController: Sendable {
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
+        router.get("/healthz") { _, _ in ["status": "ok"] }
         let api = router.group("/api/v1")
-        api.get("/profiles") { _, _ in JSONResponse.make(ProfileList(profiles: SwipeProfile.all)) }
+        api.get("/profiles") { _, _ in ProfileList(profiles: SwipeProfile.all) }
         api.get("/profiles/:name") { _, ctx in
             guard let p = SwipeProfile.named(try ctx.parameters.require("name")) else { throw ApiError.notFound("profile") }
-            return JSONResponse.make(p)
+            return ProfileJSON(profile: p)
         }
         api.get("/decks", use: listDecks)
         api.post("/decks", use: createDeck)
@@ -25,36 +25,44 @@ struct DecksController: Sendable {
         api.patch("/decks/:deck", use: patchDeck)
     }
 
-    struct ProfileList: Encodable { let profiles: [SwipeProfile] }
+    struct ProfileList: ResponseEncodable { let profiles: [SwipeProfile] }
 
-    @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// One profile, encoded as the profile itself.
+    struct ProfileJSON: ResponseEncodable {
+        let profile: SwipeProfile
+        func encode(to encoder: any Encoder) throws { try profile.encode(to: encoder) }
+    }
+
+    @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> [String: [DeckJSON]] {
         // Decks that take invited people only are listed to their owner alone.
         let decks = try await store.decks().filter { $0.deck.access == .link || context.owner?.manages($0.deck) == true }
-        return JSONResponse.make(["decks": decks.map { DeckJSON($0.deck, cardCount: $0.cardCount) }])
+        return ["decks": decks.map { DeckJSON($0.deck, cardCount: $0.cardCount) }]
     }
 
-    @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> DeckJSON {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
         let count = try await catalog.cardCount(deck.slug)
-        return JSONResponse.make(DeckJSON(deck, cardCount: count))
+        return DeckJSON(deck, cardCount: count)
     }
 
-    @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<DeckJSON> {
         guard let owner = context.owner else { throw ApiError.unauthorized }
         let input = try await decoding.decodeJSON(DeckInput.self, from: request)
         var (deck, cards) = try input.validated(now: clock())
         deck.ownerId = owner.ownerId
         let stored = try await store.importDeck(deck, cards: cards)
-        return JSONResponse.make(DeckJSON(stored, cardCount: cards.count), status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"])
+        return EditedResponse(
+            status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"],
+            response: DeckJSON(stored, cardCount: cards.count))
     }
 
-    @Sendable func patchDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func patchDeck(_ request: Request, context: AppRequestContext) async throws -> DeckJSON {
         let slug = try context.parameters.require("deck")
         let deck = try await access.managed(slug, context)
         let body = try await decoding.collectJSONBody(request)
         let patch = try RequestDecoding.decode(DeckPatch.self, body)
         let changed = try patch.applied(to: deck)
         let stored = try await store.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
-        return JSONResponse.make(DeckJSON(stored, cardCount: try await catalog.cardCount(slug)))
+        return DeckJSON(stored, cardCount: try await catalog.cardCount(slug))
     }
 }

@@ -29,9 +29,7 @@ struct ExportsController: Sendable {
     @Sendable func jsonLines(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         return stream(deck, type: "application/x-ndjson", file: "\(deck.slug)-swipes.jsonl", header: "") { rows in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            return try rows.map { try SwipeExport.jsonLine($0.swipe, encoder: encoder) }.joined()
+            try rows.map { try SwipeExport.jsonLine($0.swipe, encoder: JSONCoding.shared) }.joined()
         }
     }
 

@@ -34,7 +34,7 @@ struct ImagesController: Sendable {
     /// they were uploaded before (by anyone: the first upload's row is kept).
     /// 401 without an owner or the admin token; 413 `body_too_large` over `maxImageBytes`;
     /// 400/415/422 naming the `ImageRefusal` rule.
-    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ImageJSON> {
         guard let owner = context.owner else { throw ApiError.unauthorized }
         let uploaded = try await Self.collect(request, limit: maxImageBytes)
         let image: InspectedImage
@@ -53,7 +53,7 @@ struct ImagesController: Sendable {
             ownerId: owner.ownerId, createdAt: clock())
         let added = try await store.recordImage(row)
         let body = ImageJSON(url: name.url, contentType: row.contentType, bytes: row.bytes, width: row.width, height: row.height)
-        return JSONResponse.make(body, status: added ? .created : .ok, headers: [.location: name.url])
+        return EditedResponse(status: added ? .created : .ok, headers: [.location: name.url], response: body)
     }
 
     /// The stored file with its type, a year-long immutable cache and its hash as a strong ETag

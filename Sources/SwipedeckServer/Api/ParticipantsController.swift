@@ -16,7 +16,7 @@ struct ParticipantsController: Sendable {
         router.post("/api/v1/decks/:deck/participants", use: mint)
     }
 
-    struct Minted: Encodable {
+    struct Minted: ResponseEncodable {
         /// The credential: send it as `participant` with every swipe, undo, flip and history read.
         let participant: String
         /// When it stops acting (ISO 8601, UTC).
@@ -27,7 +27,7 @@ struct ParticipantsController: Sendable {
         Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601)
     }
 
-    @Sendable func mint(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func mint(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Minted> {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
         if !deck.isOpen { throw ApiError.deckClosed }
         let now = clock()
@@ -36,6 +36,7 @@ struct ParticipantsController: Sendable {
             proof = try await decoding.decodeJSON(Admissions.Proof.self, from: request)
         }
         let credential = try await admissions.join(deck, proof, address: context.remoteAddress, now: now).token
-        return JSONResponse.make(Minted(participant: credential, expiresAt: Self.iso8601(now + ParticipantSigner.deckLifetime)), status: .created)
+        let expiresAt = Self.iso8601(now + ParticipantSigner.deckLifetime)
+        return EditedResponse(status: .created, response: Minted(participant: credential, expiresAt: expiresAt))
     }
 }

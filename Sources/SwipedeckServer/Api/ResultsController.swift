@@ -28,10 +28,10 @@ struct ResultsController: Sendable {
         deck.post("/participants/:participant/include", use: include)
     }
 
-    @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> ResultsReport {
         let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
-        return JSONResponse.make(try await store.results(for: deck))
+        return try await store.results(for: deck)
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -63,6 +63,7 @@ struct ResultsController: Sendable {
         let access = access
         let clock = clock
         let identity = context.owner
+        let logger = context.logger
         let bearerHash = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil }
         guard let ticket = streams.take(client: context.remoteAddress) else {
             throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
@@ -73,7 +74,9 @@ struct ResultsController: Sendable {
             body: ResponseBody { writer in
                 defer { ticket.release() }
                 for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug).cancelOnGracefulShutdown() {
-                    guard await access.stillReadsResults(slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock()) else {
+                    guard await access.stillReadsResults(
+                        slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
+                    else {
                         break
                     }
                     try await writer.write(ByteBuffer(string: event))
@@ -83,22 +86,22 @@ struct ResultsController: Sendable {
     }
 
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.
-    @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> ParticipantReport {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return JSONResponse.make(try await names.report(deck: deck, shown: try context.parameters.require("participant")))
+        return try await names.report(deck: deck, shown: try context.parameters.require("participant"))
     }
 
     struct ExcludeBody: Decodable { var reason: String? }
 
-    @Sendable func exclude(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func exclude(_ request: Request, context: AppRequestContext) async throws -> ParticipantReport {
         try await setExcluded(true, request, context)
     }
 
-    @Sendable func include(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func include(_ request: Request, context: AppRequestContext) async throws -> ParticipantReport {
         try await setExcluded(false, request, context)
     }
 
-    func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+    func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> ParticipantReport {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let shown = try context.parameters.require("participant")
         var reason = ""
@@ -108,6 +111,6 @@ struct ResultsController: Sendable {
         if reason.count > 500 { throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.") }
         let id = try await names.stored(shown, deckId: deck.id ?? 0)
         try await store.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
-        return JSONResponse.make(try await names.report(deck: deck, shown: shown))
+        return try await names.report(deck: deck, shown: shown)
     }
 }

@@ -95,40 +95,52 @@ public final class LiveResults: Sendable {
             let changed = store.changes.take(deckId)
             if first || changed {
                 quietTicks = 0
-                do {
-                    if let event = try await compute(slug) { send(event, to: deckId, remember: true) }
-                } catch {
-                    // The change stays pending: the next tick tries again instead of leaving the
-                    // watchers on results older than a change they were not told about.
-                    logger.error("live results not computed", metadata: ["deck": "\(slug)", "error": "\(error)"])
-                    decks.withLock { $0[deckId]?.dirty = true }
+                switch await compute(slug) {
+                case .event(let event): send(event, to: deckId, remember: true)
+                case .deckGone: break
+                // Logged in `compute`; marked again, so the next tick retries (watchers keep the last results).
+                case .failed: decks.withLock { $0[deckId]?.dirty = true }
                 }
             } else {
                 quietTicks += 1
                 if quietTicks % heartbeatTicks == 0 { send(": ping\n\n", to: deckId, remember: false) }
             }
-            // Throws only when cancelled, which the loop's condition then ends.
+            // Cancelled only when the last watcher left: the loop then ends at its `while`.
             try? await Task.sleep(for: interval)
         }
     }
 
-    /// The results as one SSE event, or nil when the deck is gone.
-    /// - Throws: the store's error when the deck or its results cannot be read, the encoder's when
-    ///   the report cannot be encoded.
-    private func compute(_ slug: String) async throws -> String? {
-        let deck: Deck
+    /// What one computation of a deck's results gave.
+    enum Computed {
+        /// The results as one SSE event.
+        case event(String)
+        /// The deck is gone: nothing to send.
+        case deckGone
+        /// Reading failed (logged): the next tick tries again.
+        case failed
+    }
+
+    private func compute(_ slug: String) async -> Computed {
+        let report: ResultsReport
         do {
-            deck = try await catalog.deck(slug)
-        } catch let error as ApiError where error == .notFound("deck") {
-            return nil
+            report = try await store.results(for: try await catalog.deck(slug))
+        } catch ApiError.notFound {
+            return .deckGone
+        } catch {
+            logger.error("live results not computed", metadata: ["deck": "\(slug)", "error": "\(error)"])
+            return .failed
         }
-        let report = try await store.results(for: deck)
         computationCount.add(1, ordering: .relaxed)
-        let encoder = JSONEncoder()
-        // JSONResponse's settings: the event's data is byte for byte what GET …/results answers.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(report)
-        return "event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n"
+        // The responses' encoder: the event's data is byte for byte what GET …/results answers.
+        let encoder = JSONCoding.shared
+        let json: Data
+        do {
+            json = try encoder.encode(report)
+        } catch {
+            logger.error("live results not encoded", metadata: ["deck": "\(slug)", "error": "\(error)"])
+            return .failed
+        }
+        return .event("event: results\ndata: " + String(decoding: json, as: UTF8.self) + "\n\n")
     }
 
     private func send(_ event: String, to deckId: Int64, remember: Bool) {

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -21,6 +22,8 @@ public struct AppRequestContext: RequestContext {
     public var deckCredentials: [Int64: ParticipantCredential] = [:]
     /// Who manages decks on this request: the admin token, or an owner by session or API token.
     public var owner: OwnerIdentity?
+    /// The owner signed in by session, on owner pages (set by `SessionOwnerMiddleware`).
+    public var sessionOwner: SessionOwner?
     /// The socket peer's IP address (a reverse proxy's, behind one); nil in router tests.
     public let peerAddress: String?
     /// The client's IP address, for rate limits, join budgets, sign-in limits and logs: the peer,
@@ -30,6 +33,9 @@ public struct AppRequestContext: RequestContext {
     public var isHTTPS = false
     /// The host the client asked for (`ClientOrigin.host`), for same-origin checks and links.
     public var host: String?
+
+    /// Every handler's model, and every API error, is written by this encoder (`JSONCoding`).
+    public var responseEncoder: JSONEncoder { JSONCoding.shared }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -29,7 +29,7 @@ public struct BasePathResponder<Inner: HTTPResponder>: HTTPResponder where Inner
         // The health check answers at the root too, for a probe inside the host or container.
         if path == "/healthz" { return try await inner.respond(to: request, context: context) }
         guard path.hasPrefix(basePath + "/") else {
-            return JSONResponse.error(.notFound("page"))
+            return try ApiError.notFound("page").response(from: request, context: context)
         }
         var head = request.head
         head.path = String(target.dropFirst(basePath.count))

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// Who may do what with a deck: swipers may swipe an open deck; its owner (or the admin token)
 /// manages it and reads its results; anybody reads results the owner made public.
@@ -11,6 +12,7 @@ struct DeckAccess: Sendable {
     /// it. A catalog copy of another revision is dropped, so swipes see the change too.
     func current(_ slug: String) async throws -> Deck {
         guard let deck = try await store.deck(slug: slug) else { throw ApiError.notFound("deck") }
+        // A catalog that cannot load the deck holds no copy to drop: dropping it anyway is harmless.
         if (try? await catalog.deck(slug))?.revision != deck.revision { catalog.invalidate(slug) }
         return deck
     }
@@ -38,8 +40,11 @@ struct DeckAccess: Sendable {
     /// deck as stored now is public, or the viewer still holds their credential and manages it.
     /// The admin token stays valid for the server's life; a session must still be live
     /// (`sessionHash`: not signed out, not expired); an API token (`bearerHash`, its SHA-256) not
-    /// revoked. Any failure to read answers false: a stream that cannot be checked closes.
-    func stillReadsResults(slug: String, identity: OwnerIdentity?, bearerHash: String?, now: Double) async -> Bool {
+    /// revoked. A failure to read is logged and answers false: a stream that cannot be checked
+    /// closes (the viewer's page reconnects, and is checked afresh).
+    func stillReadsResults(
+        slug: String, identity: OwnerIdentity?, bearerHash: String?, now: Double, logger: Logger
+    ) async -> Bool {
         do {
             guard let deck = try await store.deck(slug: slug) else { return false }
             if deck.resultsPublic { return true }
@@ -58,6 +63,8 @@ struct DeckAccess: Sendable {
                 return holder?.id == id && deck.ownerId == id
             }
         } catch {
+            logger.error(
+                "live results stream closed: access not checked", metadata: ["deck": "\(slug)", "error": "\(error)"])
             return false
         }
     }

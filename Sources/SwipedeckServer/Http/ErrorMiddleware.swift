@@ -21,15 +21,18 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let apiError = Self.map(error, request: request, logger: context.logger)
-            let wantsJSON = request.uri.path.hasPrefix("/api/") || request.uri.path == "/openapi.json"
-                || (request.headers[.accept]?.contains("application/json") ?? false)
-            var response = wantsJSON
-                ? JSONResponse.error(apiError)
-                : renderer.errorPage(status: apiError.status, message: apiError.message)
-            if let s = apiError.retryAfter { response.headers[.retryAfter] = String(s) }
-            if apiError == .malformedBody { response.headers[.connection] = "close" }
-            return response
+            if Self.prefersJSON(request) { return try apiError.response(from: request, context: context) }
+            var page = renderer.errorPage(status: apiError.status, message: apiError.message, logger: context.logger)
+            page.headers.append(contentsOf: apiError.headers)
+            return page
         }
+    }
+
+    /// Whether an error is answered in JSON (`ApiError.response`) rather than as the HTML error
+    /// page: API paths, the OpenAPI document, and any client that accepts JSON.
+    static func prefersJSON(_ request: Request) -> Bool {
+        request.uri.path.hasPrefix("/api/") || request.uri.path == "/openapi.json"
+            || (request.headers[.accept]?.contains("application/json") ?? false)
     }
 
     static func map(_ error: any Error, request: Request, logger: Logger) -> ApiError {

@@ -23,7 +23,7 @@ struct MetricsController {
             OwnerMiddleware.constantTimeEqual(Secret.sha256(String(header.dropFirst(7))), tokenHash)
         else {
             // JSON for a scraper, although /metrics is not under /api/ (where ErrorMiddleware picks JSON).
-            return JSONResponse.error(.unauthorized)
+            return try ApiError.unauthorized.response(from: request, context: context)
         }
         // Figures that are a state, not an event: read now.
         metrics.liveStreams.record(live.openStreams)

@@ -31,6 +31,8 @@ struct CardImport {
             problem = "Paste a CSV or JSON file, or choose one."
         } else if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") {
             let data = Data(trimmed.utf8)
+            // Two shapes are tried in turn; a paste that is neither gets the sentence below, which
+            // names both (the decoder's own message would name only the last shape tried).
             if let list = try? JSONDecoder().decode([DeckInput.CardInput].self, from: data) {
                 inputs = list
             } else if let deck = try? JSONDecoder().decode(DeckInput.self, from: data) {

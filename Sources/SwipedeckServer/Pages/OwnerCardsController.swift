@@ -10,8 +10,9 @@ struct OwnerCardsController: Sendable {
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
 
-    func register(on router: Router<AppRequestContext>) {
-        let cards = router.group("/owner/decks/:deck/cards")
+    /// Registers the pages on `pages`, the owner pages' group (`SessionOwnerMiddleware`: signed-in owners only).
+    func register(on pages: RouterGroup<AppRequestContext>) {
+        let cards = pages.group("/owner/decks/:deck/cards")
         cards.post(use: addCard)
         cards.get("/:card", use: editPage)
         cards.post("/:card", use: saveCard)
@@ -19,8 +20,8 @@ struct OwnerCardsController: Sendable {
         cards.post("/:card/restore", use: restore)
         cards.post("/:card/up", use: moveUp)
         cards.post("/:card/down", use: moveDown)
-        router.post("/owner/decks/:deck/import", use: importPreview)
-        router.post("/owner/decks/:deck/import/confirm", use: importConfirm)
+        pages.post("/owner/decks/:deck/import", use: importPreview)
+        pages.post("/owner/decks/:deck/import/confirm", use: importConfirm)
     }
 
     /// A card's fields as the form shows them, with the refusal of the last save, if any, next
@@ -120,10 +121,10 @@ struct OwnerCardsController: Sendable {
     }
 
     func cardForm(_ deck: Deck, _ context: AppRequestContext, card: Card?, form: FormFields?, error: ApiError?,
-                  status: HTTPResponse.Status = .ok) -> Response {
+                  status: HTTPResponse.Status = .ok) throws -> Response {
         let problem = error.map { CardFormProblem($0, form: form ?? FormFields("")) }
         let view = CardFormView(
-            pageTitle: card == nil ? "New card" : "Edit card", owner: OwnerDashboardController.signedIn(context)?.name ?? "",
+            pageTitle: card == nil ? "New card" : "Edit card", owner: context.sessionOwner?.name ?? "",
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title,
             action: card.map { "/owner/decks/\(deck.slug)/cards/\($0.id ?? 0)" } ?? "/owner/decks/\(deck.slug)/cards",
             isNew: card == nil, revision: card?.revision ?? 1,
@@ -132,7 +133,7 @@ struct OwnerCardsController: Sendable {
                 body: form?["body"] ?? card?.body ?? "", images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "", link: form?["link"] ?? card?.link ?? "",
                 accent: form?["accent"] ?? card?.accent ?? Card.defaultAccent, problem: problem),
             error: problem.map { _ in "The card was not saved: see the field marked below." })
-        return renderer.page("owner-card", view, status: status)
+        return try renderer.page("owner-card", view, status: status)
     }
 
     /// The form as a card patch; an empty accent means the default colour, and an accent is
@@ -148,7 +149,6 @@ struct OwnerCardsController: Sendable {
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
@@ -158,7 +158,7 @@ struct OwnerCardsController: Sendable {
             return .redirect(to: "/owner/decks/\(deck.slug)?added=\(added.id ?? 0)#card-\(added.id ?? 0)", type: .normal)
         } catch {
             guard let error = ApiError.of(error) else { throw error }
-            return cardForm(deck, context, card: nil, form: form, error: error, status: error.status)
+            return try cardForm(deck, context, card: nil, form: form, error: error, status: error.status)
         }
     }
 
@@ -172,20 +172,18 @@ struct OwnerCardsController: Sendable {
     }
 
     @Sendable func editPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let (deck, card) = try await managedCard(context)
-        return cardForm(deck, context, card: card, form: nil, error: nil)
+        return try cardForm(deck, context, card: card, form: nil, error: nil)
     }
 
     @Sendable func saveCard(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let (deck, card) = try await managedCard(context)
         let form = try await OwnerForms.fields(request, context)
         do {
             _ = try await store.editCard(try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
         } catch {
             guard let error = ApiError.of(error) else { throw error }
-            return cardForm(deck, context, card: card, form: form, error: error, status: error.status)
+            return try cardForm(deck, context, card: card, form: form, error: error, status: error.status)
         }
         return .redirect(to: "/owner/decks/\(deck.slug)?edited=\(card.id ?? 0)#card-\(card.id ?? 0)", type: .normal)
     }
@@ -235,7 +233,6 @@ struct OwnerCardsController: Sendable {
     /// which confirms the change when `confirming` names it (`OwnerDecksController.Confirmation`).
     func change(_ request: Request, _ context: AppRequestContext, confirming: String? = nil,
                 _ body: (Deck, Card) async throws -> Void) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let (deck, card) = try await managedCard(context)
         _ = try await OwnerForms.fields(request, context)
         try await body(deck, card)
@@ -268,35 +265,33 @@ struct OwnerCardsController: Sendable {
     /// Largest pasted or uploaded import, bytes.
     static let importLimit = 2 * 1024 * 1024
 
-    func importPage(_ deck: Deck, _ context: AppRequestContext, text: String, status: HTTPResponse.Status) -> Response {
+    func importPage(_ deck: Deck, _ context: AppRequestContext, text: String, status: HTTPResponse.Status) throws -> Response {
         let parsed = CardImport(text: text)
         let view = ImportView(
-            pageTitle: "Import cards · \(deck.title)", owner: OwnerDashboardController.signedIn(context)?.name ?? "",
+            pageTitle: "Import cards · \(deck.title)", owner: context.sessionOwner?.name ?? "",
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title, text: text, rows: parsed.rows,
             count: parsed.rows.count, errors: parsed.errorCount, hasErrors: parsed.errorCount > 0,
             rowWords: parsed.rows.count == 1 ? "1 row" : "\(parsed.rows.count) rows",
             errorWords: parsed.errorCount == 1 ? "1 with an error" : "\(parsed.errorCount) with errors",
             addWords: parsed.cards.count == 1 ? "Add 1 card" : "Add \(parsed.cards.count) cards", problem: parsed.problem,
             canConfirm: parsed.problem == nil && parsed.errorCount == 0 && !parsed.cards.isEmpty)
-        return renderer.page("owner-import", view, status: status)
+        return try renderer.page("owner-import", view, status: status)
     }
 
     @Sendable func importPreview(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context, limit: Self.importLimit)
-        return importPage(deck, context, text: form["text"] ?? "", status: .ok)
+        return try importPage(deck, context, text: form["text"] ?? "", status: .ok)
     }
 
     @Sendable func importConfirm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context, limit: Self.importLimit)
         let text = form["text"] ?? ""
         let parsed = CardImport(text: text)
         // Nothing is written while any row has an error: the owner fixes the file and previews again.
         guard parsed.problem == nil, parsed.errorCount == 0, !parsed.cards.isEmpty else {
-            return importPage(deck, context, text: text, status: .unprocessableContent)
+            return try importPage(deck, context, text: text, status: .unprocessableContent)
         }
         let count = try await store.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
         // Imported cards go last: the page confirms on the first of them and scrolls it into view.

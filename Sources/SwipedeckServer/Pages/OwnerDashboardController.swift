@@ -10,11 +10,12 @@ struct OwnerDashboardController: Sendable {
     /// Tokens just created, held for the page the browser is redirected to.
     let flash = TokenFlash()
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/owner", use: dashboard)
-        router.get("/owner/tokens", use: tokens)
-        router.post("/owner/tokens", use: createToken)
-        router.post("/owner/tokens/:id/revoke", use: revokeToken)
+    /// Registers the pages on `pages`, the owner pages' group (`SessionOwnerMiddleware`: signed-in owners only).
+    func register(on pages: RouterGroup<AppRequestContext>) {
+        pages.get("/owner", use: dashboard)
+        pages.get("/owner/tokens", use: tokens)
+        pages.post("/owner/tokens", use: createToken)
+        pages.post("/owner/tokens/:id/revoke", use: revokeToken)
     }
 
     struct DeckRow {
@@ -37,24 +38,13 @@ struct OwnerDashboardController: Sendable {
         let hasDecks: Bool
     }
 
-    /// The signed-in owner (by session), or nil.
-    static func signedIn(_ context: AppRequestContext) -> (id: Int64, name: String)? {
-        if case .owner(let id, let name, _?) = context.owner { return (id, name) }
-        return nil
-    }
-
-    static func signInRedirect(_ request: Request) -> Response {
-        let next = request.uri.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/owner"
-        return .redirect(to: "/owner/sign-in?next=\(next)", type: .normal)
-    }
-
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         let rows = try await store.activity(ownerId: owner.id, since: clock() - 3600).map { a in
             DeckRow(slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes, participants: a.participants,
                     lastHour: a.lastHour, open: a.deck.isOpen, resultsPublic: a.deck.resultsPublic)
         }
-        return renderer.page("owner-dashboard", DashboardView(owner: owner.name, csrf: OwnerForms.csrfToken(context), decks: rows, hasDecks: !rows.isEmpty))
+        return try renderer.page("owner-dashboard", DashboardView(owner: owner.name, csrf: OwnerForms.csrfToken(context), decks: rows, hasDecks: !rows.isEmpty))
     }
 
     struct TokenRow {
@@ -78,7 +68,7 @@ struct OwnerDashboardController: Sendable {
     }
 
     @Sendable func tokens(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         guard let key = request.cookies[TokenFlash.cookieName]?.value else {
             return try await tokensPage(owner, context, created: nil, error: nil)
         }
@@ -89,12 +79,12 @@ struct OwnerDashboardController: Sendable {
         return response
     }
 
-    func tokensPage(_ owner: (id: Int64, name: String), _ context: AppRequestContext, created: String?, error: String?,
+    func tokensPage(_ owner: SessionOwner, _ context: AppRequestContext, created: String?, error: String?,
                     status: HTTPResponse.Status = .ok) async throws -> Response {
         let rows = try await store.apiTokens(ownerId: owner.id).map { t in
             TokenRow(id: t.id, name: t.name, prefix: t.prefix, created: OwnerDashboardController.date(t.createdAt), revoked: t.revokedAt != nil)
         }
-        return renderer.page(
+        return try renderer.page(
             "owner-tokens", TokensView(owner: owner.name, csrf: OwnerForms.csrfToken(context), tokens: rows, created: created, error: error,
                               hasTokens: !rows.isEmpty),
             status: status)
@@ -105,7 +95,7 @@ struct OwnerDashboardController: Sendable {
     /// Creates the token, then redirects (POST-redirect-GET) to the tokens page, which shows it
     /// once from `flash`: reloading that page never posts the form again.
     @Sendable func createToken(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         let form = try await OwnerForms.checked(NewToken.self, request, context)
         let name = form.name.trimmingCharacters(in: .whitespaces)
         guard DeckInput.isText(name, max: 100, required: true) else {
@@ -121,7 +111,7 @@ struct OwnerDashboardController: Sendable {
     }
 
     @Sendable func revokeToken(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = Self.signedIn(context) else { return Self.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
         guard let id = Int64(try context.parameters.require("id")) else { throw ApiError.notFound("token") }
         try await store.revokeApiToken(id: id, ownerId: owner.id, now: clock())

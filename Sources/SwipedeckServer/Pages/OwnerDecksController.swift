@@ -10,11 +10,12 @@ struct OwnerDecksController: Sendable {
     let renderer: PageRenderer
     let clock: @Sendable () -> Double
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/owner/decks/new", use: newDeck)
-        router.post("/owner/decks", use: createDeck)
-        router.get("/owner/decks/:deck", use: editor)
-        router.post("/owner/decks/:deck/settings", use: saveSettings)
+    /// Registers the pages on `pages`, the owner pages' group (`SessionOwnerMiddleware`: signed-in owners only).
+    func register(on pages: RouterGroup<AppRequestContext>) {
+        pages.get("/owner/decks/new", use: newDeck)
+        pages.post("/owner/decks", use: createDeck)
+        pages.get("/owner/decks/:deck", use: editor)
+        pages.post("/owner/decks/:deck/settings", use: saveSettings)
     }
 
     struct NewDeckView {
@@ -27,25 +28,25 @@ struct OwnerDecksController: Sendable {
     }
 
     @Sendable func newDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         var form = DeckFormView(deck: Deck(slug: "", title: "", createdAt: 0))
         form.slugEditable = true
-        return renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: form, error: nil))
+        return try renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: form, error: nil))
     }
 
     @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         let form = try await OwnerForms.fields(request, context)
-        func again(_ problem: DeckFormProblem, _ status: HTTPResponse.Status) -> Response {
+        func again(_ problem: DeckFormProblem, _ status: HTTPResponse.Status) throws -> Response {
             var entered = DeckFormView(form: form).showing(problem)
             entered.slugEditable = true
             let top = problem.field == .other ? problem.sentence : "The deck was not created: see the field marked below."
-            return renderer.page(
+            return try renderer.page(
                 "owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: entered, error: top), status: status)
         }
         let slug = (form["slug"] ?? "").trimmingCharacters(in: .whitespaces)
         guard DeckInput.isValidSlug(slug) else {
-            return again(DeckFormProblem(.invalidField(code: "invalid_slug", message: ""), slug: slug), .badRequest)
+            return try again(DeckFormProblem(.invalidField(code: "invalid_slug", message: ""), slug: slug), .badRequest)
         }
         let now = clock()
         var deck = Deck(slug: slug, title: form["title"] ?? "", createdAt: now)
@@ -57,7 +58,7 @@ struct OwnerDecksController: Sendable {
             _ = try await store.importDeck(deck, cards: [])
         } catch {
             guard let error = ApiError.of(error) else { throw error }
-            return again(DeckFormProblem(error, slug: slug), error.status)
+            return try again(DeckFormProblem(error, slug: slug), error.status)
         }
         return .redirect(to: "/owner/decks/\(slug)", type: .normal)
     }
@@ -147,7 +148,6 @@ struct OwnerDecksController: Sendable {
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let query = request.uri.queryParameters
         let saved = query["saved"] != nil
@@ -172,17 +172,16 @@ struct OwnerDecksController: Sendable {
         let rows = active.enumerated().map { n, pair in row(pair.offset, pair.element, number: n + 1, count: active.count) }
         let archived = cards.enumerated().filter { $0.element.archivedAt != nil }.map { row($0.offset, $0.element, number: 0, count: 0) }
         let view = EditorView(
-            pageTitle: "Edit · \(deck.title)", owner: OwnerDashboardController.signedIn(context)?.name ?? "", csrf: OwnerForms.csrfToken(context),
+            pageTitle: "Edit · \(deck.title)", owner: context.sessionOwner?.name ?? "", csrf: OwnerForms.csrfToken(context),
             slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, archivedCards: archived, hasCards: !rows.isEmpty,
             activeCards: rows.count, archivedCount: archived.count, hasArchived: !archived.isEmpty,
             archivedOpen: archived.contains(where: \.changed), order: cards.map { String($0.id ?? 0) }.joined(separator: ","),
             error: error, saved: saved,
             confirmation: confirmation.flatMap { c in cards.contains { $0.id == c.card } ? nil : c.sentence(title: nil) })
-        return renderer.page("owner-deck", view, status: status)
+        return try renderer.page("owner-deck", view, status: status)
     }
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {

@@ -46,6 +46,7 @@ enum OwnerForms {
         guard case .owner(_, _, _?) = context.owner else { throw ApiError.unauthorized }
         let body = try await request.body.collect(upTo: 64 * 1024)
         let text = String(buffer: body)
+        // A form that does not decode has no token: refused below as cross-origin, like a wrong one.
         let token = (try? URLEncodedFormDecoder().decode(Token.self, from: text))?.csrf ?? ""
         guard OwnerMiddleware.constantTimeEqual(token, csrfToken(context)) else { throw ApiError.crossOrigin }
         do {

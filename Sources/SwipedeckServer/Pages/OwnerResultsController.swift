@@ -12,11 +12,12 @@ struct OwnerResultsController: Sendable {
     let clusters: ClusterGuard
     let clock: @Sendable () -> Double
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/owner/decks/:deck/results", use: results)
-        router.post("/owner/decks/:deck/participants/:participant/exclude", use: exclude)
-        router.post("/owner/decks/:deck/participants/:participant/include", use: include)
-        router.post("/owner/decks/:deck/clusters", use: cluster)
+    /// Registers the pages on `pages`, the owner pages' group (`SessionOwnerMiddleware`: signed-in owners only).
+    func register(on pages: RouterGroup<AppRequestContext>) {
+        pages.get("/owner/decks/:deck/results", use: results)
+        pages.post("/owner/decks/:deck/participants/:participant/exclude", use: exclude)
+        pages.post("/owner/decks/:deck/participants/:participant/include", use: include)
+        pages.post("/owner/decks/:deck/clusters", use: cluster)
     }
 
     /// A cluster as the results page names it: its network and first join time.
@@ -30,7 +31,6 @@ struct OwnerResultsController: Sendable {
     /// Includes or excludes every member of a lockstep cluster (found anew; one that is gone
     /// changes nothing). An included member is never excluded automatically again.
     @Sendable func cluster(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.checked(ClusterForm.self, request, context)
         guard form.action == "include" || form.action == "exclude" else {
@@ -50,7 +50,6 @@ struct OwnerResultsController: Sendable {
     }
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         return .redirect(to: "/d/\(deck.slug)/results", type: .normal)
     }
@@ -64,7 +63,6 @@ struct OwnerResultsController: Sendable {
     }
 
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
         let participant = try await names.stored(try context.parameters.require("participant"), deckId: deck.id ?? 0)

@@ -21,12 +21,14 @@ struct OwnerSessionController: Sendable {
     /// How long a session lasts, seconds (30 days).
     static let sessionLifetime: Double = 30 * 24 * 3600
 
-    func register(on router: Router<AppRequestContext>) {
+    /// Registers signing in and out on `router` (open to anybody), the password pages on `pages`
+    /// (`SessionOwnerMiddleware`: signed-in owners only).
+    func register(on router: Router<AppRequestContext>, pages: RouterGroup<AppRequestContext>) {
         router.get("/owner/sign-in", use: signInPage)
         router.post("/owner/sign-in", use: signIn)
         router.post("/owner/sign-out", use: signOut)
-        router.get("/owner/password", use: passwordPage)
-        router.post("/owner/password", use: changePassword)
+        pages.get("/owner/password", use: passwordPage)
+        pages.post("/owner/password", use: changePassword)
     }
 
     struct SignInView {
@@ -43,7 +45,7 @@ struct OwnerSessionController: Sendable {
         if context.owner?.ownerId != nil { return .redirect(to: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
         let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
         let signedOut = request.uri.queryParameters["signed-out"] != nil
-        return renderer.page("owner-sign-in", SignInView(next: next, name: "", error: nil, signedOut: signedOut))
+        return try renderer.page("owner-sign-in", SignInView(next: next, name: "", error: nil, signedOut: signedOut))
     }
 
     struct SignInForm: Decodable {
@@ -67,13 +69,13 @@ struct OwnerSessionController: Sendable {
         }
         switch verdict {
         case .refused(let wait):
-            var response = renderer.page(
+            var response = try renderer.page(
                 "owner-sign-in", SignInView(next: next, name: form.name, error: "Too many sign-ins to check. Try again in \(wait) s."),
                 status: .tooManyRequests)
             response.headers[.retryAfter] = String(wait)
             return response
         case .checked(false):
-            return renderer.page(
+            return try renderer.page(
                 "owner-sign-in", SignInView(next: next, name: form.name, error: ApiError.invalidCredentials.message), status: .unauthorized)
         case .checked(true):
             break
@@ -110,9 +112,9 @@ struct OwnerSessionController: Sendable {
 
     /// The change-password form of the signed-in owner.
     @Sendable func passwordPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         let changed = request.uri.queryParameters["changed"] != nil
-        return renderer.page(
+        return try renderer.page(
             "owner-password",
             PasswordView(owner: owner.name, csrf: OwnerForms.csrfToken(context), currentError: nil, newError: nil, changed: changed))
     }
@@ -127,18 +129,17 @@ struct OwnerSessionController: Sendable {
     /// owner's other sessions. 400 with the sentence next to the field for a refused new password,
     /// 401 for a wrong current one, 429 when the limits are spent; 303 to the page on success.
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let signedIn = OwnerDashboardController.signedIn(context), case .owner(_, _, let session?) = context.owner else {
-            return OwnerDashboardController.signInRedirect(request)
-        }
+        let signedIn = try context.signedInOwner()
+        let session = signedIn.sessionHash
         let form = try await OwnerForms.checked(PasswordForm.self, request, context)
-        func page(current: String?, new: String?, status: HTTPResponse.Status) -> Response {
-            renderer.page(
+        func page(current: String?, new: String?, status: HTTPResponse.Status) throws -> Response {
+            try renderer.page(
                 "owner-password",
                 PasswordView(owner: signedIn.name, csrf: OwnerForms.csrfToken(context), currentError: current, newError: new, changed: false),
                 status: status)
         }
-        if let problem = PasswordPolicy.problem(form.new, name: signedIn.name) { return page(current: nil, new: problem, status: .badRequest) }
-        if form.new == form.current { return page(current: nil, new: "Choose a password other than the current one.", status: .badRequest) }
+        if let problem = PasswordPolicy.problem(form.new, name: signedIn.name) { return try page(current: nil, new: problem, status: .badRequest) }
+        if form.new == form.current { return try page(current: nil, new: "Choose a password other than the current one.", status: .badRequest) }
         let now = clock()
         guard let owner = try await store.owner(named: signedIn.name), owner.id == signedIn.id else { throw ApiError.unauthorized }
         let passwords = passwords
@@ -148,11 +149,11 @@ struct OwnerSessionController: Sendable {
         }
         switch verdict {
         case .refused(let wait):
-            var response = page(current: "Too many password checks. Try again in \(wait) s.", new: nil, status: .tooManyRequests)
+            var response = try page(current: "Too many password checks. Try again in \(wait) s.", new: nil, status: .tooManyRequests)
             response.headers[.retryAfter] = String(wait)
             return response
         case .checked(false):
-            return page(current: "That is not your current password.", new: nil, status: .unauthorized)
+            return try page(current: "That is not your current password.", new: nil, status: .unauthorized)
         case .checked(true):
             break
         }

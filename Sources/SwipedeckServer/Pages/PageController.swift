@@ -34,7 +34,7 @@ struct PageController: Sendable {
                 "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty,
             ]
         }
-        return renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
+        return try renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
     }
 
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -59,7 +59,7 @@ struct PageController: Sendable {
         // whether the viewer may see results (all in the key), so its HTML is rendered once per
         // combination. Any change to the deck or its cards bumps the revision.
         let key = "deck|\(deck.id ?? 0)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
-        var response = renderer.cachedPage("deck", key: key) {
+        var response = try renderer.cachedPage("deck", key: key) {
             let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
             let dirs = Set(profile.directions)
             var ctx = deckContext(deck)
@@ -192,20 +192,20 @@ struct PageController: Sendable {
         guard let deckId = deck.id else { return nil }
         if proof.isEmpty {
             if let held = context.deckCredentials[deckId], case .deck(_, deck.access.admission) = held.scope { return nil }
-            return invitation(deck, error: nil, status: .ok)
+            return try invitation(deck, error: nil, status: .ok)
         }
         let token: String
         do {
             token = try await admissions.join(deck, proof, address: context.remoteAddress, now: clock()).token
         } catch ApiError.rateLimited(let wait) {
-            var r = invitation(deck, error: "Many people joined from your network just now. Try again in \(wait) s.", status: .tooManyRequests)
+            var r = try invitation(deck, error: "Many people joined from your network just now. Try again in \(wait) s.", status: .tooManyRequests)
             r.headers[.retryAfter] = String(wait)
             return r
         } catch ApiError.accessRequired {
             let why = deck.access == .codes
                 ? "That code is not one of this deck's. Check it (letters and digits, no 0, 1, I, L or O) and try again."
                 : "This link does not let anyone in: it may be cut short or old. Ask the person who shared it for the link again."
-            return invitation(deck, error: why, typed: proof.code ?? "", status: .forbidden)
+            return try invitation(deck, error: why, typed: proof.code ?? "", status: .forbidden)
         }
         var response = Response.redirect(to: "/d/\(deck.slug)", type: .normal)
         response.setCookie(ParticipantCookies.deckCookie(deckId, token))
@@ -229,7 +229,7 @@ struct PageController: Sendable {
     }
 
     /// The page a visitor of an invitation-only deck sees before they are admitted.
-    func invitation(_ deck: Deck, error: String?, typed: String = "", status: HTTPResponse.Status) -> Response {
+    func invitation(_ deck: Deck, error: String?, typed: String = "", status: HTTPResponse.Status) throws -> Response {
         var ctx = deckContext(deck)
         ctx["kind"] = "invite"
         ctx["pageTitle"] = deck.title
@@ -237,7 +237,7 @@ struct PageController: Sendable {
         ctx["error"] = error ?? ""
         ctx["hasError"] = error != nil
         ctx["typed"] = typed
-        return renderer.page("invite", ctx, status: status)
+        return try renderer.page("invite", ctx, status: status)
     }
 
     @Sendable func resultsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -284,7 +284,7 @@ struct PageController: Sendable {
             ctx["hasClusters"] = !found.isEmpty
         }
         ctx["pageTitle"] = "Results · \(deck.title)"
-        return renderer.page("results", ctx)
+        return try renderer.page("results", ctx)
     }
 
     @Sendable func historyPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -311,7 +311,7 @@ struct PageController: Sendable {
         ctx["hasRows"] = !rows.isEmpty
         ctx["profileJSON"] = PageRenderer.scriptSafeJSON(SwipeProfile.reveal)
         ctx["listProfileJSON"] = PageRenderer.scriptSafeJSON(SwipeProfile.springList)
-        return renderer.page("history", ctx)
+        return try renderer.page("history", ctx)
     }
 
     @Sendable func detailPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -319,7 +319,7 @@ struct PageController: Sendable {
         let deck = try await catalog.deck(slug)
         // An invitation-only deck's cards are for the people it admitted (and its owner).
         if deck.access != .link && swipes.cookieIdentity(context.cookies, deck: deck) == nil && context.owner?.manages(deck) != true {
-            return invitation(deck, error: nil, status: .forbidden)
+            return try invitation(deck, error: nil, status: .forbidden)
         }
         guard let id = Int64(try context.parameters.require("card")), try await catalog.contains(card: id, in: slug),
             let card = try await store.card(id: id)
@@ -328,7 +328,7 @@ struct PageController: Sendable {
         let view = DetailView(
             card: card, deck: deck, cardCount: cardCount, showResults: access.canReadResults(deck, context),
             url: renderer.assets.url(for:))
-        return renderer.page("detail", view)
+        return try renderer.page("detail", view)
     }
 
     /// "just now", "3 min ago", "2 h ago", "5 d ago".

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Mustache
 import SwipePhysics
 import Synchronization
@@ -44,19 +45,38 @@ public struct PageRenderer: Sendable {
             in: html, range: NSRange(html.startIndex..., in: html), withTemplate: "$1" + NSRegularExpression.escapedTemplate(for: basePath) + "/")
     }
 
+    /// A template the renderer does not hold (a name spelled wrong, a file missing from
+    /// `Templates/`): a fault on our side, which `ErrorMiddleware` logs and answers 500.
+    struct MissingTemplate: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "no template named \(name)" }
+    }
+
+    /// `template` rendered with `context`, under `basePath`.
+    /// - Throws: `MissingTemplate`.
+    func html(_ template: String, _ context: Any) throws -> String {
+        guard let html = library.render(context, withTemplate: template) else { throw MissingTemplate(name: template) }
+        return underBasePath(html)
+    }
+
     /// Like `page`, for a page whose HTML depends only on `key` (which must name everything the
-    /// context is made from, all of it immutable: decks and cards never change once imported,
-    /// templates are loaded once). Rendering Mustache was most of the deck page's cost.
-    func cachedPage(_ template: String, key: String, _ context: () -> [String: Any]) -> Response {
+    /// context is made from: the deck's revision, the templates loaded once).
+    /// Rendering Mustache was most of the deck page's cost.
+    /// - Throws: `MissingTemplate`.
+    func cachedPage(_ template: String, key: String, _ context: () -> [String: Any]) throws -> Response {
         let html: String
         if let hit = cache.get(key) {
             html = hit
         } else {
-            html = underBasePath(library.render(context(), withTemplate: template) ?? "<!doctype html><title>Template missing</title>")
+            html = try self.html(template, context())
             cache.set(key, html)
         }
-        return Response(
-            status: .ok,
+        return Self.htmlResponse(html, status: .ok)
+    }
+
+    static func htmlResponse(_ html: String, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
@@ -77,24 +97,34 @@ public struct PageRenderer: Sendable {
     }
 
     /// Renders `template` with `context` as a 200 (or `status`) HTML response.
-    func page(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let html = underBasePath(library.render(context, withTemplate: template) ?? "<!doctype html><title>Template missing</title>")
-        return Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+    /// - Throws: `MissingTemplate`.
+    func page(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) throws -> Response {
+        Self.htmlResponse(try html(template, context), status: status)
     }
 
-    /// The HTML error page for `status`, with `message` as its text.
-    func errorPage(status: HTTPResponse.Status, message: String) -> Response {
-        page("error", ["kind": "error", "pageTitle": "\(status.code) \(status.reasonPhrase)", "status": status.code, "reason": status.reasonPhrase, "message": message], status: status)
+    /// The HTML error page for `status`, with `message` as its text. Without its template (a
+    /// broken install) the same sentence in a bare page, and the fault logged.
+    func errorPage(status: HTTPResponse.Status, message: String, logger: Logger) -> Response {
+        let context: [String: Any] = [
+            "kind": "error", "pageTitle": "\(status.code) \(status.reasonPhrase)", "status": status.code,
+            "reason": status.reasonPhrase, "message": message,
+        ]
+        do {
+            return try page("error", context, status: status)
+        } catch {
+            logger.error("error page not rendered", metadata: ["error": "\(error)"])
+            let text = "\(status.code) \(status.reasonPhrase): \(message)"
+            let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            return Self.htmlResponse("<!doctype html><title>\(status.code)</title><p>\(escaped)</p>\n", status: status)
+        }
     }
 
     /// JSON safe inside `<script type="application/json">`: no `<`, `>` or `&` survive.
     static func scriptSafeJSON(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        // The values are the server's own constants (profiles: finite numbers; reason names: strings),
+        // which always encode: `{}` could only stand for a programming error in a constant, which the
+        // page and parity tests would show at once.
+        let data = (try? JSONCoding.shared.encode(value)) ?? Data("{}".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(data.count + 16)
         for b in data {

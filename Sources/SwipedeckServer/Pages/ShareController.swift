@@ -17,12 +17,14 @@ struct ShareController: Sendable {
     /// `AppConfiguration.basePath`: the sub-path the app is served under.
     let basePath: String
 
-    func register(on router: Router<AppRequestContext>) {
+    /// Registers the public QR code on `router`, the owner's share panel and codes on `pages`
+    /// (`SessionOwnerMiddleware`: signed-in owners only).
+    func register(on router: Router<AppRequestContext>, pages: RouterGroup<AppRequestContext>) {
         router.get("/d/:deck/qr.svg", use: qrCode)
-        router.get("/owner/decks/:deck/share", use: sharePanel)
-        router.get("/owner/decks/:deck/invite.svg", use: invitationCode)
-        router.get("/owner/decks/:deck/codes", use: codeSheet)
-        router.post("/owner/decks/:deck/codes", use: makeCodes)
+        pages.get("/owner/decks/:deck/share", use: sharePanel)
+        pages.get("/owner/decks/:deck/invite.svg", use: invitationCode)
+        pages.get("/owner/decks/:deck/codes", use: codeSheet)
+        pages.post("/owner/decks/:deck/codes", use: makeCodes)
     }
 
     /// `path` (a path on this server) as an absolute link, as `deckLink` makes one.
@@ -62,7 +64,6 @@ struct ShareController: Sendable {
 
     /// Every code of the deck with its link and QR code, to print and cut out.
     @Sendable func codeSheet(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codes = try await store.accessCodes(deckId: deck.id ?? 0).map { code -> CodeView in
             let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", context)
@@ -73,7 +74,7 @@ struct ShareController: Sendable {
             "kind": "owner", "pageTitle": "Codes · \(deck.title)", "slug": deck.slug, "title": deck.title, "codes": codes,
             "hasCodes": !codes.isEmpty, "active": deck.access == .codes, "csrf": OwnerForms.csrfToken(context),
         ]
-        var response = renderer.page("owner-codes", view)
+        var response = try renderer.page("owner-codes", view)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -81,7 +82,6 @@ struct ShareController: Sendable {
     struct MakeCodesForm: Decodable { var count: String }
 
     @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard OwnerDashboardController.signedIn(context) != nil else { return OwnerDashboardController.signInRedirect(request) }
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.checked(MakeCodesForm.self, request, context)
         guard let count = Int(form.count.trimmingCharacters(in: .whitespaces)) else {
@@ -126,7 +126,7 @@ struct ShareController: Sendable {
     }
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = OwnerDashboardController.signedIn(context) else { return OwnerDashboardController.signInRedirect(request) }
+        let owner = try context.signedInOwner()
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codeCount = try await store.accessCodes(deckId: deck.id ?? 0).count
         let example = "alice@example.org"
@@ -141,6 +141,6 @@ struct ShareController: Sendable {
             exampleLink: absolute(
                 "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", context),
             thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil)
-        return renderer.page("owner-share", view)
+        return try renderer.page("owner-share", view)
     }
 }

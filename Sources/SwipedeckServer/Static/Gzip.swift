@@ -6,6 +6,7 @@ enum Gzip {
     /// The gzip encoding of `buffer`, or nil when it would not be smaller (or zlib failed).
     static func compress(_ buffer: ByteBuffer) -> ByteBuffer? {
         var input = buffer
+        // A zlib failure costs only the compression: the caller sends the bytes as they are.
         guard let compressed = try? input.compress(with: .gzip()), compressed.readableBytes < buffer.readableBytes else {
             return nil
         }

@@ -88,6 +88,7 @@ struct StaticAssets: Sendable {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
         var files: [String: Data] = [:]
+        // An entry whose kind cannot be read is skipped like a folder: only regular files are served.
         for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = url.standardizedFileURL.path.dropFirst(root.path.count)
             let path = relative.hasPrefix("/") ? String(relative) : "/" + relative

@@ -66,7 +66,8 @@ final class RefusedConnectionHandler: ChannelInboundHandler, RemovableChannelHan
     /// The whole response, computed once.
     static let response: String = {
         let error = ApiError.tooManyConnections(retryAfter: retryAfterSeconds)
-        let body = String(decoding: JSONResponse.encode(JSONResponse.ErrorBody(error: .init(code: error.code, message: error.message))), as: UTF8.self)
+        // Two strings always encode; this runs once, at the first refusal.
+        let body = String(decoding: try! JSONCoding.shared.encode(ErrorBody(error)), as: UTF8.self)
         return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "Retry-After: \(retryAfterSeconds)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
     }()
