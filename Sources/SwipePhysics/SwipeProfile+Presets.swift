@@ -1,5 +1,5 @@
 extension SwipeProfile {
-    /// The consensus rule of DESIGN.md: distance (0.35 of the card) or fling (0.5 px/ms with
+    /// The consensus rule of docs/DESIGN.md: distance (0.35 of the card) or fling (0.5 px/ms with
     /// 0.08 of the card), left/right, rotation about the grab point, seed 000's stack and spring.
     public static let standard = SwipeProfile(
         name: "standard",

@@ -1,4 +1,4 @@
-/// A pointer trace as the browser records it, in the wire format of DESIGN.md.
+/// A pointer trace as the browser records it, in the wire format of docs/DESIGN.md.
 ///
 /// Flat arrays rather than arrays of points: cheaper to encode, decode and store.
 /// - `t`: milliseconds since pointerdown, strictly increasing, `t[0] >= 0`.

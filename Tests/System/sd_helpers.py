@@ -1,6 +1,6 @@
 """Helpers shared by the system suites: realistic drag traces and small HTTP helpers.
 
-A trace here follows the wire format of DESIGN.md and passes `validate` for the `standard`
+A trace here follows the wire format of docs/DESIGN.md and passes `validate` for the `standard`
 profile (left/right, distance-or-fling): 30–60 samples about 16 ms apart with jitter, an
 eased drag to 0.5–0.9 card widths with a little vertical wander, so it is never `suspect`.
 """
