@@ -35,7 +35,7 @@ def desktop(chromium, request):
 
 @pytest.fixture()
 def phone(chromium, request):
-    """A 390×844 touch page (has_touch without is_mobile, as docs/DESIGN.md asks)."""
+    """A 390×844 touch page (has_touch without is_mobile)."""
     ctx, page, errors = _page(chromium, request, viewport=PHONE, has_touch=True)
     yield page
     ctx.close()
