@@ -9,7 +9,7 @@
 // given its collaborators: the stack's DOM and motion (deck-stack.js), the drag (deck-gesture.js),
 // the buttons and keys (deck-controls.js), the words around the stack (deck-panels.js), the
 // delivery of the queue (deck-delivery.js over queue.js), the status line (toast.js). The pure
-// helpers are deck-model.js. The browser's globals are read only at the end of this file.
+// helpers are deck-model.js. The browser's parts are gathered once, at the end of this file.
 import {
   cardsLeft, isRefusal, mayActWithoutDrag, refetchDelayMs, refusalEffect, refusalMessage, requestTimeoutMs,
   stackState,
