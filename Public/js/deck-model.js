@@ -123,3 +123,52 @@ export function refusalMessage(answer, status, isUndo) {
   const prefix = isUndo ? 'Undo failed: ' : 'Not counted: ';
   return prefix + (answer?.error?.message || 'HTTP ' + status);
 }
+
+/**
+ * The banner above the stack while swipes cannot be sent, or '' when none shows: `offline` the
+ * browser's own word, `unreachable` the last delivery got no answer, `joining` no participant id yet;
+ * `waiting` the swipes queued here.
+ */
+export function offlineBannerText(offline, unreachable, joining, waiting) {
+  if (offline) {
+    return `You are offline. ${pendingPhrase(waiting, 'you are back online')}`;
+  }
+  if (unreachable) {
+    return `The server cannot be reached. ${pendingPhrase(waiting, 'it answers')}`;
+  }
+  if (joining) {
+    const crowd = 'Many people are joining from your network right now.';
+    return `${crowd} ${pendingPhrase(waiting, 'you are in')}`;
+  }
+  return '';
+}
+
+/** The out-of-cards panel while more cards exist but cannot be fetched: its {title, text}. */
+export function offlineDescription(offline, waiting) {
+  const title = offline ? 'You are offline' : 'The server cannot be reached';
+  const when = offline ? 'when this device is back online' : 'as soon as the server answers';
+  const text = waiting > 0
+    ? `${waitingPhrase(waiting)} and will be sent ${when}.`
+    : `Your swipes are all sent. More cards come ${when}.`;
+  return { title, text };
+}
+
+/**
+ * The request that delivers one queued item, as {url, init} without a signal: an undo DELETEs
+ * `undoBase` + the swipe's key; a swipe POSTs its body to `api`/swipes under its Idempotency-Key.
+ */
+export function deliveryRequest(item, api, undoBase) {
+  if (item.undo) {
+    return { url: undoBase + item.undo, init: { method: 'DELETE' } };
+  }
+  const headers = { 'Content-Type': 'application/json', 'Idempotency-Key': item.key };
+  return { url: api + '/swipes', init: { method: 'POST', headers, body: JSON.stringify(item.body) } };
+}
+
+/**
+ * Whether a button or key may throw the top card toward `direction`: the profile offers it
+ * (`directions`), the deck takes buttons and keys (`allowButtons`) and the stack is open.
+ */
+export function mayActWithoutDrag(direction, directions, allowButtons, state) {
+  return directions.includes(direction) && allowButtons && state === 'open';
+}

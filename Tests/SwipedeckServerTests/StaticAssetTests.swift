@@ -59,9 +59,9 @@ struct StaticAssetTests {
             let html = try await client.get("/d/getaways").text
             let deck = try #require(Self.assetURLs(html).first { $0.hasPrefix("/js/deck.") })
             let script = try await client.get(deck).text
-            let physics = try #require(Self.assetURLs(html).first { $0.hasPrefix("/js/physics.") })
-            #expect(script.contains("from './\(physics.dropFirst(4))';"), "deck.js imports \(physics)")
-            #expect(!script.contains("'./physics.js'"))
+            let queue = try #require(Self.assetURLs(html).first { $0.hasPrefix("/js/queue.") })
+            #expect(script.contains("from './\(queue.dropFirst(4))';"), "deck.js imports \(queue)")
+            #expect(!script.contains("'./queue.js'"))
             let css = try #require(Self.assetURLs(html).first { $0.hasPrefix("/css/app.") })
             let sheet = try await client.get(css).text
             // Relative to the stylesheet (`/css/`), so a server under `--base-path` serves it too.

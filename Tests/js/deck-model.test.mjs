@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  announcement, cardsLeft, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction, maxRetrySeconds,
-  overlayFamily, pendingPhrase, refusalEffect, refusalMessage, retrySeconds, stackState, waitingPhrase,
+  announcement, cardsLeft, deliveryRequest, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction,
+  mayActWithoutDrag, maxRetrySeconds, offlineBannerText, offlineDescription, overlayFamily, pendingPhrase,
+  refusalEffect, refusalMessage, retrySeconds, stackState, waitingPhrase,
 } from '../../Public/js/deck-model.js';
 
 const answer = (retryAfter) => ({ headers: new Headers(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) });
@@ -93,4 +94,44 @@ test('refusalEffect: the model\'s refusal and the deck\'s state put the card bac
 test('refusalMessage: the server\'s words, else the status', () => {
   assert.equal(refusalMessage({ error: { message: 'Too fast.' } }, 422, false), 'Not counted: Too fast.');
   assert.equal(refusalMessage(null, 502, true), 'Undo failed: HTTP 502');
+});
+
+test('offlineBannerText: offline before unreachable before joining; none when all is well', () => {
+  assert.equal(offlineBannerText(true, true, true, 2),
+    'You are offline. 2 swipes wait on this device until you are back online.');
+  assert.equal(offlineBannerText(false, true, true, 1),
+    'The server cannot be reached. 1 swipe waits on this device until it answers.');
+  assert.equal(offlineBannerText(false, false, true, 0),
+    'Many people are joining from your network right now. Swipes you make wait on this device until you are in.');
+  assert.equal(offlineBannerText(false, false, false, 3), '');
+});
+
+test('offlineDescription: who cannot be reached, and whether swipes wait', () => {
+  assert.deepEqual(offlineDescription(true, 2), {
+    title: 'You are offline',
+    text: '2 swipes wait on this device and will be sent when this device is back online.',
+  });
+  assert.deepEqual(offlineDescription(false, 0), {
+    title: 'The server cannot be reached',
+    text: 'Your swipes are all sent. More cards come as soon as the server answers.',
+  });
+});
+
+test('deliveryRequest: a swipe POSTs its body under its key; an undo DELETEs the swipe\'s key', () => {
+  const body = { card: 7, direction: 'left', input: 'key', trace: null, decisionMs: 12 };
+  const swipe = deliveryRequest({ key: 'k1', body }, '/api/v1/decks/d', '/base/api/v1/swipes/');
+  assert.equal(swipe.url, '/api/v1/decks/d/swipes');
+  assert.equal(swipe.init.method, 'POST');
+  assert.deepEqual(swipe.init.headers, { 'Content-Type': 'application/json', 'Idempotency-Key': 'k1' });
+  assert.deepEqual(JSON.parse(swipe.init.body), body);
+  const undo = deliveryRequest({ key: 'k2', undo: 'k1' }, '/api/v1/decks/d', '/base/api/v1/swipes/');
+  assert.deepEqual(undo, { url: '/base/api/v1/swipes/k1', init: { method: 'DELETE' } });
+});
+
+test('mayActWithoutDrag: a direction the profile offers, buttons allowed, an open stack', () => {
+  const directions = ['left', 'right'];
+  assert.equal(mayActWithoutDrag('left', directions, true, 'open'), true);
+  assert.equal(mayActWithoutDrag('up', directions, true, 'open'), false);
+  assert.equal(mayActWithoutDrag('left', directions, false, 'open'), false);
+  assert.equal(mayActWithoutDrag('left', directions, true, 'limitReached'), false);
 });
