@@ -130,27 +130,6 @@ struct LiveResultsTests {
         twoTask.cancel()
     }
 
-    /// Messages logged, as "level message".
-    final class LogLines: Sendable {
-        let lines = Mutex<[String]>([])
-    }
-
-    /// Keeps the messages logged through it.
-    struct CapturingLog: LogHandler {
-        let messages: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            messages.lines.withLock { $0.append("\(event.level) \(event.message)") }
-        }
-    }
-
     @Test("a deck that cannot be read is logged and tried again on the next tick, not dropped in silence")
     func failedComputation() async throws {
         try await StoreContractTests.withTwoStores { database, _ in
@@ -160,17 +139,16 @@ struct LiveResultsTests {
             try await TypedColumnsTests.insertCopy(database, "decks", of: row, with: [
                 "id": .int(deck.id! + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
             ])
-            let messages = LogLines()
-            let handler = CapturingLog(messages: messages)
+            let logs = LogLines()
             let live = LiveResults(
                 store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 1000,
-                logger: Logger(label: "live-test") { _ in handler })
+                logger: logs.logger)
             let watcher = Collector()
             let task = watcher.start(live.events(deckId: deck.id! + 100, slug: "odd"))
             defer { task.cancel() }
             // Two failures: the first tick's, and a retry although nothing marked the deck changed since.
             try await Self.poll("two logged failures") {
-                messages.lines.withLock { $0.filter { $0 == "error live results not computed" }.count >= 2 }
+                logs.errors(containing: "live results not computed").count >= 2
             }
             #expect(watcher.results.isEmpty)
         }

@@ -392,3 +392,34 @@ func machineDrag() -> Trace {
     let t = (1...20).map { 16 * Double($0) }
     return trace(t, t.map { $0 * 0.75 }, t.map { _ in 0 })
 }
+
+/// Keeps every log line's level and text, for the tests that check a fault is logged.
+final class LogLines: Sendable {
+    let lines = Mutex<[(Logger.Level, String)]>([])
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(sink: self) }
+    }
+
+    func errors(containing text: String) -> [String] {
+        lines.withLock { $0.filter { $0.0 == .error && $0.1.contains(text) }.map(\.1) }
+    }
+
+    struct Handler: LogHandler {
+        let sink: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
+            let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let text = "\(event.message) " + pairs.joined(separator: " ")
+            sink.lines.withLock { $0.append((event.level, text)) }
+        }
+    }
+}
