@@ -174,6 +174,21 @@ def test_a_blank_title_is_refused_next_to_its_field(server, chromium):
     page.context.close()
 
 
+def test_a_title_with_a_long_word_wraps_on_a_phone(server, chromium):
+    """A word wider than the phone (a field test's 34-letter word) breaks inside the heading: the
+    editor and the share page stay as wide as the screen."""
+    add_owner(server, "lena")
+    page = chromium.new_page(viewport=PHONE, has_touch=True)
+    sign_in_typing(page, server, "lena")
+    new_deck_typing(page, server, "Supercalifragilisticexpialidocious offsite", "supercalifragilisticexpialidocious-offsite")
+    for path in ["", "/share"]:
+        page.goto(f"{server.base}/owner/decks/supercalifragilisticexpialidocious-offsite{path}")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], path
+        heading = page.locator("h1").first.bounding_box()
+        assert heading["x"] + heading["width"] <= PHONE["width"], path
+    page.context.close()
+
+
 def test_drag_reorders_without_a_reload_and_opens_a_gap(server, chromium):
     add_owner(server, "quinn")
     page = chromium.new_page(viewport=DESKTOP)

@@ -74,7 +74,7 @@ struct StackStateTests {
             let html = try await client.get("/d/q", headers: me).text
             #expect(html.contains(#"data-state="limitReached""#))
             #expect(Self.shows(html, "limitReached"))
-            #expect(html.contains(#"up to <span class="quota">2</span> cards"#))
+            #expect(html.contains(#"up to <span class="quota">2 cards</span> in this deck"#))
             #expect(html.contains(#"name="direction" value="right" aria-label="LIKE" title="LIKE (→)" disabled>"#))
             // Undo stays: it frees a decision.
             #expect(!html.contains(#"title="Undo (Z)" disabled"#))
@@ -108,6 +108,23 @@ struct StackStateTests {
             let html = try await client.get("/d/d").text
             #expect(html.contains(#"<p class="deck-description" dir="auto" tabindex="0">Pick the trips you would take.</p>"#))
             #expect(html.contains("Drag a card left for SKIP, right for GO."))
+            // A label that ends its own sentence takes no period after it.
+            #expect(try await Self.patch(client, "d", #"{"labels":{"left":"Skip","right":"Yum!"}}"#).status == .ok)
+            let exclaimed = try await client.get("/d/d").text
+            #expect(exclaimed.contains("Drag a card left for Skip, right for Yum! "))
+            #expect(!exclaimed.contains("Yum!."))
+        }
+    }
+
+    @Test("a quota of one is one card, not one cards")
+    func quotaOfOne() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("q1", titles: ["a", "b"])
+            #expect(try await Self.patch(client, "q1", #"{"quota":1}"#).status == .ok)
+            let me = cookie("single-quota")
+            #expect(try await client.postForm("/d/q1/swipe", "card=\(ids[0])&direction=right", headers: me).status == .seeOther)
+            let html = try await client.get("/d/q1", headers: me).text
+            #expect(html.contains(#"up to <span class="quota">1 card</span> in this deck"#))
         }
     }
 

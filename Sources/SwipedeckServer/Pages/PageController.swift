@@ -82,6 +82,7 @@ struct PageController: Sendable {
             ctx["isLimitReached"] = state == .limitReached
             ctx["quota"] = deck.quota.map(String.init) ?? ""
             ctx["hasQuota"] = deck.quota != nil
+            ctx["quotaCards"] = deck.quota.map { $0 == 1 ? "1 card" : "\($0) cards" } ?? ""
             ctx["decided"] = cardCount - remaining
             ctx["hasDescription"] = !deck.description.isEmpty
             ctx["remaining"] = remaining
@@ -95,6 +96,10 @@ struct PageController: Sendable {
             ctx["allowButtons"] = deck.allowButtons
             ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
             ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
+            // The hint's sentence ends with the last label it names: one that ends a sentence itself
+            // ("Yum!") takes no period after it.
+            let lastLabel = ctx["showDown"] as? Bool == true ? deck.downLabel : ctx["showUp"] as? Bool == true ? deck.upLabel : deck.rightLabel
+            ctx["hintStop"] = lastLabel.last.map { ".!?…".contains($0) } == true ? "" : "."
             return ctx
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
