@@ -264,7 +264,7 @@ struct HummingbirdWayTests {
         }
         let events = Mutex<[String]>([])
         let task = Task {
-            for await e in live.events(deckId: deck.id!, slug: "one") { events.withLock { $0.append(e) } }
+            for await e in live.events(deckId: deck.id, slug: "one") { events.withLock { $0.append(e) } }
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while logs.errors(containing: "live results not computed").count < 2, ContinuousClock.now < deadline {
