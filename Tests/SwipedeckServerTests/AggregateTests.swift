@@ -12,7 +12,7 @@ import Testing
 struct AggregateTests {
     /// The results recomputed from the `swipes` and `exclusions` rows alone (the pre-v4 method).
     static func recount(_ db: Database, deck: Deck, counted: Set<CountedInput>) throws -> ResultsReport {
-        let deckId = deck.id!
+        let deckId = deck.id
         let cards = try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db)
         let excluded = Set(try String.fetchAll(db, sql: "SELECT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NULL", arguments: [deckId]))
         let live = try Swipe.fetchAll(db, sql: "SELECT * FROM swipes WHERE deckId = ? AND undoneAt IS NULL", arguments: [deckId])
@@ -48,7 +48,7 @@ struct AggregateTests {
     /// Every counted setting's aggregate results equal the recount.
     static func expectExact(_ db: AppDatabase, _ deck: Deck, _ note: String) async throws {
         for counted in [CountedInput.defaultSet, [.drag], [.button], [.api], Set(CountedInput.allCases), [.drag, .api]] {
-            let fast = try await db.writer.read { d in try AppDatabase.results(d, deck: deck, deckId: deck.id!, counted: counted) }
+            let fast = try await db.writer.read { d in try AppDatabase.results(d, deck: deck, deckId: deck.id, counted: counted) }
             let slow = try await db.writer.read { d in try recount(d, deck: deck, counted: counted) }
             #expect(try json(fast) == json(slow), "\(note), counting \(counted.map(\.rawValue).sorted())")
         }

@@ -105,7 +105,7 @@ struct CredentialTests {
             let stored = try await env.openStore()
             let deck = try #require(try await stored.deck(slug: "old"))
             var swipe = Swipe(
-                id: "old-1", deckId: deck.id ?? 0, cardId: ids[0], participantId: old, direction: .right, input: .button, trace: nil,
+                id: "old-1", deckId: deck.id, cardId: ids[0], participantId: old, direction: .right, input: .button, trace: nil,
                 velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h", createdAt: fixedTime, undoneAt: nil)
             swipe.cardRevision = 1
             _ = try await stored.writeSwipes([.swipe(swipe)])
@@ -122,7 +122,7 @@ struct CredentialTests {
             // The export shows its pseudonym, never the old id; the owner acts on it by that name.
             let export = try await client.get("/api/v1/decks/old/swipes.csv", headers: admin)
             #expect(!export.text.contains(old))
-            let shown = Self.signer.pseudonym(of: old, deckId: deck.id ?? 0)
+            let shown = Self.signer.pseudonym(of: old, deckId: deck.id)
             #expect(export.text.contains(shown) && shown.hasPrefix("x"))
             let excluded = try await client.postJSON("/api/v1/decks/old/participants/\(shown)/exclude", "{}", headers: admin)
             #expect(excluded.status == .ok)

@@ -202,10 +202,9 @@ struct DomainTests {
         tally.add(card: 7, direction: "right", kind: .drag, count: 1, counted: CountedInput.defaultSet)
         tally.add(card: 7, direction: "left", kind: .button, count: 1, counted: CountedInput.defaultSet)
         tally.add(card: 7, direction: "left", kind: .suspectDrag, count: 3, counted: CountedInput.defaultSet)
-        var card = Card(deckId: 1, position: 0, title: "Lake, calm")
-        card.id = 7
+        let card = Card(id: 7, NewCard(deckId: 1, position: 0, title: "Lake, calm"))
         let report = ResultsReport(
-            deck: Deck(slug: "d", title: "D", createdAt: 0), cards: [card], tally: tally, participants: 2, medianDecisionMs: nil,
+            deck: Deck(id: 1, NewDeck(slug: "d", title: "D", createdAt: 0)), cards: [card], tally: tally, participants: 2, medianDecisionMs: nil,
             rejections: [:], excludedParticipants: 0, excludedSwipes: 0)
         let names = DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER")
         let lines = ResultsCSV.render(report, names: names).components(separatedBy: "\r\n")

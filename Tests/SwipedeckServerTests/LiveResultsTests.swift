@@ -25,7 +25,7 @@ struct LiveResultsTests {
 
     static func swipe(_ deck: Deck, card: Int64, participant: String, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: UUID().uuidString, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: .button,
+            id: UUID().uuidString, deckId: deck.id, cardId: card, participantId: participant, direction: direction, input: .button,
             trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
             createdAt: fixedTime, undoneAt: nil)
     }
@@ -53,17 +53,17 @@ struct LiveResultsTests {
         let input = DeckInput(slug: "live", title: "Live", cards: (0..<10).map { DeckInput.CardInput(title: "c\($0)") })
         let (d, cards) = try input.validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
-        let ids = try await database.cardIds(deckId: deck.id!).active.sorted()
+        let ids = try await database.cardIds(deckId: deck.id).active.sorted()
         let catalog = Catalog(store: database)
         let live = LiveResults(store: database, catalog: catalog, interval: .milliseconds(500), heartbeatTicks: 1000)
         let writer = SwipeWriter(store: database, changes: database.changes)
 
         let first = Collector()
-        let firstTask = first.start(live.events(deckId: deck.id!, slug: "live"))
+        let firstTask = first.start(live.events(deckId: deck.id, slug: "live"))
         try await Self.poll("the first event") { first.results.count == 1 }
         #expect(first.results[0].contains(#""allSwipes":0"#))
         let second = Collector()
-        let secondTask = second.start(live.events(deckId: deck.id!, slug: "live"))
+        let secondTask = second.start(live.events(deckId: deck.id, slug: "live"))
         // A late watcher gets the latest results at once, without a computation of its own.
         try await Self.poll("the second watcher's first event") { second.results.count == 1 }
         #expect(live.computations == 1)
@@ -107,11 +107,11 @@ struct LiveResultsTests {
         let live = LiveResults(store: database, catalog: Catalog(store: database), interval: .milliseconds(100), heartbeatTicks: 1000)
         let writer = SwipeWriter(store: database, changes: database.changes)
         let one = Collector()
-        let oneTask = one.start(live.events(deckId: decks[0].id!, slug: "one"))
+        let oneTask = one.start(live.events(deckId: decks[0].id, slug: "one"))
         let two = Collector()
-        let twoTask = two.start(live.events(deckId: decks[1].id!, slug: "two"))
+        let twoTask = two.start(live.events(deckId: decks[1].id, slug: "two"))
         try await Self.poll("both first events") { one.results.count == 1 && two.results.count == 1 }
-        let card = try await database.cardIds(deckId: decks[0].id!).active.min()!
+        let card = try await database.cardIds(deckId: decks[0].id).active.min()!
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
         guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
         try await Self.poll("deck one's update") { one.results.count == 2 }
@@ -137,14 +137,14 @@ struct LiveResultsTests {
             // A row this server did not write: reading the deck fails (an unknown card order).
             let row = try await TypedColumnsTests.rawRow(database, "decks", where: "slug", is: .text("good"))
             try await TypedColumnsTests.insertCopy(database, "decks", of: row, with: [
-                "id": .int(deck.id! + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
+                "id": .int(deck.id + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
             ])
             let logs = LogLines()
             let live = LiveResults(
                 store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 1000,
                 logger: logs.logger)
             let watcher = Collector()
-            let task = watcher.start(live.events(deckId: deck.id! + 100, slug: "odd"))
+            let task = watcher.start(live.events(deckId: deck.id + 100, slug: "odd"))
             defer { task.cancel() }
             // Two failures: the first tick's, and a retry although nothing marked the deck changed since.
             try await Self.poll("two logged failures") {
@@ -163,7 +163,7 @@ struct LiveResultsTests {
         let deck = try await database.importDeck(d, cards: cards)
         let live = LiveResults(store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 5)
         let watcher = Collector()
-        let task = watcher.start(live.events(deckId: deck.id!, slug: "hb"))
+        let task = watcher.start(live.events(deckId: deck.id, slug: "hb"))
         try await Self.poll("two heartbeats") { watcher.events.withLock { $0.filter { $0 == ": ping\n\n" }.count >= 2 } }
         #expect(watcher.results.count == 1)
         // Heartbeats cost no computation. (Reading `live` here also keeps it alive until now: its

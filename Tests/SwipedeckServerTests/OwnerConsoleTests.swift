@@ -243,9 +243,8 @@ struct OwnerConsoleTests {
         tally.add(card: 7, direction: "right", kind: .drag, count: 2, counted: CountedInput.defaultSet)
         tally.add(card: 7, direction: "left", kind: .suspectDrag, count: 1, counted: CountedInput.defaultSet)
         tally.add(card: 7, direction: "left", kind: .api, count: 1, counted: CountedInput.defaultSet)
-        var card = Card(deckId: 1, position: 0, title: "Lake")
-        card.id = 7
-        let deck = Deck(slug: "d", title: "D", createdAt: 0)
+        let card = Card(id: 7, NewCard(deckId: 1, position: 0, title: "Lake"))
+        let deck = Deck(id: 1, NewDeck(slug: "d", title: "D", createdAt: 0))
         let report = ResultsReport(
             deck: deck, cards: [card], tally: tally, participants: 2, medianDecisionMs: nil, rejections: [:],
             excludedParticipants: 1, excludedSwipes: 3)

@@ -36,7 +36,7 @@ struct ResultsViewParityTests {
     /// tenth's half; 37.5 % for whole percents), a card without votes, archived cards, a median on a tie,
     /// and rejection codes known and unknown.
     static func report() -> (ResultsReport, Deck) {
-        let deck = Deck(slug: "parity", title: "Parity", createdAt: 0)
+        let deck = Deck(id: 1, NewDeck(slug: "parity", title: "Parity", createdAt: 0))
         var report = ResultsReport(
             deck: deck, cards: [], tally: ResultsTally(), participants: 1, medianDecisionMs: 1250, rejections: [:],
             excludedParticipants: 2, excludedSwipes: 3)

@@ -20,16 +20,16 @@ struct SQLiteEngineTests {
         let (deck, rows) = try input.validated(now: fixedTime)
         let stored = try await db.importDeck(deck, cards: rows)
         // The shuffled order calls `sd_shuffle_key`, which only `configuration()` installs.
-        let dealt = try await db.unswipedCards(deckId: stored.id!, participant: "p", order: .shuffled, after: -1, limit: 10)
+        let dealt = try await db.unswipedCards(deckId: stored.id, participant: "p", order: .shuffled, after: -1, limit: 10)
         #expect(dealt.cards.count == 4 && dealt.remaining == 4)
-        let card = dealt.cards[0].id!
+        let card = dealt.cards[0].id
         let swipe = StorageTests.swipe(stored, card: card, participant: "p", id: "mem-1")
         let twice = StorageTests.swipe(stored, card: card, participant: "p", id: "mem-2")
         let outcomes = try await db.writeSwipes([.swipe(swipe), .swipe(twice)])
         #expect(outcomes == [.created(swipe), .refused(.alreadySwiped)])
         let report = try await db.results(for: stored)
         #expect(report.allSwipes == 1)
-        #expect(try await db.unswipedCards(deckId: stored.id!, participant: "p", order: .shuffled, after: -1, limit: 10).remaining == 3)
+        #expect(try await db.unswipedCards(deckId: stored.id, participant: "p", order: .shuffled, after: -1, limit: 10).remaining == 3)
     }
 
     /// Every row of the aggregate tables, in a fixed order. A `participantMasks` row with n = 0

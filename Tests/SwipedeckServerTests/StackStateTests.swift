@@ -29,7 +29,7 @@ struct StackStateTests {
 
     @Test("StackState.of: no cards, closed, finished, limit reached, open, in that order")
     func stateRule() {
-        var deck = Deck(slug: "s", title: "S", createdAt: 0)
+        var deck = Deck(id: 1, NewDeck(slug: "s", title: "S", createdAt: 0))
         #expect(StackState.of(deck, activeCards: 0, remaining: 0) == .noCards)
         #expect(StackState.of(deck, activeCards: 3, remaining: 3) == .open)
         #expect(StackState.of(deck, activeCards: 3, remaining: 0) == .finished)

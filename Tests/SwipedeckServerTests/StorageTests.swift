@@ -33,7 +33,7 @@ struct StorageTests {
 
     static func swipe(_ deck: Deck, card: Int64, participant: String, id: String = UUID().uuidString, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: id, deckId: deck.id!, cardId: card, participantId: participant, direction: direction, input: .api, trace: nil,
+            id: id, deckId: deck.id, cardId: card, participantId: participant, direction: direction, input: .api, trace: nil,
             velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h-" + id,
             createdAt: fixedTime, undoneAt: nil, cardRevision: 1)
     }
@@ -94,9 +94,9 @@ struct StorageTests {
             #expect(deck.id != nil)
             #expect(ids.count == 4)
             #expect(try await db.deck(slug: "dup")?.title == "Deck dup")
-            #expect(try await db.cardIds(deckId: deck.id!).active == Set(ids))
+            #expect(try await db.cardIds(deckId: deck.id).active == Set(ids))
             #expect(try await db.card(id: ids[2])?.position == 2)
-            #expect(try await db.deckSlug(id: deck.id!) == "dup")
+            #expect(try await db.deckSlug(id: deck.id) == "dup")
             await #expect(throws: StoreError.slugTaken) { try await Self.importDeck(db, slug: "dup", cards: 2) }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM cards") } == 4)
             await #expect(throws: StoreError.notFound(.deck)) { try await db.deckSlug(id: 9999) }
@@ -179,7 +179,7 @@ struct StorageTests {
             other.requestHash = "different"
             #expect(try await writer.submit(.swipe(other)) == .refused(.idempotencyMismatch))
             // A rejection is logged and returns nil.
-            #expect(try await writer.submit(.rejection(deckId: deck.id!, cardId: ids[0], participantId: "dup", code: "too_short", at: fixedTime)) == nil)
+            #expect(try await writer.submit(.rejection(deckId: deck.id, cardId: ids[0], participantId: "dup", code: "too_short", at: fixedTime)) == nil)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM rejections WHERE code = 'too_short'") } == 1)
             #expect(try await db.results(for: deck).rejections == ["too_short": 1])
         }
@@ -204,15 +204,15 @@ struct StorageTests {
             #expect(try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 9).undoneAt == fixedTime + 5)
 
             // The latest live swipe ("newer", inserted after) is undone by undoLatestSwipe.
-            #expect(try await db.undoLatestSwipe(deckId: deck.id!, participant: "u", at: fixedTime + 10)?.id == "newer")
-            #expect(try await db.undoLatestSwipe(deckId: deck.id!, participant: "u", at: fixedTime + 11) == nil)
+            #expect(try await db.undoLatestSwipe(deckId: deck.id, participant: "u", at: fixedTime + 10)?.id == "newer")
+            #expect(try await db.undoLatestSwipe(deckId: deck.id, participant: "u", at: fixedTime + 11) == nil)
             #expect(try count() == 2)
-            #expect(try await db.history(deckId: deck.id!, participant: "u").isEmpty)
+            #expect(try await db.history(deckId: deck.id, participant: "u").isEmpty)
 
             // The card is free again for the participant.
             let again = Self.swipe(deck, card: ids[0], participant: "u", id: "again")
             #expect(try await writer.submit(.swipe(again)) == .created(again))
-            #expect(try await db.unswipedCards(deckId: deck.id!, participant: "u", after: -1, limit: 10).cards.map(\.id) == [ids[1]])
+            #expect(try await db.unswipedCards(deckId: deck.id, participant: "u", after: -1, limit: 10).cards.map(\.id) == [ids[1]])
         }
     }
 

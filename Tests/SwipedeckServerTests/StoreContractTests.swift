@@ -34,7 +34,7 @@ struct StoreContractTests {
         // The contract's swipes are API swipes: count them.
         deck.countedInputs = Set(CountedInput.allCases)
         let stored = try await store.importDeck(deck, cards: rows)
-        return (stored, try await store.allCards(deckId: stored.id!).compactMap(\.id))
+        return (stored, try await store.allCards(deckId: stored.id).map(\.id))
     }
 
     @Test("the same keys raced to two stores: each key stored once, the loser replays it; rows, results and aggregates agree")
@@ -63,7 +63,7 @@ struct StoreContractTests {
                 #expect(report.participants == 20)
                 #expect(report.directionTotals["left"] == 134)
             }
-            let page = try await b.swipePage(deckId: deck.id!, after: 0, limit: 1000)
+            let page = try await b.swipePage(deckId: deck.id, after: 0, limit: 1000)
             #expect(page.count == 400)
             #expect(Set(page.map(\.swipe.id)).count == 400)
         }
@@ -126,12 +126,12 @@ struct StoreContractTests {
     func changesReachOtherServers() async throws {
         try await Self.withTwoStores { a, b in
             let (deck, cards) = try await Self.importDeck(a, cards: 2)
-            _ = b.changes.take(deck.id!)
+            _ = b.changes.take(deck.id)
             _ = try await SwipeWriter(store: a).submit(.swipe(StorageTests.swipe(deck, card: cards[0], participant: "p", id: "n1")))
             let deadline = ContinuousClock.now + .seconds(5)
             var seen = false
             while !seen && ContinuousClock.now < deadline {
-                seen = b.changes.take(deck.id!)
+                seen = b.changes.take(deck.id)
                 if !seen { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(seen, "store b never heard of the swipe taken by store a")
@@ -181,7 +181,7 @@ struct StoreContractTests {
                 case 10:
                     try await store.moveCard(cardId: pick(cards), to: Int(rng.next() % 6), by: nil, now: fixedTime)
                 default:
-                    _ = try await writer.submit(.rejection(deckId: deck.id!, cardId: pick(cards), participantId: pick(people), code: "too_fast", at: fixedTime))
+                    _ = try await writer.submit(.rejection(deckId: deck.id, cardId: pick(cards), participantId: pick(people), code: "too_fast", at: fixedTime))
                 }
                 if step % 100 == 99 {
                     for counted in [CountedInput.defaultSet, [.api], Set(CountedInput.allCases)] {
@@ -192,15 +192,15 @@ struct StoreContractTests {
                     for p in people {
                         let report = try await store.participantReport(deck: deck, participant: p)
                         answers[n].append("\(p) \(report.kinds.sorted { $0.key < $1.key }) \(report.rejections) \(report.excluded)")
-                        let history = try await store.history(deckId: deck.id!, participant: p, limit: 500)
-                        answers[n].append(history.map { "\($0.swipe.id):\($0.swipe.direction):\($0.card.id ?? 0)" }.joined(separator: ","))
+                        let history = try await store.history(deckId: deck.id, participant: p, limit: 500)
+                        answers[n].append(history.map { "\($0.swipe.id):\($0.swipe.direction):\($0.card.id)" }.joined(separator: ","))
                     }
-                    answers[n].append("\(try await store.flaggedParticipants(deckId: deck.id!, limit: 50))")
-                    let unswiped = try await store.unswipedCards(deckId: deck.id!, participant: "p1", order: .shuffled, after: -1, limit: 3)
-                    answers[n].append("\(unswiped.cards.compactMap(\.id)) \(unswiped.remaining)")
+                    answers[n].append("\(try await store.flaggedParticipants(deckId: deck.id, limit: 50))")
+                    let unswiped = try await store.unswipedCards(deckId: deck.id, participant: "p1", order: .shuffled, after: -1, limit: 3)
+                    answers[n].append("\(unswiped.cards.map(\.id)) \(unswiped.remaining)")
                 }
             }
-            let export = try await store.swipePage(deckId: deck.id!, after: 0, limit: 10_000).map(\.swipe)
+            let export = try await store.swipePage(deckId: deck.id, after: 0, limit: 10_000).map(\.swipe)
             answers[n].append("\(export.count) \(export.map(\.id).joined(separator: ","))")
             await store.close()
         }
@@ -236,7 +236,7 @@ struct StoreContractTests {
         let seeded = try await SwipeSeeder(store: first, signer: ParticipantSigner(secret: participantSecret))
             .seed(slug: deck.slug, count: 700, batch: 100, now: fixedTime)
         #expect(seeded == 700)
-        let someone = try #require(try await first.swipePage(deckId: deck.id!, after: 0, limit: 1).first?.swipe)
+        let someone = try #require(try await first.swipePage(deckId: deck.id, after: 0, limit: 1).first?.swipe)
         _ = try await first.undoSwipe(id: someone.id, participant: someone.participantId, at: fixedTime + 1)
         try await first.setExcluded(deck: deck, participant: someone.participantId, true, reason: "test", by: nil, now: fixedTime + 2)
         _ = try await first.setting("participantSecret", orCreate: { participantSecret })
@@ -253,12 +253,12 @@ struct StoreContractTests {
         for store in [first, second, third] as [any Store] {
             let copied = try #require(try await store.deck(slug: deck.slug))
             answers.append(try AggregateTests.json(try await store.results(for: copied)))
-            answers.append("\(try await store.flaggedParticipants(deckId: deck.id!, limit: 50))")
+            answers.append("\(try await store.flaggedParticipants(deckId: deck.id, limit: 50))")
         }
         #expect(answers[0] == answers[2] && answers[0] == answers[4])
         #expect(answers[1] == answers[3] && answers[1] == answers[5])
         // New rows after a copy get fresh ids (PostgreSQL's sequences were moved past the copied ones).
-        let added = try await second.addCard(Card(deckId: deck.id!, position: 0, title: "after the copy"), deckId: deck.id!, by: nil, now: fixedTime)
+        let added = try await second.addCard(NewCard(deckId: deck.id, position: 0, title: "after the copy"), deckId: deck.id, by: nil, now: fixedTime)
         #expect(added.id == Int64(cards.count + 1))
 
         await #expect(throws: StoreCopier.Refusal.self) { _ = try await StoreCopier(source: first, target: third).run() }

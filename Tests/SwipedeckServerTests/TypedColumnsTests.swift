@@ -52,7 +52,7 @@ struct TypedColumnsTests {
             let (deck, _) = try await StoreContractTests.importDeck(store, slug: "good", cards: 1)
             let row = try await Self.rawRow(store, "decks", where: "slug", is: .text("good"))
             try await Self.insertCopy(store, "decks", of: row, with: [
-                "id": .int(deck.id! + 100), "slug": .text("odd"), column: value,
+                "id": .int(deck.id + 100), "slug": .text("odd"), column: value,
             ])
             await #expect(throws: (any Error).self) { try await store.deck(slug: "odd") }
             #expect(try await store.deck(slug: "good")?.countedInputs == Set(CountedInput.allCases))

@@ -34,7 +34,7 @@ struct AccessController: Sendable {
 
     @Sendable func accessInfo(_ request: Request, context: AppRequestContext) async throws -> AccessJSON {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let codes = try await store.accessCodes(deckId: deck.id ?? 0).count
+        let codes = try await store.accessCodes(deckId: deck.id).count
         return AccessJSON(
             access: deck.access.rawValue, link: Self.invitation(deck), signatureKey: deck.access == .allowList ? deck.accessSecret : nil,
             codes: codes)
@@ -42,7 +42,7 @@ struct AccessController: Sendable {
 
     @Sendable func listCodes(_ request: Request, context: AppRequestContext) async throws -> [String: [String]] {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return ["codes": try await store.accessCodes(deckId: deck.id ?? 0).map(AccessCode.shown)]
+        return ["codes": try await store.accessCodes(deckId: deck.id).map(AccessCode.shown)]
     }
 
     struct MakeCodes: Decodable { var count: Int }
@@ -62,7 +62,7 @@ struct AccessController: Sendable {
             throw ApiError.invalidField(code: "invalid_count", message: "count must be a whole number from 1 to \(AccessCode.maxPerRequest).")
         }
         let codes = (0..<count).map { _ in AccessCode.make() }
-        try await store.addAccessCodes(deckId: deck.id ?? 0, codes, now: now)
+        try await store.addAccessCodes(deckId: deck.id, codes, now: now)
         return codes
     }
 }

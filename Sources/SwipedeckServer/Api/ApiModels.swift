@@ -89,7 +89,7 @@ struct CardJSON: ResponseEncodable {
     let archived: Bool
 
     init(_ c: Card, deck: String) {
-        id = c.id ?? 0
+        id = c.id
         position = c.position
         title = c.title
         subtitle = c.subtitle
@@ -98,7 +98,7 @@ struct CardJSON: ResponseEncodable {
         images = c.images
         link = c.link
         accent = c.accent
-        detail = "/d/\(deck)/cards/\(c.id ?? 0)"
+        detail = "/d/\(deck)/cards/\(c.id)"
         revision = c.revision
         archived = c.archivedAt != nil
     }

@@ -33,7 +33,7 @@ struct CardsController: Sendable {
         let participant = named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let order = deck.cardOrder
-        let (cards, remaining) = try await store.unswipedCards(deckId: deck.id ?? 0, participant: participant, order: order, after: cursor, limit: limit)
+        let (cards, remaining) = try await store.unswipedCards(deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
         let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
         return CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining)
     }
@@ -43,9 +43,9 @@ struct CardsController: Sendable {
         let deck = try await access.managed(slug, context)
         let input = try await decoding.decodeJSON(DeckInput.CardInput.self, from: request)
         let card = try input.validated(position: 0, label: "card")
-        let stored = try await store.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+        let stored = try await store.addCard(card, deckId: deck.id, by: context.owner?.ownerId, now: clock())
         return EditedResponse(
-            status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id ?? 0)"],
+            status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id)"],
             response: CardJSON(stored, deck: slug))
     }
 
@@ -66,7 +66,7 @@ struct CardsController: Sendable {
 
     func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
-        let stored = try await store.setArchived(cardId: card.id ?? 0, archived, by: context.owner?.ownerId, now: clock())
+        let stored = try await store.setArchived(cardId: card.id, archived, by: context.owner?.ownerId, now: clock())
         return CardJSON(stored, deck: slug)
     }
 
@@ -75,8 +75,8 @@ struct CardsController: Sendable {
     @Sendable func moveCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
-        try await store.moveCard(cardId: card.id ?? 0, to: body.index, by: context.owner?.ownerId, now: clock())
-        guard let moved = try await store.card(id: card.id ?? 0) else { throw ApiError.notFound("card") }
+        try await store.moveCard(cardId: card.id, to: body.index, by: context.owner?.ownerId, now: clock())
+        guard let moved = try await store.card(id: card.id) else { throw ApiError.notFound("card") }
         return CardJSON(moved, deck: slug)
     }
 

@@ -36,7 +36,7 @@ struct ExportsController: Sendable {
     func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) throws -> String) -> Response {
         let store = store
         let names = names
-        let deckId = deck.id ?? 0
+        let deckId = deck.id
         return Response(
             status: .ok,
             headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(file)\"", .cacheControl: "no-store"],

@@ -73,7 +73,7 @@ struct ResultsController: Sendable {
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 defer { ticket.release() }
-                for await event in live.events(deckId: deck.id ?? 0, slug: deck.slug).cancelOnGracefulShutdown() {
+                for await event in live.events(deckId: deck.id, slug: deck.slug).cancelOnGracefulShutdown() {
                     guard await access.stillReadsResults(
                         slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
                     else {
@@ -109,7 +109,7 @@ struct ResultsController: Sendable {
             reason = try await decoding.decodeJSON(ExcludeBody.self, from: request).reason ?? ""
         }
         if reason.count > 500 { throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.") }
-        let id = try await names.stored(shown, deckId: deck.id ?? 0)
+        let id = try await names.stored(shown, deckId: deck.id)
         try await store.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
         return try await names.report(deck: deck, shown: shown)
     }

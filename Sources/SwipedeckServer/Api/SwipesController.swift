@@ -118,7 +118,7 @@ struct SwipesController: Sendable {
         let deck = try await catalog.deck(slug)
         let participant = try swipes.identity(
             try RequestDecoding.query(request, "participant"), cookies: context.cookies, deck: deck, now: clock())
-        let entries = try await store.history(deckId: deck.id ?? 0, participant: participant.id)
+        let entries = try await store.history(deckId: deck.id, participant: participant.id)
         return ["swipes": entries.map { SwipeJSON($0.swipe, deck: slug) }]
     }
 }

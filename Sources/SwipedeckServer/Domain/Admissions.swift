@@ -20,7 +20,7 @@ public struct Admissions: Sendable {
         if let wait = try await joins.take(address: address, deck: deck, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
         let (admission, subject) = try await admit(deck, proof)
         if admission == .code || admission == .external { try await joins.refund(address: address, deck: deck, now: now) }
-        return signer.issue(.deck(deck.id ?? 0, admission), subject: subject, now: now)
+        return signer.issue(.deck(deck.id, admission), subject: subject, now: now)
     }
 
     /// What a visitor or a program presents: the secret link's key, a code, or a signed id.
@@ -53,7 +53,7 @@ public struct Admissions: Sendable {
             return (.secretLink, "")
         case .codes:
             guard let code = proof.code.map(AccessCode.normalized), AccessCode.isWellFormed(code),
-                try await store.hasAccessCode(deckId: deck.id ?? 0, code: code)
+                try await store.hasAccessCode(deckId: deck.id, code: code)
             else { throw ApiError.accessRequired }
             return (.code, code)
         case .allowList:

@@ -1,8 +1,37 @@
 import Foundation
-/// One card of a deck.
-public struct Card: Sendable, Hashable, Codable {
-    /// Row id; nil before insertion. Exposed in the API as `id`.
-    public var id: Int64?
+/// A stored card: its row id (exposed in the API as `id`) and its content (`NewCard`), whose fields
+/// read and write through as the card's own (`card.title`). Only storage makes one, from the id
+/// its insert returned or a row.
+@dynamicMemberLookup
+public struct Card: Sendable, Hashable {
+    /// Row id.
+    public let id: Int64
+    /// Everything but the id: what an insert stores.
+    public var content: NewCard
+
+    public init(id: Int64, _ content: NewCard) {
+        self.id = id
+        self.content = content
+    }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<NewCard, T>) -> T {
+        get { content[keyPath: keyPath] }
+        set { content[keyPath: keyPath] = newValue }
+    }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<NewCard, T>) -> T {
+        content[keyPath: keyPath]
+    }
+
+    /// Whether `other` shows the same content (`NewCard.hasSameContent`).
+    public func hasSameContent(as other: Card) -> Bool {
+        content.hasSameContent(as: other.content)
+    }
+}
+
+/// One card of a deck before it is stored (an import, the owner's card form); storage inserts it
+/// and answers the `Card` with its id.
+public struct NewCard: Sendable, Hashable, Codable {
     public var deckId: Int64
     /// Order in the deck, from 0.
     public var position: Int
@@ -31,11 +60,33 @@ public struct Card: Sendable, Hashable, Codable {
 
     /// Whether `other` shows the same (title, subtitle, body, images, link, accent): an edit
     /// that changes none of them stores no new revision.
-    public func hasSameContent(as other: Card) -> Bool {
+    public func hasSameContent(as other: NewCard) -> Bool {
         title == other.title && subtitle == other.subtitle && body == other.body && images == other.images
             && link == other.link && accent == other.accent
     }
 
+    /// Every image of the card, the cover first; empty when it has none.
+    public var images: [String] {
+        image.isEmpty ? [] : [image] + moreImages
+    }
+
+    public init(
+        deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "",
+        image: String = "", moreImages: [String] = [], link: String = "", accent: String = Card.defaultAccent
+    ) {
+        self.deckId = deckId
+        self.position = position
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.image = image
+        self.moreImages = image.isEmpty ? [] : moreImages
+        self.link = link
+        self.accent = accent
+    }
+}
+
+extension Card {
     /// The accent of a card whose author picks none: `#RRGGBB`, the app's violet (the database
     /// columns' default too).
     public static let defaultAccent = "#6C5CE7"
@@ -48,27 +99,6 @@ public struct Card: Sendable, Hashable, Codable {
 
     /// Most images on one card (the cover included).
     public static let maxImages = 12
-
-    /// Every image of the card, the cover first; empty when it has none.
-    public var images: [String] {
-        image.isEmpty ? [] : [image] + moreImages
-    }
-
-    public init(
-        id: Int64? = nil, deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "",
-        image: String = "", moreImages: [String] = [], link: String = "", accent: String = Card.defaultAccent
-    ) {
-        self.id = id
-        self.deckId = deckId
-        self.position = position
-        self.title = title
-        self.subtitle = subtitle
-        self.body = body
-        self.image = image
-        self.moreImages = image.isEmpty ? [] : moreImages
-        self.link = link
-        self.accent = accent
-    }
 }
 
 // MARK: - Stored image list

@@ -13,6 +13,6 @@ extension CardOrder {
 
     /// The sort key of `card` in this order for the participant (the cursor after it).
     public func sortKey(_ card: Card, participant: String?) -> Int {
-        self == .listed ? card.position : Self.shuffleKey(participant: participant ?? "", cardId: card.id ?? 0)
+        self == .listed ? card.position : Self.shuffleKey(participant: participant ?? "", cardId: card.id)
     }
 }

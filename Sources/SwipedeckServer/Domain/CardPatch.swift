@@ -28,12 +28,16 @@ public struct CardPatch: Sendable, Codable {
     /// - Throws: `ApiError.invalidField` (`invalid_card_title`, `invalid_card_text`, `invalid_image`,
     ///   `too_many_images`, `image_conflict`, `invalid_link`, `invalid_accent`).
     public func applied(to card: Card) throws(ApiError) -> Card {
+        Card(id: card.id, try applied(to: card.content))
+    }
+
+    /// `card`'s content with the patch applied, by the rules of `applied(to:)` above.
+    public func applied(to card: NewCard) throws(ApiError) -> NewCard {
         let input = DeckInput.CardInput(
             title: title ?? card.title, subtitle: subtitle ?? card.subtitle, body: body ?? card.body,
             image: image, images: image == nil && images == nil ? card.images : images,
             link: link ?? card.link, accent: accent ?? card.accent)
         var checked = try input.validated(position: card.position, label: "card")
-        checked.id = card.id
         checked.deckId = card.deckId
         checked.revision = card.revision
         checked.archivedAt = card.archivedAt

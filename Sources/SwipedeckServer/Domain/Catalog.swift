@@ -62,13 +62,13 @@ public final class Catalog: Sendable {
     /// read, reads the deck off the concurrency pool.
     private func entry(_ slug: String) async throws -> Entry {
         let edits = store.edits
-        if let e = entries.withLock({ $0[slug] }), !edits.isStale(e.deck.id ?? 0, since: e.generation) { return e }
+        if let e = entries.withLock({ $0[slug] }), !edits.isStale(e.deck.id, since: e.generation) { return e }
         let generation = edits.generation
-        guard let deck = try await store.deck(slug: slug), let id = deck.id else {
+        guard let deck = try await store.deck(slug: slug) else {
             entries.withLock { _ = $0.removeValue(forKey: slug) }
             throw ApiError.notFound("deck")
         }
-        let ids = try await store.cardIds(deckId: id)
+        let ids = try await store.cardIds(deckId: deck.id)
         let e = Entry(deck: deck, active: ids.active, archived: ids.archived, generation: generation)
         entries.withLock { $0[slug] = e }
         return e

@@ -25,7 +25,7 @@ public final class ClusterGuard: Sendable {
     /// interval (the owner's cluster list).
     @discardableResult
     public func check(_ deck: Deck, now: Double, force: Bool = false) async throws -> [LockstepClusters.Cluster] {
-        guard let deckId = deck.id else { return [] }
+        let deckId = deck.id
         let due = lastRun.withLock { runs in
             if !force, let last = runs[deckId], now - last < interval { return false }
             runs[deckId] = now

@@ -1,10 +1,34 @@
 import Foundation
 import SwipePhysics
 
-/// A deck: an ordered set of cards people swipe, judged by one physics profile.
-public struct Deck: Sendable, Hashable, Codable {
-    /// Row id; nil before insertion.
-    public var id: Int64?
+/// A stored deck: its row id and its content (`NewDeck`), whose fields read and write through as
+/// the deck's own (`deck.title`). Only storage makes one, from the id its insert returned or a row.
+@dynamicMemberLookup
+public struct Deck: Sendable, Hashable {
+    /// Row id.
+    public let id: Int64
+    /// Everything but the id: what an insert stores.
+    public var content: NewDeck
+
+    public init(id: Int64, _ content: NewDeck) {
+        self.id = id
+        self.content = content
+    }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<NewDeck, T>) -> T {
+        get { content[keyPath: keyPath] }
+        set { content[keyPath: keyPath] = newValue }
+    }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<NewDeck, T>) -> T {
+        content[keyPath: keyPath]
+    }
+}
+
+/// A deck's content before it is stored (an import, the owner's new-deck form, the sample deck):
+/// an ordered set of cards people swipe, judged by one physics profile. Storage inserts it and
+/// answers the `Deck` with its id.
+public struct NewDeck: Sendable, Hashable, Codable {
     /// URL name, `[a-z0-9-]{1,64}`, unique.
     public var slug: String
     /// Display title, 1–200 characters.
@@ -51,12 +75,11 @@ public struct Deck: Sendable, Hashable, Codable {
     public var listed: Bool = true
 
     public init(
-        id: Int64? = nil, slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,
+        slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,
         allowButtons: Bool = true, leftLabel: String = Deck.defaultLabels.left,
         rightLabel: String = Deck.defaultLabels.right, upLabel: String = Deck.defaultLabels.up,
         downLabel: String = Deck.defaultLabels.down, createdAt: Double
     ) {
-        self.id = id
         self.slug = slug
         self.title = title
         self.description = description
@@ -68,7 +91,9 @@ public struct Deck: Sendable, Hashable, Codable {
         self.downLabel = downLabel
         self.createdAt = createdAt
     }
+}
 
+extension Deck {
     /// The profile a deck judges swipes with unless its owner picks another: `standard`, the
     /// preset tuned for phones (`SwipeProfile.standard`).
     public static let defaultProfile = SwipeProfile.standard.name
@@ -82,6 +107,13 @@ public struct Deck: Sendable, Hashable, Codable {
     public static let maxDescriptionLength = 2000
     public static let maxLabelLength = 16
 
+    /// Overlay label for a decision (`NewDeck.label(for:)`).
+    public func label(for d: Decision) -> String {
+        content.label(for: d)
+    }
+}
+
+extension NewDeck {
     /// The deck's profile (falls back to `standard` for a name no longer known).
     public var swipeProfile: SwipeProfile { SwipeProfile.named(profile) ?? .standard }
 

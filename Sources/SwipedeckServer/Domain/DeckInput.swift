@@ -38,7 +38,7 @@ public struct DeckInput: Sendable, Codable {
 
         /// The card row (without ids) at `position`, if every rule holds; `label` names the card
         /// in messages ("card 3").
-        public func validated(position: Int, label at: String) throws(ApiError) -> Card {
+        public func validated(position: Int, label at: String) throws(ApiError) -> NewCard {
             func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
             let (title, subtitle, body) = (DeckInput.lines(title), DeckInput.lines(subtitle ?? ""), DeckInput.lines(body ?? ""))
             if !DeckInput.isText(title, max: Card.maxTitleLength, required: true) {
@@ -57,7 +57,7 @@ public struct DeckInput: Sendable, Codable {
             if !link.isEmpty && !DeckInput.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
             let accent = accent ?? Card.defaultAccent
             if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
-            return Card(
+            return NewCard(
                 deckId: 0, position: position, title: title, subtitle: subtitle, body: body,
                 image: images.first ?? "", moreImages: Array(images.dropFirst()), link: link, accent: accent)
         }
@@ -114,7 +114,7 @@ public struct DeckInput: Sendable, Codable {
     ///   `unknown_profile`, `invalid_label`, `no_cards`, `too_many_cards`, `invalid_card_title`,
     ///   `invalid_card_text`, `invalid_image`, `too_many_images`, `image_conflict`, `invalid_link`,
     ///   `invalid_accent`), with the card index.
-    public func validated(now: Double) throws(ApiError) -> (Deck, [Card]) {
+    public func validated(now: Double) throws(ApiError) -> (NewDeck, [NewCard]) {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         if !Self.isValidSlug(slug) { throw fail("invalid_slug", "slug must be 1–64 characters of a–z, 0–9 and '-'.") }
         if !Self.isText(title, max: Deck.maxTitleLength, required: true) {
@@ -135,12 +135,12 @@ public struct DeckInput: Sendable, Codable {
         }
         if cards.isEmpty { throw fail("no_cards", "a deck needs at least one card.") }
         if cards.count > Self.maxCards { throw fail("too_many_cards", "a deck holds at most \(Self.maxCards) cards.") }
-        var deck = Deck(
+        var deck = NewDeck(
             slug: slug, title: title, description: description ?? "", profile: profileName, allowButtons: allowButtons ?? true,
             leftLabel: labels?.left ?? Deck.defaultLabels.left, rightLabel: labels?.right ?? Deck.defaultLabels.right,
             upLabel: labels?.up ?? Deck.defaultLabels.up, downLabel: labels?.down ?? Deck.defaultLabels.down, createdAt: now)
         deck.accessSecret = Secret.token()
-        var rows: [Card] = []
+        var rows: [NewCard] = []
         rows.reserveCapacity(cards.count)
         for (i, c) in cards.enumerated() {
             rows.append(try c.validated(position: i, label: "card \(i + 1)"))

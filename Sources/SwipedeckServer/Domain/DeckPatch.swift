@@ -57,6 +57,11 @@ public struct DeckPatch: Sendable, Decodable {
     ///   `invalid_access`, `invalid_join_limit`). A deck that needs an access secret and has none
     ///   (made before access modes) gets one.
     public func applied(to deck: Deck) throws(ApiError) -> Deck {
+        Deck(id: deck.id, try applied(to: deck.content))
+    }
+
+    /// `deck`'s content with the patch applied, by the rules of `applied(to:)` above.
+    public func applied(to deck: NewDeck) throws(ApiError) -> NewDeck {
         func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
         var d = deck
         if let title {

@@ -26,7 +26,7 @@ public struct ParticipantNames: Sendable {
 
     /// The owner's report on the participant `shown` names, naming them so.
     public func report(deck: Deck, shown: String) async throws -> ParticipantReport {
-        var report = try await store.participantReport(deck: deck, participant: try await stored(shown, deckId: deck.id ?? 0))
+        var report = try await store.participantReport(deck: deck, participant: try await stored(shown, deckId: deck.id))
         report.participant = shown
         return report
     }

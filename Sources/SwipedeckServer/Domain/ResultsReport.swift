@@ -72,7 +72,7 @@ public struct ResultsReport: Sendable, Encodable {
             Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, counts[$0, default: 0]) })
         }
         var results = cards.map { c -> CardResult in
-            let id = c.id ?? -1
+            let id = c.id
             let cc = tally.counted[id] ?? [:]
             let total = cc.values.reduce(0, +)
             let likes = cc.filter { Self.isLike($0.key) }.values.reduce(0, +)

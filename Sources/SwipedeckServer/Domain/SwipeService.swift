@@ -58,7 +58,7 @@ public struct SwipeService: Sendable {
         network: String?, now: Double
     ) async throws -> SwipeOutcome {
         let deck = try await catalog.deck(slug)
-        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let deckId = deck.id
         let key = try key.map(Self.checkedKey) ?? UUID().uuidString
         let identity = try self.identity(r.participant, cookies: cookies, deck: deck, now: now)
         let participant = identity.id
@@ -124,7 +124,7 @@ public struct SwipeService: Sendable {
     /// - Throws: the credential's errors, `rateLimited`, `deckClosed`.
     public func undoLatest(deck slug: String, cookies: ParticipantCookies, now: Double) async throws -> Swipe? {
         let deck = try await catalog.deck(slug)
-        guard let deckId = deck.id else { throw ApiError.notFound("deck") }
+        let deckId = deck.id
         let identity = try self.identity(nil, cookies: cookies, deck: deck, now: now)
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
@@ -210,7 +210,7 @@ public struct SwipeService: Sendable {
     ///   by cookie, or of the retired format), `participantExpired`, `participantOtherDeck` (a
     ///   credential minted for another deck), `accessRequired`, `participant_required` (none).
     public func identity(_ named: String?, cookies: ParticipantCookies, deck: Deck, now: Double) throws -> ParticipantIdentity {
-        let deckId = deck.id ?? 0
+        let deckId = deck.id
         let credential: ParticipantCredential
         if let named {
             guard Participant.isValidId(named) else {

@@ -33,7 +33,7 @@ public struct JoinBudget: Sendable {
 
     static func bucket(_ address: String, _ deck: Deck?) -> (String, Double?) {
         let network = ClientNetwork.key(address)
-        if let deck, let limit = deck.joinLimit, let id = deck.id { return ("mint:\(network):\(id)", Double(limit)) }
+        if let deck, let limit = deck.joinLimit { return ("mint:\(network):\(deck.id)", Double(limit)) }
         return ("mint:" + network, nil)
     }
 }

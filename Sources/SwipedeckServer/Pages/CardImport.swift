@@ -14,7 +14,7 @@ struct CardImport {
 
     /// Every row with its error (if any), and the cards of the rows without one.
     let rows: [Row]
-    let cards: [Card]
+    let cards: [NewCard]
     /// A problem with the whole text (not CSV or JSON, no title column); nil when rows were read.
     let problem: String?
 
@@ -54,7 +54,7 @@ struct CardImport {
             inputs = []
         }
         var rows: [Row] = []
-        var cards: [Card] = []
+        var cards: [NewCard] = []
         for (i, input) in inputs.enumerated() {
             do {
                 cards.append(try input.validated(position: i, label: "row \(i + 1)"))

@@ -78,7 +78,7 @@ struct DeckFormView {
     /// Each is the profile's own `summary`: what the swiper must do, in one place.
     static let feels: [(String, String)] = [SwipeProfile.standard, .classic, .zone, .eightway].map { ($0.name, $0.summary) }
 
-    init(deck: Deck) {
+    init(deck: NewDeck) {
         self.init(
             slug: deck.slug, title: deck.title, description: deck.description, labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
             profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,

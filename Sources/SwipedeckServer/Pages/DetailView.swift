@@ -46,7 +46,7 @@ struct DetailView {
         pageTitle = card.title
         slug = deck.slug
         self.showResults = showResults
-        self.card = CardFields(id: String(card.id ?? 0), title: card.title, subtitle: card.subtitle, accent: card.accent)
+        self.card = CardFields(id: String(card.id), title: card.title, subtitle: card.subtitle, accent: card.accent)
         paragraphs = card.body.split(separator: "\n", omittingEmptySubsequences: true).map { Paragraph(text: String($0)) }
         link = card.link
         hasLink = !card.link.isEmpty

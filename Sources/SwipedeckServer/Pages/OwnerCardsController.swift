@@ -126,7 +126,7 @@ struct OwnerCardsController: Sendable {
         let view = CardFormView(
             pageTitle: card == nil ? "New card" : "Edit card", owner: context.sessionOwner?.name ?? "",
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title,
-            action: card.map { "/owner/decks/\(deck.slug)/cards/\($0.id ?? 0)" } ?? "/owner/decks/\(deck.slug)/cards",
+            action: card.map { "/owner/decks/\(deck.slug)/cards/\($0.id)" } ?? "/owner/decks/\(deck.slug)/cards",
             isNew: card == nil, revision: card?.revision ?? 1,
             card: CardFields(
                 title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
@@ -152,10 +152,10 @@ struct OwnerCardsController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
-            let blank = Card(deckId: deck.id ?? 0, position: 0, title: "")
+            let blank = NewCard(deckId: deck.id, position: 0, title: "")
             let card = try Self.patch(form).applied(to: blank)
-            let added = try await store.addCard(card, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
-            return .redirect(to: "/owner/decks/\(deck.slug)?added=\(added.id ?? 0)#card-\(added.id ?? 0)", type: .normal)
+            let added = try await store.addCard(card, deckId: deck.id, by: context.owner?.ownerId, now: clock())
+            return .redirect(to: "/owner/decks/\(deck.slug)?added=\(added.id)#card-\(added.id)", type: .normal)
         } catch {
             guard let error = ApiError.of(error) else { throw error }
             return try cardForm(deck, context, card: nil, form: form, error: error, status: error.status)
@@ -185,18 +185,18 @@ struct OwnerCardsController: Sendable {
             guard let error = ApiError.of(error) else { throw error }
             return try cardForm(deck, context, card: card, form: form, error: error, status: error.status)
         }
-        return .redirect(to: "/owner/decks/\(deck.slug)?edited=\(card.id ?? 0)#card-\(card.id ?? 0)", type: .normal)
+        return .redirect(to: "/owner/decks/\(deck.slug)?edited=\(card.id)#card-\(card.id)", type: .normal)
     }
 
     @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await change(request, context, confirming: "archived") { deck, card in
-            _ = try await store.setArchived(cardId: card.id ?? 0, true, by: context.owner?.ownerId, now: clock())
+            _ = try await store.setArchived(cardId: card.id, true, by: context.owner?.ownerId, now: clock())
         }
     }
 
     @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await change(request, context, confirming: "restored") { deck, card in
-            _ = try await store.setArchived(cardId: card.id ?? 0, false, by: context.owner?.ownerId, now: clock())
+            _ = try await store.setArchived(cardId: card.id, false, by: context.owner?.ownerId, now: clock())
         }
     }
 
@@ -210,9 +210,9 @@ struct OwnerCardsController: Sendable {
 
     func move(by step: Int, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         try await change(request, context) { deck, card in
-            let all = try await store.allCards(deckId: deck.id ?? 0)
+            let all = try await store.allCards(deckId: deck.id)
             guard let index = Self.steppedIndex(of: card, by: step, in: all) else { return }
-            try await store.moveCard(cardId: card.id ?? 0, to: index, by: context.owner?.ownerId, now: clock())
+            try await store.moveCard(cardId: card.id, to: index, by: context.owner?.ownerId, now: clock())
         }
     }
 
@@ -236,8 +236,8 @@ struct OwnerCardsController: Sendable {
         let (deck, card) = try await managedCard(context)
         _ = try await OwnerForms.fields(request, context)
         try await body(deck, card)
-        let query = confirming.map { "?\($0)=\(card.id ?? 0)" } ?? ""
-        return .redirect(to: "/owner/decks/\(deck.slug)\(query)#card-\(card.id ?? 0)", type: .normal)
+        let query = confirming.map { "?\($0)=\(card.id)" } ?? ""
+        return .redirect(to: "/owner/decks/\(deck.slug)\(query)#card-\(card.id)", type: .normal)
     }
 
     struct ImportView {
@@ -293,9 +293,9 @@ struct OwnerCardsController: Sendable {
         guard parsed.problem == nil, parsed.errorCount == 0, !parsed.cards.isEmpty else {
             return try importPage(deck, context, text: text, status: .unprocessableContent)
         }
-        let count = try await store.addCards(parsed.cards, deckId: deck.id ?? 0, by: context.owner?.ownerId, now: clock())
+        let count = try await store.addCards(parsed.cards, deckId: deck.id, by: context.owner?.ownerId, now: clock())
         // Imported cards go last: the page confirms on the first of them and scrolls it into view.
-        let first = try await store.allCards(deckId: deck.id ?? 0).suffix(count).first?.id ?? 0
+        let first = try await store.allCards(deckId: deck.id).suffix(count).first?.id ?? 0
         return .redirect(to: "/owner/decks/\(deck.slug)?imported=\(count)&first=\(first)#card-\(first)", type: .normal)
     }
 }

@@ -29,7 +29,7 @@ struct OwnerDecksController: Sendable {
 
     @Sendable func newDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
         let owner = try context.signedInOwner()
-        var form = DeckFormView(deck: Deck(slug: "", title: "", createdAt: 0))
+        var form = DeckFormView(deck: NewDeck(slug: "", title: "", createdAt: 0))
         form.slugEditable = true
         return try renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: form, error: nil))
     }
@@ -49,7 +49,7 @@ struct OwnerDecksController: Sendable {
             return try again(DeckFormProblem(.invalidField(code: "invalid_slug", message: ""), slug: slug), .badRequest)
         }
         let now = clock()
-        var deck = Deck(slug: slug, title: form["title"] ?? "", createdAt: now)
+        var deck = NewDeck(slug: slug, title: form["title"] ?? "", createdAt: now)
         deck.ownerId = owner.id
         deck.accessSecret = Secret.token()
         do {
@@ -155,16 +155,16 @@ struct OwnerDecksController: Sendable {
         for key in ["imported", "first", "added", "edited", "archived", "restored"] {
             if let v = query[Substring(key)] { values[key] = String(v) }
         }
-        return try await editorPage(deck, context, form: DeckFormView(deck: deck), error: nil, saved: saved,
+        return try await editorPage(deck, context, form: DeckFormView(deck: deck.content), error: nil, saved: saved,
                                     confirmation: Confirmation(query: values))
     }
 
     func editorPage(_ deck: Deck, _ context: AppRequestContext, form: DeckFormView, error: String?, saved: Bool = false,
                     confirmation: Confirmation? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let cards = try await store.allCards(deckId: deck.id ?? 0)
+        let cards = try await store.allCards(deckId: deck.id)
         let active = cards.enumerated().filter { $0.element.archivedAt == nil }
         func row(_ position: Int, _ c: Card, number: Int, count: Int) -> CardRow {
-            CardRow(id: c.id ?? 0, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
+            CardRow(id: c.id, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
                     hasImage: !c.image.isEmpty, revision: c.revision, archived: c.archivedAt != nil,
                     first: number == 1, last: number == count,
                     note: confirmation?.card == c.id ? confirmation?.sentence(title: c.title) : nil, changed: confirmation?.card == c.id)
@@ -175,7 +175,7 @@ struct OwnerDecksController: Sendable {
             pageTitle: "Edit · \(deck.title)", owner: context.sessionOwner?.name ?? "", csrf: OwnerForms.csrfToken(context),
             slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, archivedCards: archived, hasCards: !rows.isEmpty,
             activeCards: rows.count, archivedCount: archived.count, hasArchived: !archived.isEmpty,
-            archivedOpen: archived.contains(where: \.changed), order: cards.map { String($0.id ?? 0) }.joined(separator: ","),
+            archivedOpen: archived.contains(where: \.changed), order: cards.map { String($0.id) }.joined(separator: ","),
             error: error, saved: saved,
             confirmation: confirmation.flatMap { c in cards.contains { $0.id == c.card } ? nil : c.sentence(title: nil) })
         return try renderer.page("owner-deck", view, status: status)

@@ -65,7 +65,7 @@ struct OwnerResultsController: Sendable {
     func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         _ = try await OwnerForms.checked(OwnerForms.Empty.self, request, context)
-        let participant = try await names.stored(try context.parameters.require("participant"), deckId: deck.id ?? 0)
+        let participant = try await names.stored(try context.parameters.require("participant"), deckId: deck.id)
         try await store.setExcluded(
             deck: deck, participant: participant, excluded, reason: excluded ? "excluded on the results page" : "",
             by: context.owner?.ownerId, now: clock())

@@ -50,7 +50,7 @@ struct PageController: Sendable {
         let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         let (cards, remaining) = try await store.unswipedCards(
-            deckId: deck.id ?? 0, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+            deckId: deck.id, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
@@ -58,7 +58,7 @@ struct PageController: Sendable {
         // The page is a function of the deck's revision, the cards shown, the count left and
         // whether the viewer may see results (all in the key), so its HTML is rendered once per
         // combination. Any change to the deck or its cards bumps the revision.
-        let key = "deck|\(deck.id ?? 0)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|" + cards.map { String($0.id ?? 0) }.joined(separator: ",")
+        let key = "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|" + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
             let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
             let dirs = Set(profile.directions)
@@ -68,7 +68,7 @@ struct PageController: Sendable {
             ctx["cards"] = cardViews
             // The empty card deck.js fills from each fetched card's own JSON.
             ctx["cardTemplate"] = ["id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "", "hasImage": false] as [String: Any]
-            ctx["topCard"] = cards.first.map { String($0.id ?? 0) } ?? ""
+            ctx["topCard"] = cards.first.map { String($0.id) } ?? ""
             let state = StackState.of(deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil)
             ctx["isJoining"] = state == .joining
             ctx["joinWait"] = joinWait.map(String.init) ?? ""
@@ -118,12 +118,12 @@ struct PageController: Sendable {
 
     func cardView(_ c: Card, deck: Deck, depth: Int) -> [String: Any] {
         [
-            "id": String(c.id ?? 0), "title": c.title, "subtitle": c.subtitle, "image": renderer.assets.url(for: c.image), "hasImage": !c.image.isEmpty, "depth": String(depth),
+            "id": String(c.id), "title": c.title, "subtitle": c.subtitle, "image": renderer.assets.url(for: c.image), "hasImage": !c.image.isEmpty, "depth": String(depth),
             // Cards under the top one take no focus or clicks (their links would open a card not on top).
             "under": depth > 0,
             // Cards below the visible stack are not seen until a few swipes later: their images wait.
             "lazy": depth > deck.swipeProfile.stack.visible,
-            "detail": "/d/\(deck.slug)/cards/\(c.id ?? 0)", "accent": c.accent,
+            "detail": "/d/\(deck.slug)/cards/\(c.id)", "accent": c.accent,
         ]
     }
 
@@ -157,7 +157,7 @@ struct PageController: Sendable {
 
     @Sendable func formUndo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
-        if context.cookies.credential(for: try await catalog.deck(slug).id ?? 0) != nil {
+        if context.cookies.credential(for: try await catalog.deck(slug).id) != nil {
             _ = try await swipes.undoLatest(deck: slug, cookies: context.cookies, now: clock())
         }
         return .redirect(to: "/d/\(slug)", type: .normal)
@@ -194,7 +194,7 @@ struct PageController: Sendable {
         let q = request.uri.queryParameters
         let proof = Admissions.Proof(
             key: q["k"].map(String.init), code: q["code"].map(String.init), pid: q["pid"].map(String.init), sig: q["sig"].map(String.init))
-        guard let deckId = deck.id else { return nil }
+        let deckId = deck.id
         if proof.isEmpty {
             if let held = context.deckCredentials[deckId], case .deck(_, deck.access.admission) = held.scope { return nil }
             return try invitation(deck, error: nil, status: .ok)
@@ -221,7 +221,8 @@ struct PageController: Sendable {
     /// network's budget is spent): a credential for this deck alone, from the deck's own budget.
     /// Nil when they hold one, or the deck's budget is spent too.
     func eventAdmission(_ context: AppRequestContext, _ deck: Deck) async throws -> (context: AppRequestContext, cookie: Cookie)? {
-        guard let deckId = deck.id, context.cookies.credential(for: deckId) == nil else { return nil }
+        let deckId = deck.id
+        guard context.cookies.credential(for: deckId) == nil else { return nil }
         let joined: (token: String, credential: ParticipantCredential)
         do {
             joined = try await admissions.join(deck, Admissions.Proof(), address: context.remoteAddress, now: clock())
@@ -261,7 +262,7 @@ struct PageController: Sendable {
         ctx["kind"] = "results"
         // The owner's view: live updates, and the participants worth a look with Exclude/Include.
         if case .owner(_, let name, _?) = context.owner, context.owner?.manages(deck) == true {
-            let flagged = try await store.flaggedParticipants(deckId: deck.id ?? 0)
+            let flagged = try await store.flaggedParticipants(deckId: deck.id)
             // The owner's name (a non-empty string: the template's owner sections and its owner navigation).
             ctx["owner"] = name
             ctx["csrf"] = OwnerForms.csrfToken(context)
@@ -271,7 +272,7 @@ struct PageController: Sendable {
                 let report = try await store.participantReport(deck: deck, participant: f.id)
                 var reasons = report.suspectReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
                 if let why = report.exclusionReason, !why.isEmpty { reasons.append("excluded: \(why)") }
-                let shown = swipes.signer.pseudonym(of: f.id, deckId: deck.id ?? 0)
+                let shown = swipes.signer.pseudonym(of: f.id, deckId: deck.id)
                 rows.append([
                     "id": shown, "short": String(shown.prefix(14)) + "…", "suspect": f.suspect, "live": f.live,
                     "reason": reasons.joined(separator: ", "), "excluded": f.excluded,
@@ -279,7 +280,7 @@ struct PageController: Sendable {
             }
             ctx["flagged"] = rows
             ctx["hasFlagged"] = !flagged.isEmpty
-            let states = try await store.exclusionStates(deckId: deck.id ?? 0)
+            let states = try await store.exclusionStates(deckId: deck.id)
             ctx["clusters"] = found.map { c -> [String: Any] in
                 [
                     "size": c.members.count, "network": c.network, "from": String(c.joinedFrom), "reason": c.reason,
@@ -296,13 +297,13 @@ struct PageController: Sendable {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         var entries: [HistoryEntry] = []
-        if let participant { entries = try await store.history(deckId: deck.id ?? 0, participant: participant) }
+        if let participant { entries = try await store.history(deckId: deck.id, participant: participant) }
         let now = clock()
         let rows = entries.map { e -> [String: Any] in
             let d = e.swipe.direction
             return [
                 "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": d.rawValue,
-                "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id ?? 0)",
+                "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id)",
                 "flipTo": deck.label(for: d.mirroredHorizontally),
             ]
         }

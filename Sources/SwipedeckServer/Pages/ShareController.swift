@@ -65,7 +65,7 @@ struct ShareController: Sendable {
     /// Every code of the deck with its link and QR code, to print and cut out.
     @Sendable func codeSheet(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let codes = try await store.accessCodes(deckId: deck.id ?? 0).map { code -> CodeView in
+        let codes = try await store.accessCodes(deckId: deck.id).map { code -> CodeView in
             let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", context)
             let svg = (try? QRCode(encoding: link))?.svg(title: "QR code for \(link)") ?? ""  // Too long a host: the code is printed without QR.
             return CodeView(code: AccessCode.shown(code), link: link, svg: svg)
@@ -128,7 +128,7 @@ struct ShareController: Sendable {
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let owner = try context.signedInOwner()
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let codeCount = try await store.accessCodes(deckId: deck.id ?? 0).count
+        let codeCount = try await store.accessCodes(deckId: deck.id).count
         let example = "alice@example.org"
         let link = absolute(AccessController.invitation(deck), context)
         let host = URL(string: link)?.host ?? ""

@@ -43,7 +43,7 @@ public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultS
 public protocol DeckStore: Sendable {
     /// Inserts a validated deck and its cards in one transaction.
     /// - Throws: `StoreError.slugTaken` when the slug exists.
-    func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)?) async throws -> Deck
+    func importDeck(_ deck: NewDeck, cards: [NewCard], progress: (@Sendable (Int) -> Void)?) async throws -> Deck
     /// Every deck, oldest first, with its card count and cover.
     func decks() async throws -> [DeckSummary]
     func deck(slug: String) async throws -> Deck?
@@ -68,9 +68,9 @@ public protocol DeckEditStore: Sendable {
     /// - Throws: `StoreError.notFound(.deck)`.
     func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck
     /// Adds a card at the end of the deck (revision 1).
-    func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card
+    func addCard(_ card: NewCard, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card
     /// Adds `cards` at the end of the deck in one transaction: all of them or none.
-    func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int
+    func addCards(_ cards: [NewCard], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int
     /// Stores `card` as its next revision (an unchanged card is returned as it is).
     /// - Throws: `StoreError.notFound(.card)`.
     func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card
@@ -184,7 +184,7 @@ public protocol ImageRecordStore: Sendable {
 
 extension DeckStore {
     @discardableResult
-    public func importDeck(_ deck: Deck, cards: [Card]) async throws -> Deck {
+    public func importDeck(_ deck: NewDeck, cards: [NewCard]) async throws -> Deck {
         try await importDeck(deck, cards: cards, progress: nil)
     }
 

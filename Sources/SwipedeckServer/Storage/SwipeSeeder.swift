@@ -26,8 +26,9 @@ public struct SwipeSeeder: Sendable {
         slug: String, count: Int, run: String = "seed", seed: UInt64 = 7, batch: Int = 5_000, now: Double,
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> Int {
-        guard let deck = try await store.deck(slug: slug), let deckId = deck.id else { throw StoreError.notFound(.deck) }
-        let cards = try await store.allCards(deckId: deckId).filter { $0.archivedAt == nil }.compactMap(\.id)
+        guard let deck = try await store.deck(slug: slug) else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
+        let cards = try await store.allCards(deckId: deckId).filter { $0.archivedAt == nil }.map(\.id)
         guard !cards.isEmpty else { throw StoreError.notFound(.card) }
         var rng = SplitMix64(seed: seed)
         let runTag = UInt64(truncatingIfNeeded: run.utf8.reduce(UInt64(5381)) { $0 &* 33 &+ UInt64($1) }) & 0xFFFF

@@ -6,7 +6,7 @@ import PostgresNIO
 /// (`FOR NO KEY UPDATE`, which still lets swipes reference them), so two servers editing one card apply one edit after the other.
 extension PostgresStore {
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        guard let id = deck.id else { throw StoreError.notFound(.deck) }
+        let id = deck.id
         return try await editing(id) { connection in
             guard let revision = try await value(
                 "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self) else {
@@ -28,19 +28,19 @@ extension PostgresStore {
         }
     }
 
-    public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
+    public func addCard(_ card: NewCard, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
         try await editing(deckId) { connection in
             var c = card
             c.deckId = deckId
             c.position = try await nextPosition(deckId: deckId, on: connection)
             c.revision = 1
-            c.id = try await insertCard(c, createdAt: now, on: connection)
-            try await touchDeck(deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(c.id ?? 0)}", now: now, on: connection)
-            return c
+            let stored = try await insertCard(c, createdAt: now, on: connection)
+            try await touchDeck(deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(stored.id)}", now: now, on: connection)
+            return stored
         }
     }
 
-    public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
+    public func addCards(_ cards: [NewCard], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
         try await editing(deckId) { connection in
             var position = try await nextPosition(deckId: deckId, on: connection)
             for card in cards {
@@ -57,7 +57,7 @@ extension PostgresStore {
     }
 
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
-        guard let id = card.id else { throw StoreError.notFound(.card) }
+        let id = card.id
         return try await editing(card.deckId) { connection in
             guard let current = try await self.card(id: id, on: connection) else { throw StoreError.notFound(.card) }
             if current.hasSameContent(as: card) { return current }

@@ -2,15 +2,14 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)?) async throws -> Deck {
+    public func importDeck(_ deck: NewDeck, cards: [NewCard], progress: (@Sendable (Int) -> Void)?) async throws -> Deck {
         do {
             return try await transaction { connection in
                 if try await value("SELECT 1 FROM decks WHERE slug = \(deck.slug)", on: connection, as: Int.self) != nil {
                     throw StoreError.slugTaken
                 }
-                var d = deck
-                d.id = try await insertDeck(d, on: connection)
-                guard let deckId = d.id else { return d }
+                let d = try await insertDeck(deck, on: connection)
+                let deckId = d.id
                 for (i, c) in cards.enumerated() {
                     var card = c
                     card.deckId = deckId
@@ -27,8 +26,9 @@ extension PostgresStore {
         }
     }
 
-    func insertDeck(_ d: Deck, on connection: PostgresConnection) async throws -> Int64? {
-        try await value("""
+    /// Inserts a deck; returns it with the id the insert gave it.
+    func insertDeck(_ d: NewDeck, on connection: PostgresConnection) async throws -> Deck {
+        guard let id = try await value("""
             INSERT INTO decks (slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel,
                                createdAt, ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision,
                                access, accessSecret, joinLimit, listed)
@@ -37,11 +37,13 @@ extension PostgresStore {
                     \(d.cardOrder.rawValue), \(CountedInput.stored(d.countedInputs)), \(d.revision), \(d.access.rawValue),
                     \(d.accessSecret), \(d.joinLimit), \(d.listed))
             RETURNING id
-            """, on: connection, as: Int64.self)
+            """, on: connection, as: Int64.self) else { throw StoreError.notFound(.deck) }
+        return Deck(id: id, d)
     }
 
-    /// Inserts a card and its revision row (`card.revision`, created at `createdAt`); returns its id.
-    func insertCard(_ c: Card, createdAt: Double, on connection: PostgresConnection) async throws -> Int64 {
+    /// Inserts a card and its revision row (`card.revision`, created at `createdAt`); returns it with
+    /// the id the insert gave it.
+    func insertCard(_ c: NewCard, createdAt: Double, on connection: PostgresConnection) async throws -> Card {
         let images = Card.encodeImageList(c.moreImages)
         guard let id = try await value("""
             INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent, revision, archivedAt)
@@ -49,10 +51,9 @@ extension PostgresStore {
                     \(c.revision), \(c.archivedAt))
             RETURNING id
             """, on: connection, as: Int64.self) else { throw StoreError.notFound(.card) }
-        var stored = c
-        stored.id = id
+        let stored = Card(id: id, c)
         try await storeRevision(stored, now: createdAt, on: connection)
-        return id
+        return stored
     }
 
     func storeRevision(_ c: Card, now: Double, on connection: PostgresConnection) async throws {
@@ -124,7 +125,7 @@ extension PostgresStore {
             """, Self.card)
             .map { (key: order.sortKey($0, participant: participant), card: $0) }
             .filter { $0.key > cursor }
-            .sorted { ($0.key, $0.card.id ?? 0) < ($1.key, $1.card.id ?? 0) }
+            .sorted { ($0.key, $0.card.id) < ($1.key, $1.card.id) }
         return (left.prefix(max(0, limit)).map(\.card), left.count)
     }
 

@@ -9,8 +9,9 @@ extension PostgresStore {
         """
 
     static func deck(_ c: inout PostgresColumns) throws -> Deck {
-        var d = Deck(
-            id: try c.next(), slug: try c.next(), title: try c.next(), description: try c.next(), profile: try c.next(),
+        let id: Int64 = try c.next()
+        var d = NewDeck(
+            slug: try c.next(), title: try c.next(), description: try c.next(), profile: try c.next(),
             allowButtons: try c.next(), leftLabel: try c.next(), rightLabel: try c.next(), upLabel: try c.next(),
             downLabel: try c.next(), createdAt: try c.next())
         d.ownerId = try c.next()
@@ -24,7 +25,7 @@ extension PostgresStore {
         d.accessSecret = try c.next()
         d.joinLimit = try c.next()
         d.listed = try c.next()
-        return d
+        return Deck(id: id, d)
     }
 
     static let cardColumns = """
@@ -32,7 +33,8 @@ extension PostgresStore {
         """
 
     static func card(_ c: inout PostgresColumns) throws -> Card {
-        var card = Card(id: try c.next(), deckId: try c.next(), position: try c.next(), title: try c.next(), subtitle: try c.next())
+        let id: Int64 = try c.next()
+        var card = NewCard(deckId: try c.next(), position: try c.next(), title: try c.next(), subtitle: try c.next())
         card.body = try c.next()
         card.image = try c.next()
         card.moreImages = Card.decodeImageList(try c.next(String.self))
@@ -40,7 +42,7 @@ extension PostgresStore {
         card.accent = try c.next()
         card.revision = try c.next()
         card.archivedAt = try c.next()
-        return card
+        return Card(id: id, card)
     }
 
     static let swipeColumns = """

@@ -6,7 +6,7 @@ extension PostgresStore {
     /// As `AppDatabase.results`, from the same aggregate tables, in one repeatable-read
     /// transaction (one snapshot, like SQLite's read transaction).
     public func results(for deck: Deck) async throws -> ResultsReport {
-        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
         let counted = deck.countedInputs
         return try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             try await results(deck: deck, deckId: deckId, counted: counted, on: connection)

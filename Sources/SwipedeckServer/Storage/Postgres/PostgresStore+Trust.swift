@@ -4,7 +4,7 @@ import SwipePhysics
 
 extension PostgresStore {
     public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
-        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
         guard Participant.isValidId(participant) else { throw StoreError.notFound(.participant) }
         try await changing(deckId) { connection in
             // The participant's aggregate row orders concurrent exclusions and swipes.
@@ -57,7 +57,7 @@ extension PostgresStore {
     }
 
     public func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport {
-        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
         var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
         var reasons: [String: Int] = [:]
         for (input, traced, suspect, reason, n) in try await fetch("""

@@ -17,16 +17,17 @@ extension AppDatabase {
     }
 
     /// Adds a card at the end of the deck (revision 1).
-    public func addCard(_ card: Card, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
+    public func addCard(_ card: NewCard, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
         try await editing( deckId) { db in
             var c = card
             c.deckId = deckId
             c.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
             c.revision = 1
             try c.insert(db)
-            try Self.storeRevision(db, c, now: now)
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(c.id ?? 0)}", now: now)
-            return c
+            let stored = Card(id: db.lastInsertedRowID, c)
+            try Self.storeRevision(db, stored, now: now)
+            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(stored.id)}", now: now)
+            return stored
         }
     }
 
@@ -34,7 +35,8 @@ extension AppDatabase {
     /// they judged; an unchanged card is returned as it is.
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
         try await editing( card.deckId) { db in
-            guard let id = card.id, let current = try Card.fetchOne(db, key: id) else { throw StoreError.notFound(.card) }
+            let id = card.id
+            guard let current = try Card.fetchOne(db, key: id) else { throw StoreError.notFound(.card) }
             if current.hasSameContent(as: card) { return current }
             var c = card
             c.revision = current.revision + 1
@@ -116,7 +118,7 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Adds `cards` at the end of the deck in one transaction: all of them or none.
-    public func addCards(_ cards: [Card], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
+    public func addCards(_ cards: [NewCard], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
         try await editing( deckId) { db in
             var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
             for card in cards {
@@ -125,7 +127,7 @@ extension AppDatabase {
                 c.position = position
                 c.revision = 1
                 try c.insert(db)
-                try Self.storeRevision(db, c, now: now)
+                try Self.storeRevision(db, Card(id: db.lastInsertedRowID, c), now: now)
                 position += 1
             }
             try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}", now: now)

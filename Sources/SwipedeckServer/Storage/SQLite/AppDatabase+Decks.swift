@@ -5,12 +5,12 @@ extension AppDatabase {
     /// Inserts a validated deck and its cards in one transaction.
     /// - Throws: `StoreError.slugTaken` when the slug exists.
     @discardableResult
-    public func importDeck(_ deck: Deck, cards: [Card], progress: (@Sendable (Int) -> Void)? = nil) async throws -> Deck {
+    public func importDeck(_ deck: NewDeck, cards: [NewCard], progress: (@Sendable (Int) -> Void)? = nil) async throws -> Deck {
         try await writer.write { db in
             if try Deck.filter(Column("slug") == deck.slug).fetchCount(db) > 0 { throw StoreError.slugTaken }
-            var d = deck
-            try d.insert(db)
-            guard let deckId = d.id else { return d }
+            try deck.insert(db)
+            let d = Deck(id: db.lastInsertedRowID, deck)
+            let deckId = d.id
             let stmt = try db.makeStatement(sql: """
                 INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

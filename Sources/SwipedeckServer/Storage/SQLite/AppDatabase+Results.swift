@@ -6,7 +6,7 @@ extension AppDatabase {
     /// left out of everything; the rest are counted by kind, and the ranking counts the deck's
     /// `counted` kinds (suspect kinds never).
     public func results(for deck: Deck) async throws -> ResultsReport {
-        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
         let counted = deck.countedInputs
         return try await writer.read { db in try Self.results(db, deck: deck, deckId: deckId, counted: counted) }
     }
@@ -68,7 +68,7 @@ extension AppDatabase {
         try await writer.read { db in
             let decks = try Deck.filter(Column("ownerId") == ownerId).order(Column("createdAt").desc, Column("id").desc).fetchAll(db)
             return try decks.map { d in
-                let id = d.id ?? 0
+                let id = d.id
                 let row = try Row.fetchOne(db, sql: """
                     SELECT (SELECT COUNT(*) FROM cards WHERE deckId = ? AND archivedAt IS NULL) AS cards,
                            (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,

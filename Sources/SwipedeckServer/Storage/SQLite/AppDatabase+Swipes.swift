@@ -84,8 +84,10 @@ extension AppDatabase {
                     velocityX: r[7], velocityY: r[8], durationMs: r[9], decisionMs: r[10], suspect: r[11], requestHash: r[12],
                     createdAt: r[13], undoneAt: r[14], cardRevision: r[15], suspectReason: r[16], traceData: r[17])
                 let card = Card(
-                    id: r[18], deckId: r[19], position: r[20], title: r[21], subtitle: r[22], body: r[23], image: r[24],
-                    link: r[25], accent: r[26])
+                    id: r[18],
+                    NewCard(
+                        deckId: r[19], position: r[20], title: r[21], subtitle: r[22], body: r[23], image: r[24],
+                        link: r[25], accent: r[26]))
                 entries.append(HistoryEntry(swipe: swipe, card: card))
             }
             return entries

@@ -5,7 +5,7 @@ extension AppDatabase {
     /// Excludes a participant's swipes from the deck's results, or lifts the exclusion. Both are
     /// events: an exclusion is a row, lifting it sets `liftedAt`. Repeating either changes nothing.
     public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
-        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
         guard Participant.isValidId(participant) else { throw StoreError.notFound(.participant) }
         try await markingChanges(of: deckId) { db in
             let active = try Int64.fetchOne(
@@ -29,7 +29,7 @@ extension AppDatabase {
     /// A participant's swipes in the deck by kind and suspect reason, rejections and exclusions.
     /// A participant with nothing in this deck gets an empty report.
     public func participantReport(deck: Deck, participant: String) async throws -> ParticipantReport {
-        guard let deckId = deck.id else { throw StoreError.notFound(.deck) }
+        let deckId = deck.id
         return try await writer.read { db in
             var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
             var reasons: [String: Int] = [:]
