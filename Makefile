@@ -21,7 +21,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl
 
-.PHONY: run test deps apt venv swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-stuffing fuzz clean
+.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-stuffing fuzz clean
 
 run:
 	swift run swipedeck
@@ -33,7 +33,7 @@ test: deps
 	trap 'bash scripts/pg-cluster.sh stop "'"$$dir"'"' EXIT; trap 'exit 130' INT TERM HUP; \
 	url=$$(bash scripts/pg-cluster.sh start "$$dir") || exit 1; \
 	echo "PostgreSQL test cluster: $$url"; \
-	SWIPEDECK_TEST_POSTGRES_URL=$$url $(MAKE) swift-test node-test py-test
+	SWIPEDECK_TEST_POSTGRES_URL=$$url $(MAKE) style-test swift-test node-test py-test
 
 deps: apt venv
 
@@ -50,6 +50,12 @@ $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
+
+# The Swift style: `swift format` (in the toolchain) with .swift-format (4 spaces, 120 columns); a file
+# it would change, or a rule it flags, fails the run. `swift format -i -r Sources Tests Package.swift` fixes
+# the layout. The JavaScript's style is Tests/js/style.test.mjs (node-test).
+style-test:
+	swift format lint --strict --parallel -r Sources Tests Package.swift
 
 # SQLite always; again against PostgreSQL when SWIPEDECK_TEST_POSTGRES_URL names a cluster (make test).
 swift-test:

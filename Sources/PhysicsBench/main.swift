@@ -17,13 +17,18 @@ import SwipePhysics
 /// throws, a third flings; a few are machine-like (constant interval, speed and direction).
 func makeTrace(_ rng: inout SplitMix64, index: Int) -> Trace {
     let n = 64
-    let w = rng.uniform(260, 420), h = rng.uniform(360, 600)
-    let vw = rng.uniform(max(w + 20, 360), 1400), vh = rng.uniform(640, 1000)
+    let w = rng.uniform(260, 420)
+    let h = rng.uniform(360, 600)
+    let vw = rng.uniform(max(w + 20, 360), 1400)
+    let vh = rng.uniform(640, 1000)
     let frame = [1000.0 / 60, 1000.0 / 90, 1000.0 / 120][Int(rng.next() % 3)]
-    var t = [Double](repeating: 0, count: n), x = t, y = t
+    var t = [Double](repeating: 0, count: n)
+    var x = t
+    var y = t
     if index % 50 == 0 {
         // Machine-like: constant interval, constant velocity, perfect line (flagged as suspect).
-        let vx = rng.uniform(-2, 2), vy = rng.uniform(-0.5, 0.5)
+        let vx = rng.uniform(-2, 2)
+        let vy = rng.uniform(-0.5, 0.5)
         for i in 0..<n {
             let ti = frame * Double(i + 1)
             t[i] = ti
@@ -33,7 +38,8 @@ func makeTrace(_ rng: inout SplitMix64, index: Int) -> Trace {
     } else {
         let angle = rng.uniform(-0.6, 0.6) + (rng.next() & 1 == 0 ? 0 : Double.pi)
         let length = [rng.uniform(10, 0.3 * w), rng.uniform(0.4 * w, 1.2 * w), rng.uniform(0.1 * w, 0.3 * w)][index % 3]
-        let ex = cos(angle) * length, ey = sin(angle) * length
+        let ex = cos(angle) * length
+        let ey = sin(angle) * length
         let bow = rng.uniform(-0.1, 0.1) * length
         let moving = index % 3 == 2 ? n : n - Int(rng.next() % 12)  // flings release while moving
         var now = frame * rng.uniform(0.3, 1.0)
@@ -110,24 +116,37 @@ func threadCPUSeconds() -> Double {
 }
 
 _ = run(min(perRun, 200_000))  // warm-up
-var walls: [Double] = [], cpus: [Double] = []
+var walls: [Double] = []
+var cpus: [Double] = []
 var sums: Set<UInt64> = []
 for r in 1...runs {
     let (wall, cpu, sum) = run(perRun)
     walls.append(wall * 1e9 / Double(perRun))
     cpus.append(cpu * 1e9 / Double(perRun))
     sums.insert(sum)
-    print(String(format: "run %d: %.1f ns/trace wall, %.1f ns/trace CPU  (%d traces in %.3f s)  checksum %016llx", r, walls.last!, cpus.last!, perRun, wall, sum))
+    print(
+        String(
+            format: "run %d: %.1f ns/trace wall, %.1f ns/trace CPU  (%d traces in %.3f s)  checksum %016llx", r,
+            walls.last!, cpus.last!, perRun, wall, sum))
 }
 func summary(_ label: String, _ xs: [Double]) -> Double {
     let s = xs.sorted()
-    let best = s[0], median = s[s.count / 2]
-    print(String(format: "%@: best %.1f ns/trace (%.0f traces/s), median %.1f ns/trace (%.0f traces/s) on one core", label, best, 1e9 / best, median, 1e9 / median))
+    let best = s[0]
+    let median = s[s.count / 2]
+    print(
+        String(
+            format: "%@: best %.1f ns/trace (%.0f traces/s), median %.1f ns/trace (%.0f traces/s) on one core", label,
+            best, 1e9 / best, median, 1e9 / median))
     return median
 }
 let wallMedian = summary("wall clock (ContinuousClock)", walls)
 let cpuMedian = summary("thread CPU time           ", cpus)
-print(sums.count == 1 ? "checksum stable across runs: \(String(sums.first!, radix: 16))" : "CHECKSUM DIFFERS BETWEEN RUNS")
-print(wallMedian <= 1000 ? "target met: median ≤ 1 µs per trace (wall clock)"
-    : cpuMedian <= 1000 ? "target met on CPU time (median ≤ 1 µs); the wall clock includes waiting for a shared core"
-    : "target missed: > 1 µs per trace")
+print(
+    sums.count == 1 ? "checksum stable across runs: \(String(sums.first!, radix: 16))" : "CHECKSUM DIFFERS BETWEEN RUNS"
+)
+print(
+    wallMedian <= 1000
+        ? "target met: median ≤ 1 µs per trace (wall clock)"
+        : cpuMedian <= 1000
+            ? "target met on CPU time (median ≤ 1 µs); the wall clock includes waiting for a shared core"
+            : "target missed: > 1 µs per trace")

@@ -5,7 +5,8 @@ extension Classification {
     public var jsonLine: String {
         func num(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }
         let rejection = self.rejection.map { "\"\($0.rawValue)\"" } ?? "null"
-        return "{\"decision\":\"\(decision.rawValue)\",\"velocity\":{\"x\":\(num(velocity.x)),\"y\":\(num(velocity.y))},"
+        return
+            "{\"decision\":\"\(decision.rawValue)\",\"velocity\":{\"x\":\(num(velocity.x)),\"y\":\(num(velocity.y))},"
             + "\"progress\":\(num(progress)),\"rejection\":\(rejection),\"suspect\":\(suspect)}"
     }
 }

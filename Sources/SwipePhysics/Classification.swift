@@ -32,7 +32,8 @@ public struct Classification: Sendable, Hashable, Codable {
     }
 
     /// A line that could not be understood.
-    public static let malformed = Classification(decision: .none, velocity: .zero, progress: 0, rejection: .malformed, suspect: false)
+    public static let malformed = Classification(
+        decision: .none, velocity: .zero, progress: 0, rejection: .malformed, suspect: false)
 
     /// Classifies a trace under a profile, with an optional claim.
     public static func of(_ trace: Trace, claimed: Decision?, profile: SwipeProfile) -> Classification {
@@ -46,7 +47,8 @@ public struct Classification: Sendable, Hashable, Codable {
         if let claimed, claimed != v.decision {
             rejection = v.decision == .none ? .notAThrow : .decisionMismatch
         }
-        return Classification(decision: v.decision, velocity: v.velocity, progress: v.progress, rejection: rejection, suspect: v.suspect)
+        return Classification(
+            decision: v.decision, velocity: v.velocity, progress: v.progress, rejection: rejection, suspect: v.suspect)
     }
 
     /// One input line: `{"trace":{…},"claimed":"right"}` (`claimed` optional).

@@ -18,13 +18,15 @@ public struct DampedSpring: Sendable, Hashable {
 
     /// Position and velocity at time `t` (ms) for a start at `x0` with velocity `v0`.
     public func state(at t: Double, x0: Double, v0: Double) -> (position: Double, velocity: Double) {
-        let w = omega, z = zeta
+        let w = omega
+        let z = zeta
         if z < 1 {
             let wd = w * (1 - z * z).squareRoot()
             let a = x0
             let b = (v0 + z * w * x0) / wd
             let e = exp(-z * w * t)
-            let c = cos(wd * t), s = sin(wd * t)
+            let c = cos(wd * t)
+            let s = sin(wd * t)
             let pos = e * (a * c + b * s)
             let vel = e * ((b * wd - z * w * a) * c - (a * wd + z * w * b) * s)
             return (pos, vel)
@@ -34,10 +36,12 @@ public struct DampedSpring: Sendable, Hashable {
             return ((x0 + b * t) * e, (b - w * (x0 + b * t)) * e)
         } else {
             let root = (z * z - 1).squareRoot()
-            let r1 = -w * (z - root), r2 = -w * (z + root)
+            let r1 = -w * (z - root)
+            let r2 = -w * (z + root)
             let c1 = (v0 - r2 * x0) / (r1 - r2)
             let c2 = x0 - c1
-            let e1 = exp(r1 * t), e2 = exp(r2 * t)
+            let e1 = exp(r1 * t)
+            let e2 = exp(r2 * t)
             return (c1 * e1 + c2 * e2, c1 * r1 * e1 + c2 * r2 * e2)
         }
     }
@@ -60,19 +64,22 @@ public struct DampedSpring: Sendable, Hashable {
     /// A non-increasing bound on |position| for t ≥ 0 (past its peak for the critical and
     /// over-damped cases, which is why it is taken as the maximum over [t, ∞) in closed form).
     func envelope(_ t: Double, x0: Double, v0: Double) -> Double {
-        let w = omega, z = zeta
+        let w = omega
+        let z = zeta
         if z < 1 {
             let wd = w * (1 - z * z).squareRoot()
             let b = (v0 + z * w * x0) / wd
             return exp(-z * w * t) * (x0 * x0 + b * b).squareRoot()
         } else if z == 1 {
             // (|a| + |b|s) e^{-ws} peaks at s = 1/w − |a|/|b|; take the peak when t is before it.
-            let a = abs(x0), b = abs(v0 + w * x0)
+            let a = abs(x0)
+            let b = abs(v0 + w * x0)
             let peak = b > 0 ? max(t, 1 / w - a / b) : t
             return (a + b * peak) * exp(-w * peak)
         } else {
             let root = (z * z - 1).squareRoot()
-            let r1 = -w * (z - root), r2 = -w * (z + root)
+            let r1 = -w * (z - root)
+            let r2 = -w * (z + root)
             let c1 = (v0 - r2 * x0) / (r1 - r2)
             let c2 = x0 - c1
             return abs(c1) * exp(r1 * t) + abs(c2) * exp(r2 * t)

@@ -14,10 +14,13 @@ public struct DragState: Sendable, Hashable {
 
     /// The drag state of a pointer offset (`dx`, `dy`) for a card `w`×`h` in a viewport `vw`×`vh`.
     /// Pure arithmetic (+ − × ÷ and comparisons), mirrored by `DragState.of` in `physics.js`.
-    public static func of(dx: Double, dy: Double, w: Double, h: Double, vw: Double, vh: Double, ox: Double, profile p: SwipeProfile) -> DragState {
+    public static func of(
+        dx: Double, dy: Double, w: Double, h: Double, vw: Double, vh: Double, ox: Double, profile p: SwipeProfile
+    ) -> DragState {
         switch p.rule {
         case .distanceOrFling:
-            let nx = dx / w, ny = dy / h
+            let nx = dx / w
+            let ny = dy / h
             var best = Decision.none
             var bestProj = -Double.infinity
             for d in p.directions {
@@ -44,12 +47,14 @@ public struct DragState: Sendable, Hashable {
             let room = vw - p.zoneInsetX - ox
             return DragState(candidate: .right, progress: room > 0 ? (px - ox) / room : 1)
         case .koloda:
-            let px = 2 * dx / w, py = 2 * dy / h
+            let px = 2 * dx / w
+            let py = 2 * dy / h
             var best = Decision.none
             var bestDist = Double.infinity
             for d in p.directions {
                 let g = d.target
-                let ex = px - g.x, ey = py - g.y
+                let ex = px - g.x
+                let ey = py - g.y
                 let dist = ex * ex + ey * ey
                 if dist < bestDist {
                     best = d

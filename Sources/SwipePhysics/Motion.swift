@@ -6,7 +6,9 @@ public enum Motion {
     /// `maxRotation` × clamp(dx / basis, −1, 1), where basis is the card width, or the viewport
     /// width when `rotationByViewport`. With `rotateAboutGrabPoint`, the sign flips when the card
     /// was grabbed in its lower half (`gy > h / 2`), so the card pivots under the finger.
-    public static func rotation(dx: Double, w: Double, h: Double, vw: Double, gy: Double, profile p: SwipeProfile) -> Double {
+    public static func rotation(dx: Double, w: Double, h: Double, vw: Double, gy: Double, profile p: SwipeProfile)
+        -> Double
+    {
         var r = dx / (p.rotationByViewport ? vw : w)
         if r > 1 { r = 1 }
         if r < -1 { r = -1 }
@@ -27,13 +29,16 @@ public enum Motion {
     /// - Parameters: `dx`, `dy` the card offset at release (px); `velocity` the release velocity
     ///   (px/ms); `decision` the thrown direction (not `none`); `vw` the viewport width (px).
     /// - Returns: the end offset (px, relative to the card's rest position) and the duration (ms).
-    public static func throwOut(dx: Double, dy: Double, velocity v: Velocity, decision: Decision, vw: Double, profile p: SwipeProfile) -> ThrowOut {
+    public static func throwOut(
+        dx: Double, dy: Double, velocity v: Velocity, decision: Decision, vw: Double, profile p: SwipeProfile
+    ) -> ThrowOut {
         let distance = p.exitDistanceFactor * vw
         let u = decision.unit
         switch p.throwStyle {
         case .alongRelease:
             let speed = (v.x * v.x + v.y * v.y).squareRoot()
-            var ux = u.x, uy = u.y
+            var ux = u.x
+            var uy = u.y
             if speed > 0 && v.x * u.x + v.y * u.y > 0 {
                 ux = v.x / speed
                 uy = v.y / speed

@@ -14,7 +14,10 @@ public struct RevealParameters: Sendable, Hashable, Codable {
     /// Width of the revealed action area as a fraction of the row width. Default 0.5 (ours).
     public var actionFraction: Double
 
-    public init(moveClampPx: Double = 5, moveSamples: Int = 5, maxSlideMs: Double = 100, minTravelPx: Double = 8, actionFraction: Double = 0.5) {
+    public init(
+        moveClampPx: Double = 5, moveSamples: Int = 5, maxSlideMs: Double = 100, minTravelPx: Double = 8,
+        actionFraction: Double = 0.5
+    ) {
         self.moveClampPx = moveClampPx
         self.moveSamples = moveSamples
         self.maxSlideMs = maxSlideMs

@@ -10,7 +10,8 @@ public enum SpringList {
     /// Extra offset of item `index` of `count` when the list is pulled `overscroll` px past an end,
     /// px (the Evernote effect): gaps open by overscroll / resistance each. Pulling past the top
     /// (`atTop`) pushes item i down by (i + 1) gaps; past the bottom pushes it up by (count − i) gaps.
-    public static func edgeSpread(index: Int, count: Int, overscroll: Double, atTop: Bool, resistance: Double) -> Double {
+    public static func edgeSpread(index: Int, count: Int, overscroll: Double, atTop: Bool, resistance: Double) -> Double
+    {
         let gap = overscroll / resistance
         return atTop ? gap * Double(index + 1) : -gap * Double(count - index)
     }

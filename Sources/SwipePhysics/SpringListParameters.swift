@@ -11,7 +11,10 @@ public struct SpringListParameters: Sendable, Hashable, Codable {
     /// `boundaryScrollResistanceFactor`, "about 10 is close to the original").
     public var boundaryResistance: Double
 
-    public init(damping: Double = 1.0, frequencyHz: Double = 1.0, scrollResistance: Double = 1000, boundaryResistance: Double = 10) {
+    public init(
+        damping: Double = 1.0, frequencyHz: Double = 1.0, scrollResistance: Double = 1000,
+        boundaryResistance: Double = 10
+    ) {
         self.damping = damping
         self.frequencyHz = frequencyHz
         self.scrollResistance = scrollResistance

@@ -14,7 +14,9 @@ public struct StackSlot: Sendable, Hashable, Codable {
     /// Higher draws on top: `count − depth`.
     public var zIndex: Int
 
-    public init(depth: Int, scaleX: Double, scaleY: Double, translateX: Double, translateY: Double, opacity: Double, zIndex: Int) {
+    public init(
+        depth: Int, scaleX: Double, scaleY: Double, translateX: Double, translateY: Double, opacity: Double, zIndex: Int
+    ) {
         self.depth = depth
         self.scaleX = scaleX
         self.scaleY = scaleY
@@ -34,10 +36,14 @@ public struct StackSlot: Sendable, Hashable, Codable {
         case .scale:
             let scale = 1 - s.scaleStep * d
             let alpha = 1 - s.alphaStep * d
-            return StackSlot(depth: depth, scaleX: scale, scaleY: scale, translateX: 0, translateY: -s.offsetStep * d, opacity: hidden ? 0 : alpha, zIndex: z)
+            return StackSlot(
+                depth: depth, scaleX: scale, scaleY: scale, translateX: 0, translateY: -s.offsetStep * d,
+                opacity: hidden ? 0 : alpha, zIndex: z)
         case .inset:
             let sx = (w - 2 * s.insetX * d) / w
-            return StackSlot(depth: depth, scaleX: sx, scaleY: 1, translateX: 0, translateY: s.insetY * d, opacity: hidden ? 0 : 1, zIndex: z)
+            return StackSlot(
+                depth: depth, scaleX: sx, scaleY: 1, translateX: 0, translateY: s.insetY * d, opacity: hidden ? 0 : 1,
+                zIndex: z)
         }
     }
 }

@@ -14,19 +14,22 @@ public func isSuspect(_ tr: Trace, limits: ValidationLimits) -> Bool {
         let dt = tr.t[i] - tr.t[i - 1]
         let dev = dt - meanDt
         if (dev < 0 ? -dev : dev) > limits.suspectIntervalTolerance * meanDt { return false }
-        let dx = tr.x[i] - tr.x[i - 1], dy = tr.y[i] - tr.y[i - 1]
+        let dx = tr.x[i] - tr.x[i - 1]
+        let dy = tr.y[i] - tr.y[i - 1]
         speedSum += (dx * dx + dy * dy).squareRoot() / dt
     }
     let meanSpeed = speedSum / segments
     if !(meanSpeed > 0) { return false }
     for i in 1..<n {
         let dt = tr.t[i] - tr.t[i - 1]
-        let dx = tr.x[i] - tr.x[i - 1], dy = tr.y[i] - tr.y[i - 1]
+        let dx = tr.x[i] - tr.x[i - 1]
+        let dy = tr.y[i] - tr.y[i - 1]
         let dev = (dx * dx + dy * dy).squareRoot() / dt - meanSpeed
         if (dev < 0 ? -dev : dev) > limits.suspectSpeedTolerance * meanSpeed { return false }
     }
     // Distance from the first-to-last line, compared squared: |cross| / len <= tol.
-    let lx = tr.x[n - 1] - tr.x[0], ly = tr.y[n - 1] - tr.y[0]
+    let lx = tr.x[n - 1] - tr.x[0]
+    let ly = tr.y[n - 1] - tr.y[0]
     let len2 = lx * lx + ly * ly
     let tol = limits.suspectLineTolerancePx
     for i in 1..<(n - 1) {

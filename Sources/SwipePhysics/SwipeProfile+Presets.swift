@@ -12,7 +12,8 @@ extension SwipeProfile {
     /// cards enter from a random off-screen point in 0.93 s.
     public static let classic = SwipeProfile(
         name: "classic",
-        summary: "Drag a card far, past 40% of the screen's width, to the left or right. Cards fly in when the page opens.",
+        summary:
+            "Drag a card far, past 40% of the screen's width, to the left or right. Cards fly in when the page opens.",
         rule: .classic,
         rotationByViewport: true,
         rotateAboutGrabPoint: false,
@@ -28,7 +29,8 @@ extension SwipeProfile {
     /// approximated by the standard rotation (the seed's constant 1° tilt is not reproduced).
     public static let zone = SwipeProfile(
         name: "zone",
-        summary: "Press and hold a card still for a moment, then drag it close to the left or right edge of the screen and let go.",
+        summary:
+            "Press and hold a card still for a moment, then drag it close to the left or right edge of the screen and let go.",
         rule: .zone,
         throwStyle: .horizontalKeepY,
         exitDistanceFactor: 2.0,
@@ -42,7 +44,8 @@ extension SwipeProfile {
     /// seed names POP but prints no parameters), inset stack.
     public static let eightway = SwipeProfile(
         name: "eightway",
-        summary: "Drag a card well past halfway towards a side or a corner: eight directions. Not far enough, it bounces back.",
+        summary:
+            "Drag a card well past halfway towards a side or a corner: eight directions. Not far enough, it bounces back.",
         rule: .koloda,
         directions: Decision.directions,
         returnSpring: SpringParameters(responseMs: 579, dampingRatio: 0.59),

@@ -33,10 +33,14 @@ public func checkTrace(_ tr: Trace, limits: ValidationLimits) throws(SwipeReject
     let pass = SamplePass(tr)
     if !pass.finite { throw .malformed }
 
-    if !(tr.w >= limits.minCardSize && tr.w <= limits.maxCardSize && tr.h >= limits.minCardSize && tr.h <= limits.maxCardSize) {
+    if !(tr.w >= limits.minCardSize && tr.w <= limits.maxCardSize && tr.h >= limits.minCardSize
+        && tr.h <= limits.maxCardSize)
+    {
         throw .sizeOutOfRange
     }
-    if !(tr.vw >= limits.minViewport && tr.vw <= limits.maxViewport && tr.vh >= limits.minViewport && tr.vh <= limits.maxViewport) {
+    if !(tr.vw >= limits.minViewport && tr.vw <= limits.maxViewport && tr.vh >= limits.minViewport
+        && tr.vh <= limits.maxViewport)
+    {
         throw .sizeOutOfRange
     }
     if !(tr.gx >= 0 && tr.gx <= tr.w && tr.gy >= 0 && tr.gy <= tr.h) { throw .sizeOutOfRange }
@@ -62,7 +66,8 @@ struct SamplePass {
     init(_ tr: Trace) {
         // Flags are OR-ed as integers with no early exit, so the loop has no branches and the
         // compiler can vectorise it.
-        var nonFinite = 0, notIncreasing = 0
+        var nonFinite = 0
+        var notIncreasing = 0
         tr.t.withUnsafeBufferPointer { t in
             tr.x.withUnsafeBufferPointer { x in
                 tr.y.withUnsafeBufferPointer { y in
@@ -71,10 +76,16 @@ struct SamplePass {
                     if n == 0 { return }
                     // Not finite (NaN or ±infinity) ⇔ all exponent bits set.
                     let e: UInt64 = 0x7FF0_0000_0000_0000
-                    nonFinite = (t[0].bitPattern & e == e ? 1 : 0) | (x[0].bitPattern & e == e ? 1 : 0) | (y[0].bitPattern & e == e ? 1 : 0)
+                    nonFinite =
+                        (t[0].bitPattern & e == e ? 1 : 0) | (x[0].bitPattern & e == e ? 1 : 0)
+                        | (y[0].bitPattern & e == e ? 1 : 0)
                     for i in 1..<n {
-                        let ti = t[i], xi = x[i], yi = y[i]
-                        nonFinite |= (ti.bitPattern & e == e ? 1 : 0) | (xi.bitPattern & e == e ? 1 : 0) | (yi.bitPattern & e == e ? 1 : 0)
+                        let ti = t[i]
+                        let xi = x[i]
+                        let yi = y[i]
+                        nonFinite |=
+                            (ti.bitPattern & e == e ? 1 : 0) | (xi.bitPattern & e == e ? 1 : 0)
+                            | (yi.bitPattern & e == e ? 1 : 0)
                         notIncreasing |= ti > t[i - 1] ? 0 : 1
                     }
                 }

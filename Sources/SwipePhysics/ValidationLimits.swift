@@ -53,7 +53,8 @@ public struct ValidationLimits: Sendable, Hashable, Codable {
         minSamples: Int = 3, maxSamples: Int = 1200, minDurationMs: Double = 16, maxDurationMs: Double = 10_000,
         maxSpeed: Double = 20, speedWindowMs: Double = 24, minCardSize: Double = 16, maxCardSize: Double = 4096,
         minViewport: Double = 100, maxViewport: Double = 16384, suspectMinSamples: Int = 5,
-        suspectIntervalTolerance: Double = 0.02, suspectSpeedTolerance: Double = 0.02, suspectLineTolerancePx: Double = 0.5,
+        suspectIntervalTolerance: Double = 0.02, suspectSpeedTolerance: Double = 0.02,
+        suspectLineTolerancePx: Double = 0.5,
         pointerSlopPx: Double = 2
     ) {
         self.minSamples = minSamples

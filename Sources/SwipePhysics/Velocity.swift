@@ -31,7 +31,10 @@ public struct Velocity: Sendable, Hashable, Codable {
     }
 
     @inline(__always)
-    static func release(_ t: UnsafeBufferPointer<Double>, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, windowMs: Double) -> Velocity {
+    static func release(
+        _ t: UnsafeBufferPointer<Double>, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>,
+        windowMs: Double
+    ) -> Velocity {
         let n = t.count
         if n < 2 { return .zero }
         // Reads below stay in bounds (as the array subscripts they replace would have trapped).
@@ -41,14 +44,20 @@ public struct Velocity: Sendable, Hashable, Codable {
         while start > 0 && end - t[start - 1] <= windowMs { start -= 1 }
         if n - start < 2 { start = n - 2 }
         let m = Double(n - start)
-        var st = 0.0, sx = 0.0, sy = 0.0
+        var st = 0.0
+        var sx = 0.0
+        var sy = 0.0
         for i in start..<n {
             st += t[i]
             sx += xs[i]
             sy += ys[i]
         }
-        let mt = st / m, mx = sx / m, my = sy / m
-        var stt = 0.0, stx = 0.0, sty = 0.0
+        let mt = st / m
+        let mx = sx / m
+        let my = sy / m
+        var stt = 0.0
+        var stx = 0.0
+        var sty = 0.0
         for i in start..<n {
             let dt = t[i] - mt
             stt += dt * dt

@@ -63,7 +63,9 @@ public struct AppConfiguration: Sendable {
     public var publicHTTPS: Bool { publicBaseURL?.lowercased().hasPrefix("https://") ?? false }
     /// The host (and port) of the public URL, if configured.
     public var publicHost: String? {
-        publicBaseURL.flatMap { URL(string: $0) }.flatMap { url in url.host.map { h in url.port.map { "\(h):\($0)" } ?? h } }
+        publicBaseURL.flatMap { URL(string: $0) }.flatMap { url in
+            url.host.map { h in url.port.map { "\(h):\($0)" } ?? h }
+        }
     }
     /// How often the live results stream looks for changes (at most one update per deck per
     /// interval). Default 1 s; tests shorten it.
@@ -83,7 +85,6 @@ public struct AppConfiguration: Sendable {
     public var maxImageBytes: Int = 8 * 1024 * 1024
     /// Largest accepted image width × height, pixels. Default 50 million.
     public var maxImagePixels: Int = ImageSniffer.defaultMaxPixels
-
 
     // Connection hygiene: see README § Limits.
 
@@ -144,7 +145,8 @@ public struct AppConfiguration: Sendable {
             return "The idle, header and body timeouts and the heartbeat must be longer than 0 s."
         }
         if sseHeartbeat >= idleTimeout {
-            return "The live results heartbeat (\(sseHeartbeat)) must be shorter than the idle timeout (\(idleTimeout))."
+            return
+                "The live results heartbeat (\(sseHeartbeat)) must be shorter than the idle timeout (\(idleTimeout))."
         }
         if maxConnections < 1 || maxConnectionsPerAddress < 1 || maxStreams < 1 || maxStreamsPerClient < 1 {
             return "Connection and stream caps must be at least 1."
@@ -170,6 +172,7 @@ public struct AppConfiguration: Sendable {
         let cwd = FileManager.default.currentDirectoryPath
         if FileManager.default.fileExists(atPath: cwd + "/Templates/layout.mustache") { return cwd }
         // Sources/SwipedeckServer/AppConfiguration.swift → repository root.
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
     }
 }

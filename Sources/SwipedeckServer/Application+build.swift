@@ -20,9 +20,12 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let store = try await openStore(config.database, synchronous: config.synchronous, logger: logger)
     // The store just opened from this location, so it parses; the text as given is only a fallback.
-    logger.info("database opened", metadata: [
-        "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)", "engine": "\(store.engineDescription)",
-    ])
+    logger.info(
+        "database opened",
+        metadata: [
+            "location": "\((try? StoreLocation(config.database))?.redacted ?? config.database)",
+            "engine": "\(store.engineDescription)",
+        ])
 
     if config.seedSampleDeck, try await store.decks().isEmpty {
         let input = try SampleDeck.load(resourceRoot: config.resourceRoot)
@@ -44,11 +47,15 @@ public func buildApplication(
         adminTokenHash = stored
         // Flushed at once: stdout may be a file or a pipe, and this line is shown only once.
         if created {
-            FileHandle.standardOutput.write(Data("Admin token (shown once; the database keeps only its hash): \(fresh)\n".utf8))
+            FileHandle.standardOutput.write(
+                Data("Admin token (shown once; the database keeps only its hash): \(fresh)\n".utf8))
         }
     }
     if try await store.owners().isEmpty {
-        FileHandle.standardOutput.write(Data("No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n".utf8))
+        FileHandle.standardOutput.write(
+            Data(
+                "No owner account yet: create one with `swipedeck owner add NAME`, then sign in at /owner/sign-in.\n"
+                    .utf8))
     }
     var secret = config.participantSecret ?? ""
     if config.participantSecret == nil {
@@ -57,7 +64,8 @@ public func buildApplication(
     let signer = ParticipantSigner(secret: secret)
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
     // worth at once; one budget for every server on the database.
-    let joins = JoinBudget(buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
+    let joins = JoinBudget(
+        buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
     let admissions = Admissions(store: store, signer: signer, joins: joins)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
@@ -66,13 +74,17 @@ public func buildApplication(
     let writer = SwipeWriter(store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics)
     let swipes = SwipeService(
         catalog: catalog, writer: writer, store: store, signer: signer,
-        participantLimiter: RateLimiter(ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
+        participantLimiter: RateLimiter(
+            ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
         metrics: metrics)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
     let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
-        generated: Dictionary(uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }))
-    let renderer = try PageRenderer(templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
+        generated: Dictionary(
+            uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }
+        ))
+    let renderer = try PageRenderer(
+        templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
     let access = DeckAccess(catalog: catalog, store: store)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes, budget: BodyBudget(bytes: config.maxBodyMemory))
     let passwords = PasswordHasher(cost: config.passwordCost)
@@ -81,9 +93,10 @@ public func buildApplication(
 
     // HEAD on a GET route runs the GET handler (Hummingbird has no implicit HEAD); HeadMiddleware drops the body.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: ClientMiddleware(
-        trusted: config.trustedProxies, publicHTTPS: config.publicHTTPS, hsts: config.hsts,
-        cookiePrefix: config.basePath.isEmpty ? ClientMiddleware.hostPrefix : ClientMiddleware.securePrefix))
+    router.add(
+        middleware: ClientMiddleware(
+            trusted: config.trustedProxies, publicHTTPS: config.publicHTTPS, hsts: config.hsts,
+            cookiePrefix: config.basePath.isEmpty ? ClientMiddleware.hostPrefix : ClientMiddleware.securePrefix))
     // Next: every request is counted (and, with JSON logs, gets its id and an access line naming the client), whatever answers it.
     if config.logFormat == .json { router.add(middleware: RequestLogMiddleware()) }
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
@@ -98,11 +111,16 @@ public func buildApplication(
     router.add(middleware: OwnerMiddleware(store: store, adminTokenHash: adminTokenHash, clock: clock))
     router.add(middleware: RateLimitMiddleware(perIP: ipLimiter, clock: clock))
 
-    DecksController(store: store, catalog: catalog, access: access, decoding: decoding, clock: clock).register(on: router)
-    CardsController(store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock).register(on: router)
+    DecksController(store: store, catalog: catalog, access: access, decoding: decoding, clock: clock).register(
+        on: router)
+    CardsController(store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock)
+        .register(on: router)
     AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
-    ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(on: router)
-    SwipesController(store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock).register(on: router)
+    ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
+        on: router)
+    SwipesController(
+        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock
+    ).register(on: router)
     let live = LiveResults(
         store: store, catalog: catalog, interval: config.liveInterval,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
@@ -110,13 +128,17 @@ public func buildApplication(
     let names = ParticipantNames(signer: signer, store: store)
     let clusters = ClusterGuard(store: store)
     ResultsController(
-        store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names, clusters: clusters, clock: clock)
-        .register(on: router)
+        store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names,
+        clusters: clusters, clock: clock
+    )
+    .register(on: router)
     ExportsController(store: store, access: access, names: names).register(on: router)
     PageController(
-        store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters, admissions: admissions,
-        clock: clock)
-        .register(on: router)
+        store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
+        admissions: admissions,
+        clock: clock
+    )
+    .register(on: router)
     // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
     // address 50, then one a second; at most `maxConcurrentPasswordChecks` bcrypt checks at once.
     let signInGuard = SignInGuard(maxConcurrentChecks: config.maxConcurrentPasswordChecks)
@@ -126,26 +148,37 @@ public func buildApplication(
     // the group, sends anybody else to the sign-in page.
     let ownerPages = router.group().add(middleware: SessionOwnerMiddleware())
     OwnerSessionController(
-        store: store, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash, clock: clock
+        store: store, renderer: renderer, passwords: passwords, signInGuard: signInGuard, dummyHash: dummyHash,
+        clock: clock
     ).register(on: router, pages: ownerPages)
     OwnerDashboardController(store: store, renderer: renderer, clock: clock).register(on: ownerPages)
     OwnerResultsController(store: store, access: access, names: names, clusters: clusters, clock: clock)
         .register(on: ownerPages)
     OwnerDecksController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
     OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
-    ShareController(store: store, catalog: catalog, access: access, clock: clock, renderer: renderer, publicBaseURL: config.publicBaseURL, basePath: config.basePath)
-        .register(on: router, pages: ownerPages)
-    ImagesController(store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels, clock: clock)
-        .register(on: router)
+    ShareController(
+        store: store, catalog: catalog, access: access, clock: clock, renderer: renderer,
+        publicBaseURL: config.publicBaseURL, basePath: config.basePath
+    )
+    .register(on: router, pages: ownerPages)
+    ImagesController(
+        store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels,
+        clock: clock
+    )
+    .register(on: router)
     if let token = config.metricsToken {
-        MetricsController(metrics: metrics, tokenHash: Secret.sha256(token), live: live, writer: writer).register(on: router)
+        MetricsController(metrics: metrics, tokenHash: Secret.sha256(token), live: live, writer: writer).register(
+            on: router)
     }
 
     let connections = ConnectionLimiter(
-        maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress, isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })
+        maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress,
+        isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })
     return Application(
         responder: BasePathResponder(basePath: config.basePath, inner: router.buildResponder()),
-        server: .guardedHTTP1(limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout, bodyTimeout: config.bodyTimeout),
+        server: .guardedHTTP1(
+            limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout,
+            bodyTimeout: config.bodyTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
         services: [StoreService(store: store)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },

@@ -3,7 +3,8 @@ import Foundation
 /// The bundled sample deck (`Sources/SwipedeckServer/Resources/sample-deck.json`).
 public enum SampleDeck {
     public static func load(resourceRoot: String) throws -> DeckInput {
-        let url = URL(fileURLWithPath: resourceRoot).appendingPathComponent("Sources/SwipedeckServer/Resources/sample-deck.json")
+        let url = URL(fileURLWithPath: resourceRoot).appendingPathComponent(
+            "Sources/SwipedeckServer/Resources/sample-deck.json")
         let data = try Data(contentsOf: url)
         let raw = try JSONDecoder().decode(SampleFile.self, from: data)
         return DeckInput(

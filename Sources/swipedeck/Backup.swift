@@ -6,11 +6,14 @@ import SwipedeckServer
 /// SQLite file, with the uploaded images beside it (`StoreBackup`).
 struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Snapshot the database (SQLite or PostgreSQL) into a new SQLite file while the server runs; images go to PATH-data/images.")
+        abstract:
+            "Snapshot the database (SQLite or PostgreSQL) into a new SQLite file while the server runs; images go to PATH-data/images."
+    )
 
     @Option(help: "The new SQLite file to write; its images go to PATH-data/images.") var to: String
     @OptionGroup var db: DatabaseOption
-    @Option(help: "The server's data folder (its --data-dir), whose images/ is copied; default <database>-data.") var dataDir: String?
+    @Option(help: "The server's data folder (its --data-dir), whose images/ is copied; default <database>-data.")
+    var dataDir: String?
 
     func run() async throws {
         var config = AppConfiguration()
@@ -25,8 +28,13 @@ struct Backup: AsyncParsableCommand {
         do {
             let report = try await StoreBackup.snapshot(source, to: to)
             let images = try StoreBackup.copyFiles(from: config.imagesDirectory, to: to + "-data/images")
-            Copy.printReport(report, heading: "Backed up \(db.shown) into \(to) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s",
-                closing: "The backup's swipes have the SHA-256 \(report.swipeChecksum) (restore prints it again once verified).")
+            Copy.printReport(
+                report,
+                heading:
+                    "Backed up \(db.shown) into \(to) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s",
+                closing:
+                    "The backup's swipes have the SHA-256 \(report.swipeChecksum) (restore prints it again once verified)."
+            )
             print("  images: \(images) files copied to \(to)-data/images")
         } catch let refusal as StoreCopier.Refusal {
             throw ValidationError(refusal.description)
@@ -40,27 +48,43 @@ struct Restore: AsyncParsableCommand {
         abstract: "Restore a backup (an SQLite file from `swipedeck backup`) into an empty database, with its images.")
 
     @Option(help: "The backup file (its images are read from PATH-data/images).") var from: String
-    @Option(help: "The empty database to fill: an SQLite file (created) or postgres://USER@HOST:PORT/DB.") var to: String
-    @Option(help: "The data folder the restored server will use (its --data-dir); default <database>-data.") var dataDir: String?
+    @Option(help: "The empty database to fill: an SQLite file (created) or postgres://USER@HOST:PORT/DB.") var to:
+        String
+    @Option(help: "The data folder the restored server will use (its --data-dir); default <database>-data.")
+    var dataDir: String?
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: from) else { throw ValidationError("There is no backup at \(from).") }
+        guard FileManager.default.fileExists(atPath: from) else {
+            throw ValidationError("There is no backup at \(from).")
+        }
         var config = AppConfiguration()
         config.database = to
         config.dataDirectory = dataDir
         _ = try Copy.location(to)
         let source = try await Copy.open(from)
         let target = try await Copy.open(to)
-        defer { Task { await source.close(); await target.close() } }
+        defer {
+            Task {
+                await source.close()
+                await target.close()
+            }
+        }
         let started = Date()
         do {
             let report = try await StoreCopier(source: source, target: target).run()
             let images = try StoreBackup.copyFiles(from: from + "-data/images", to: config.imagesDirectory)
-            Copy.printReport(report, heading: "Restored \(from) into \(Copy.shown(to)) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s",
-                closing: "Verified: every table has as many rows as the backup; the swipes' SHA-256 is \(report.swipeChecksum) on both.")
+            Copy.printReport(
+                report,
+                heading:
+                    "Restored \(from) into \(Copy.shown(to)) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s",
+                closing:
+                    "Verified: every table has as many rows as the backup; the swipes' SHA-256 is \(report.swipeChecksum) on both."
+            )
             print("  images: \(images) files copied to \(config.imagesDirectory)")
         } catch let refusal as StoreCopier.Refusal {
-            throw ValidationError(refusal.description.replacingOccurrences(of: "Copy into a new, empty database.", with: "Restore into a new, empty database."))
+            throw ValidationError(
+                refusal.description.replacingOccurrences(
+                    of: "Copy into a new, empty database.", with: "Restore into a new, empty database."))
         }
     }
 }

@@ -4,9 +4,11 @@ import SwipePhysics
 
 struct Classify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-judge traces: JSON Lines in ({\"trace\":{…},\"claimed\":\"right\"}), one classification per line out.")
+        abstract:
+            "Re-judge traces: JSON Lines in ({\"trace\":{…},\"claimed\":\"right\"}), one classification per line out.")
 
-    @Option(help: "Profile name: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).") var profile = SwipeProfile.standard.name
+    @Option(help: "Profile name: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).") var profile = SwipeProfile
+        .standard.name
     @Argument(help: "Input file; standard input when omitted.") var file: String?
 
     func run() throws {

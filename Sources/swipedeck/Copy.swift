@@ -5,7 +5,9 @@ import SwipedeckServer
 /// `swipedeck copy`: a whole database from one engine to the other (`StoreCopier`).
 struct Copy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Copy a whole database to an empty one (SQLite ⇄ PostgreSQL), then verify row counts and a checksum of the swipes.")
+        abstract:
+            "Copy a whole database to an empty one (SQLite ⇄ PostgreSQL), then verify row counts and a checksum of the swipes."
+    )
 
     @Option(help: "The database to read: an SQLite file, sqlite:PATH or postgres://USER@HOST:PORT/DB.") var from: String
     @Option(help: "The empty database to write (created by the copy when it is an SQLite file).") var to: String
@@ -17,7 +19,12 @@ struct Copy: AsyncParsableCommand {
         _ = try Self.location(to)
         let source = try await Self.open(from)
         let target = try await Self.open(to)
-        defer { Task { await source.close(); await target.close() } }
+        defer {
+            Task {
+                await source.close()
+                await target.close()
+            }
+        }
         // Both opened above, so both parse; the text as given is only a fallback.
         let shownFrom = (try? StoreLocation(from))?.redacted ?? from
         let shownTo = (try? StoreLocation(to))?.redacted ?? to
@@ -27,9 +34,13 @@ struct Copy: AsyncParsableCommand {
                 if rows % 100_000 == 0 { FileHandle.standardError.write(Data("\(table): \(rows) rows so far\n".utf8)) }
             }
             let total = report.rows.reduce(0) { $0 + $1.count }
-            print("Copied \(total) rows from \(shownFrom) to \(shownTo) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
+            print(
+                "Copied \(total) rows from \(shownFrom) to \(shownTo) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s."
+            )
             Self.printCounts(report)
-            print("Verified: every table has as many rows as the source; the swipes' SHA-256 is \(report.swipeChecksum) on both.")
+            print(
+                "Verified: every table has as many rows as the source; the swipes' SHA-256 is \(report.swipeChecksum) on both."
+            )
         } catch let refusal as StoreCopier.Refusal {
             throw ValidationError(refusal.description)
         }

@@ -9,7 +9,9 @@ import SwipedeckServer
 struct DatabaseOption: ParsableArguments {
     @Option(
         name: [.customLong("database"), .customLong("db")],
-        help: "SQLite file, sqlite:PATH or postgres://USER@HOST:PORT/DB (env SWIPEDECK_DATABASE_URL, SWIPEDECK_DATABASE_URL_FILE or SWIPEDECK_DB).")
+        help:
+            "SQLite file, sqlite:PATH or postgres://USER@HOST:PORT/DB (env SWIPEDECK_DATABASE_URL, SWIPEDECK_DATABASE_URL_FILE or SWIPEDECK_DB)."
+    )
     var database: String?
 
     /// The location as given (option, then environment, then the default file).

@@ -42,10 +42,12 @@ struct EnvironmentSettings {
     }
 
     /// One of an enum's raw values (compared in lower case), nil when unset.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws -> T? where T.RawValue == String {
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws -> T?
+    where T.RawValue == String {
         guard let text = values[name] else { return nil }
         guard let value = T(rawValue: text.lowercased()) else {
-            throw ValidationError("\(name) is '\(text)': it must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw ValidationError(
+                "\(name) is '\(text)': it must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         return value
     }
@@ -67,7 +69,8 @@ struct EnvironmentSettings {
     /// - Throws: a sentence naming `variable` when it is unreadable or holds nothing.
     static func readSecret(path: String, variable: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("\(variable) names \(path), which cannot be read: check the path and its permissions.")
+            throw ValidationError(
+                "\(variable) names \(path), which cannot be read: check the path and its permissions.")
         }
         var text = String(decoding: data, as: UTF8.self)
         while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }

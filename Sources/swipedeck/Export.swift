@@ -12,7 +12,9 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         let database = try await db.open()
         defer { Task { await database.close() } }
-        guard let found = try await database.deck(slug: deck) else { throw ValidationError("No deck '\(deck)' in \(db.shown).") }
+        guard let found = try await database.deck(slug: deck) else {
+            throw ValidationError("No deck '\(deck)' in \(db.shown).")
+        }
         let report = try await database.results(for: found)
         switch format {
         case "csv": print(ResultsCSV.render(report, names: DirectionNames(deck: found)), terminator: "")

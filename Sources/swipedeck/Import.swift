@@ -4,7 +4,9 @@ import SwipedeckServer
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent).")
+        abstract:
+            "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent)."
+    )
 
     @Argument(help: "A .json or .csv file.") var file: String
     @OptionGroup var db: DatabaseOption
@@ -25,9 +27,11 @@ struct Import: AsyncParsableCommand {
     static func sentence(_ error: ApiError, file: String, slug: String?) -> String {
         switch error {
         case .slugTaken:
-            return "A deck with this slug already exists. Import under another one with --slug NAME (CSV), or change \"slug\" in the JSON."
+            return
+                "A deck with this slug already exists. Import under another one with --slug NAME (CSV), or change \"slug\" in the JSON."
         case .invalidField("invalid_csv_header", _):
-            return "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,images,link,accent."
+            return
+                "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,images,link,accent."
         case .invalidField("invalid_slug", _):
             return "'\(slug ?? file)' cannot be a slug: use 1–64 lower-case letters, digits and '-' (pass --slug NAME)."
         default:
@@ -37,19 +41,23 @@ struct Import: AsyncParsableCommand {
 
     func importFile() async throws {
         guard FileManager.default.isReadableFile(atPath: file) else {
-            throw ValidationError("Cannot read \(file): check the path (it is relative to \(FileManager.default.currentDirectoryPath)).")
+            throw ValidationError(
+                "Cannot read \(file): check the path (it is relative to \(FileManager.default.currentDirectoryPath)).")
         }
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let input: DeckInput
         if file.lowercased().hasSuffix(".csv") {
             let name = slug ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent.lowercased()
-            input = try DeckCSV.parse(String(decoding: data, as: UTF8.self), slug: name, title: title ?? name, profile: profile)
+            input = try DeckCSV.parse(
+                String(decoding: data, as: UTF8.self), slug: name, title: title ?? name, profile: profile)
         } else {
             do {
                 input = try JSONDecoder().decode(DeckInput.self, from: data)
             } catch {
                 let detail = (error as? DecodingError).map(RequestDecoding.describe) ?? "it is not valid JSON"
-                throw ValidationError("\(file) is not a deck in JSON (\(detail)). It needs \"slug\", \"title\" and \"cards\": [{\"title\": …}].")
+                throw ValidationError(
+                    "\(file) is not a deck in JSON (\(detail)). It needs \"slug\", \"title\" and \"cards\": [{\"title\": …}]."
+                )
             }
         }
         let (deck, cards) = try input.validated(now: Date().timeIntervalSince1970)
@@ -59,7 +67,8 @@ struct Import: AsyncParsableCommand {
         defer { Task { await database.close() } }
         let stored = try await database.importDeck(deck, cards: cards) { done in
             if showProgress {
-                FileHandle.standardError.write(Data("\rimported \(done)/\(total) cards (\(done * 100 / max(total, 1))%)".utf8))
+                FileHandle.standardError.write(
+                    Data("\rimported \(done)/\(total) cards (\(done * 100 / max(total, 1))%)".utf8))
             }
         }
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }

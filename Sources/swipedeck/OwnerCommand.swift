@@ -25,7 +25,9 @@ struct OwnerCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an owner. Prints a generated password once, or reads one line from stdin with --password-stdin.")
+            abstract:
+                "Create an owner. Prints a generated password once, or reads one line from stdin with --password-stdin."
+        )
 
         @Argument(help: "Username: 1–64 characters of letters, digits, '.', '_', '-'.") var name: String
         @Flag(help: "Read the password (10–200 characters, not a common one) from the first line of standard input.")
@@ -44,13 +46,16 @@ struct OwnerCommand: AsyncParsableCommand {
             let owner: Owner
             let adopted: [String]
             do {
-                (owner, adopted) = try await database.createOwner(name: name, passwordHash: hash, now: Date().timeIntervalSince1970)
+                (owner, adopted) = try await database.createOwner(
+                    name: name, passwordHash: hash, now: Date().timeIntervalSince1970)
             } catch StoreError.ownerNameTaken {
                 throw ValidationError("An owner named '\(name)' already exists in \(path). Pick another name.")
             }
             var out = "Created owner '\(owner.name)' in \(path).\n"
             if !passwordStdin { out += "Password (shown once): \(password)\n" }
-            if !adopted.isEmpty { out += "They now own the decks that had no owner: \(adopted.joined(separator: ", ")).\n" }
+            if !adopted.isEmpty {
+                out += "They now own the decks that had no owner: \(adopted.joined(separator: ", ")).\n"
+            }
             out += "Sign in at /owner/sign-in on the running server.\n"
             FileHandle.standardOutput.write(Data(out.utf8))
         }
@@ -62,7 +67,8 @@ struct OwnerCommand: AsyncParsableCommand {
                 + "or reads one line from stdin with --password-stdin.")
 
         @Argument(help: "The owner's username.") var name: String
-        @Flag(help: "Read the new password (10–200 characters, not a common one) from the first line of standard input.")
+        @Flag(
+            help: "Read the new password (10–200 characters, not a common one) from the first line of standard input.")
         var passwordStdin = false
         @OptionGroup var db: DatabaseOption
 
@@ -75,7 +81,8 @@ struct OwnerCommand: AsyncParsableCommand {
                 throw ValidationError("There is no owner named '\(name)' in \(path). See: swipedeck owner list")
             }
             let hash = try await PasswordHasher().hash(password)
-            try await database.setPassword(ownerId: owner.id, passwordHash: hash, keeping: nil, now: Date().timeIntervalSince1970)
+            try await database.setPassword(
+                ownerId: owner.id, passwordHash: hash, keeping: nil, now: Date().timeIntervalSince1970)
             var out = "Set a new password for '\(owner.name)' in \(path); their sessions have ended.\n"
             if generated { out += "Password (shown once): \(password)\n" }
             FileHandle.standardOutput.write(Data(out.utf8))

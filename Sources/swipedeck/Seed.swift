@@ -10,7 +10,8 @@ struct Seed: AsyncParsableCommand {
     @Argument(help: "Deck slug.") var deck: String
     @Option(help: "Swipes to store.") var swipes = 100_000
     @OptionGroup var db: DatabaseOption
-    @Option(help: "Secret the server signs participant ids with (its --participant-secret).") var participantSecret: String
+    @Option(help: "Secret the server signs participant ids with (its --participant-secret).") var participantSecret:
+        String
     @Option(help: "Participant and key prefix ([A-Za-z0-9], distinct per seeding of one database).") var prefix = "seed"
     @Option(help: "Swipes per transaction.") var batch = 5_000
 

@@ -5,6 +5,9 @@ import ArgumentParser
 struct Swipedeck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Swipe-to-decide card decks: a server, importer, exporter and trace classifier.",
-        subcommands: [Serve.self, Import.self, Export.self, Classify.self, OwnerCommand.self, Seed.self, Copy.self, Backup.self, Restore.self],
+        subcommands: [
+            Serve.self, Import.self, Export.self, Classify.self, OwnerCommand.self, Seed.self, Copy.self, Backup.self,
+            Restore.self,
+        ],
         defaultSubcommand: Serve.self)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// JSON shapes: profiles round-trip losslessly, `Classification` writes `rejection: null`, and
@@ -30,10 +31,12 @@ struct CodableTests {
         // Every field is present, whether the rule uses it or not.
         let o = try Self.object(p)
         for key in [
-            "name", "summary", "rule", "directions", "velocityWindowMs", "distanceThreshold", "flingVelocity", "minFlingDistance",
+            "name", "summary", "rule", "directions", "velocityWindowMs", "distanceThreshold", "flingVelocity",
+            "minFlingDistance",
             "classicXRatio", "pressDelayMs", "pressSlopPx", "zoneInsetX", "kolodaThreshold",
             "maxRotation", "rotationByViewport", "rotateAboutGrabPoint", "overlayStart", "overlayFull", "returnSpring",
-            "throwStyle", "exitDistanceFactor", "throwMinMs", "throwMaxMs", "enterMs", "tapSlopPx", "stack", "reveal", "springList", "limits",
+            "throwStyle", "exitDistanceFactor", "throwMinMs", "throwMaxMs", "enterMs", "tapSlopPx", "stack", "reveal",
+            "springList", "limits",
         ] {
             #expect(o[key] != nil, "\(name) lacks \(key)")
         }
@@ -46,7 +49,10 @@ struct CodableTests {
     func profileWireNames() throws {
         let o = try Self.object(SwipeProfile.eightway)
         #expect(o["rule"] as? String == "koloda")
-        #expect(o["directions"] as? [String] == ["left", "right", "up", "down", "up_left", "up_right", "down_left", "down_right"])
+        #expect(
+            o["directions"] as? [String] == [
+                "left", "right", "up", "down", "up_left", "up_right", "down_left", "down_right",
+            ])
         #expect((o["stack"] as? [String: Any])?["mode"] as? String == "inset")
         #expect(try Self.object(SwipeProfile.classic)["throwStyle"] as? String == "horizontalVelocityY")
         #expect(try Self.object(SwipeProfile.springList)["directions"] as? [String] == [])
@@ -101,7 +107,8 @@ struct CodableTests {
         }
     }
 
-    static let validTraceJSON = #"{"t":[0,16,32,48],"x":[0,3.5,9,20],"y":[0,-1,-2,-2],"w":320,"h":440,"vw":390,"vh":844,"gx":160,"gy":300}"#
+    static let validTraceJSON =
+        #"{"t":[0,16,32,48],"x":[0,3.5,9,20],"y":[0,-1,-2,-2],"w":320,"h":440,"vw":390,"vh":844,"gx":160,"gy":300}"#
 
     @Test("a trace decodes from the wire format and round-trips")
     func traceRoundTrip() throws {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SwipePhysics
 
 // Shared helpers of the SwipePhysics tests: a seeded PRNG, trace builders and boundary finders.
@@ -49,11 +50,16 @@ func makeTrace(_ t: [Double], _ x: [Double], _ y: [Double], _ g: Geometry = .squ
 ///
 /// Samples every 16 ms: a still press up to `pressMs` (samples at t < `pressMs` are at the origin),
 /// a straight ramp over `moveMs`, then 7 still samples (112 ms).
-func rampTrace(dx: Double, dy: Double = 0, pressMs: Double = 0, moveMs: Double = 320, _ g: Geometry = .square) -> Trace {
-    var t: [Double] = [], x: [Double] = [], y: [Double] = []
+func rampTrace(dx: Double, dy: Double = 0, pressMs: Double = 0, moveMs: Double = 320, _ g: Geometry = .square) -> Trace
+{
+    var t: [Double] = []
+    var x: [Double] = []
+    var y: [Double] = []
     var now = 0.0
     while now < pressMs {
-        t.append(now); x.append(0); y.append(0)
+        t.append(now)
+        x.append(0)
+        y.append(0)
         now += 16
     }
     let start = pressMs
@@ -66,7 +72,9 @@ func rampTrace(dx: Double, dy: Double = 0, pressMs: Double = 0, moveMs: Double =
     }
     let end = start + moveMs
     for i in 1...7 {
-        t.append(end + 16 * Double(i)); x.append(dx); y.append(dy)
+        t.append(end + 16 * Double(i))
+        x.append(dx)
+        y.append(dy)
     }
     return makeTrace(t, x, y, g)
 }
@@ -78,7 +86,9 @@ func rampTrace(dx: Double, dy: Double = 0, pressMs: Double = 0, moveMs: Double =
 /// so the computed velocity is `slope` bit for bit. Before 196 ms the pointer drifts slowly to c0.
 func flingTrace(final: Double, slope: Double, _ g: Geometry = .square) -> Trace {
     let c0 = final - 98 * slope
-    var t: [Double] = [], x: [Double] = [], y: [Double] = []
+    var t: [Double] = []
+    var x: [Double] = []
+    var y: [Double] = []
     for k in 1...21 {
         let tk = 14 * Double(k)
         t.append(tk)
@@ -93,7 +103,9 @@ func flingTrace(final: Double, slope: Double, _ g: Geometry = .square) -> Trace 
 }
 
 /// The largest double ≤ `start` (stepping down one ulp at a time) for which `pass` holds.
-func stepDown(from start: Double, until pass: (Double) -> Bool) -> Double { step(from: start, by: \.nextDown, until: pass) }
+func stepDown(from start: Double, until pass: (Double) -> Bool) -> Double {
+    step(from: start, by: \.nextDown, until: pass)
+}
 
 /// The smallest double ≥ `start` (stepping up one ulp at a time) for which `pass` holds.
 func stepUp(from start: Double, until pass: (Double) -> Bool) -> Double { step(from: start, by: \.nextUp, until: pass) }
@@ -152,19 +164,25 @@ func clampedMoveSum(_ xs: [Double], clamp: Double, samples: Int) -> Double {
 /// A human-like drag: minimum-jerk progress (bell-shaped speed), sample intervals jittered ±20 %
 /// around a frame time, slight curvature (a sideways bow), and sub-pixel noise.
 func humanTrace(_ rng: inout SplitMix64) -> Trace {
-    let w = rng.uniform(200, 420), h = rng.uniform(280, 600)
-    let vw = rng.uniform(max(w + 20, 320), 1400), vh = rng.uniform(max(h + 40, 480), 1000)
+    let w = rng.uniform(200, 420)
+    let h = rng.uniform(280, 600)
+    let vw = rng.uniform(max(w + 20, 320), 1400)
+    let vh = rng.uniform(max(h + 40, 480), 1000)
     let g = Geometry(w: w, h: h, vw: vw, vh: vh, gx: rng.uniform(0, w), gy: rng.uniform(0, h))
     let angle = rng.uniform(-Double.pi, Double.pi)
     let length = rng.uniform(20, 500)
     let duration = rng.uniform(120, 900)
     let frame = rng.pick([1000.0 / 60, 1000.0 / 120, 1000.0 / 90, 1000.0 / 30])
     let bow = rng.uniform(0.02, 0.12) * (rng.chance(0.5) ? 1 : -1)
-    let ex = cos(angle) * length, ey = sin(angle) * length
+    let ex = cos(angle) * length
+    let ey = sin(angle) * length
     // Perpendicular unit vector for the bow.
-    let nx = -sin(angle), ny = cos(angle)
+    let nx = -sin(angle)
+    let ny = cos(angle)
     let holdAfter = rng.chance(0.3) ? rng.uniform(0, 150) : 0
-    var t: [Double] = [], x: [Double] = [], y: [Double] = []
+    var t: [Double] = []
+    var x: [Double] = []
+    var y: [Double] = []
     var now = frame * rng.uniform(0.2, 1.0)
     while now < duration + holdAfter {
         let tau = min(now / duration, 1)
@@ -180,16 +198,23 @@ func humanTrace(_ rng: inout SplitMix64) -> Trace {
 
 /// A machine-like drag: constant interval, constant speed, a perfectly straight line.
 func machineTrace(_ rng: inout SplitMix64) -> Trace {
-    let g = Geometry(w: 320, h: 440, vw: rng.uniform(320, 1400), vh: rng.uniform(480, 1000), gx: rng.uniform(0, 320), gy: rng.uniform(0, 440))
+    let g = Geometry(
+        w: 320, h: 440, vw: rng.uniform(320, 1400), vh: rng.uniform(480, 1000), gx: rng.uniform(0, 320),
+        gy: rng.uniform(0, 440))
     let dt = rng.uniform(4, 20)
     let speed = rng.uniform(0.1, 5)
     let angle = rng.uniform(-Double.pi, Double.pi)
-    let vx = cos(angle) * speed, vy = sin(angle) * speed
+    let vx = cos(angle) * speed
+    let vy = sin(angle) * speed
     let n = rng.int(5, 64)
-    var t: [Double] = [], x: [Double] = [], y: [Double] = []
+    var t: [Double] = []
+    var x: [Double] = []
+    var y: [Double] = []
     for i in 1...n {
         let ti = dt * Double(i)
-        t.append(ti); x.append(vx * ti); y.append(vy * ti)
+        t.append(ti)
+        x.append(vx * ti)
+        y.append(vy * ti)
     }
     return makeTrace(t, x, y, g)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// Properties over generated gestures: human-like traces pass and are not suspect; machine-like
@@ -103,7 +104,9 @@ struct HumanTracePropertyTests {
             default: tr.t[0] = -rng.uniform(0x1p-40, 100)  // before the pointerdown
             }
             let p = rng.pick(SwipeProfile.all)
-            if rejection(tr, p) != .nonMonotonicTime || Classification.of(tr, claimed: .right, profile: p).rejection != .nonMonotonicTime {
+            if rejection(tr, p) != .nonMonotonicTime
+                || Classification.of(tr, claimed: .right, profile: p).rejection != .nonMonotonicTime
+            {
                 failures += 1
                 if failures <= 5 { Issue.record("case \(i): \(String(describing: rejection(tr, p))) for \(tr)") }
             }
@@ -142,7 +145,9 @@ struct HumanTracePropertyTests {
             let speed = rng.uniform(25, 400)
             let a = rng.uniform(-Double.pi, Double.pi)
             let frame = rng.pick([1000.0 / 60, 1000.0 / 120])
-            var t: [Double] = [], x: [Double] = [], y: [Double] = []
+            var t: [Double] = []
+            var x: [Double] = []
+            var y: [Double] = []
             var now = frame * rng.uniform(0.5, 1)
             // At least 8 samples: past the 24 ms window of the speed rule, whatever the frame.
             for _ in 0..<rng.int(8, 40) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// The generated parity corpus and its comparison, shared by every runner of `physics.js`: node
@@ -31,7 +32,8 @@ struct ParityCorpus {
 
     /// Writes the runner's inputs into `dir`: `in.jsonl` and `profiles.json` (`SwipeProfile.all`).
     func write(to dir: URL) throws -> (input: URL, profiles: URL) {
-        let input = dir.appendingPathComponent("in.jsonl"), profiles = dir.appendingPathComponent("profiles.json")
+        let input = dir.appendingPathComponent("in.jsonl")
+        let profiles = dir.appendingPathComponent("profiles.json")
         try Data(text.utf8).write(to: input)
         try JSONEncoder().encode(SwipeProfile.all).write(to: profiles)
         return (input, profiles)
@@ -59,7 +61,8 @@ struct ParityCorpus {
         let decoder = JSONDecoder()
         let diff = tally.diff
         for i in cases.indices {
-            let c = cases[i], out = lines[i]
+            let c = cases[i]
+            let out = lines[i]
             diff.begin(line: i + 1, input: c.line)
             let p = SwipeProfile.all[c.profile]
             let swift: Classification

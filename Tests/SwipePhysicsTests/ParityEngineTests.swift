@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// The parity corpus for runners other than node: `Tests/Browser/test_engine_parity.py` runs
@@ -18,7 +19,9 @@ struct ParityEngineTests {
     static let environment = ProcessInfo.processInfo.environment
     static var lineCount: Int { environment["SWIPEDECK_PARITY_LINES"].flatMap { Int($0) } ?? ParityTests.lineCount }
 
-    @Test("writes the parity corpus into $SWIPEDECK_PARITY_EXPORT", .enabled(if: environment["SWIPEDECK_PARITY_EXPORT"] != nil))
+    @Test(
+        "writes the parity corpus into $SWIPEDECK_PARITY_EXPORT",
+        .enabled(if: environment["SWIPEDECK_PARITY_EXPORT"] != nil))
     func export() throws {
         let dir = URL(fileURLWithPath: try #require(Self.environment["SWIPEDECK_PARITY_EXPORT"]))
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -27,7 +30,9 @@ struct ParityEngineTests {
         print("parity corpus: \(corpus.cases.count) lines in \(input.path)")
     }
 
-    @Test("the output in $SWIPEDECK_PARITY_OUTPUT equals Swift on every line", .enabled(if: environment["SWIPEDECK_PARITY_OUTPUT"] != nil))
+    @Test(
+        "the output in $SWIPEDECK_PARITY_OUTPUT equals Swift on every line",
+        .enabled(if: environment["SWIPEDECK_PARITY_OUTPUT"] != nil))
     func compareOutput() throws {
         let path = try #require(Self.environment["SWIPEDECK_PARITY_OUTPUT"])
         let runner = Self.environment["SWIPEDECK_PARITY_RUNNER"] ?? path
@@ -38,13 +43,17 @@ struct ParityEngineTests {
         let tally = corpus.compare(output: try Data(contentsOf: URL(fileURLWithPath: path)), runner: runner)
         try #require(tally.failure == nil, "\(tally.failure ?? "")")
         let diff = tally.diff
-        print("""
+        print(
+            """
             parity[\(runner)]: \(corpus.cases.count) lines compared (generate \(generated - started), \
             compare \(clock.now - generated)), \(diff.count) mismatches; suspect \(tally.suspects); \
             rejections \(tally.rejections.sorted { $0.key < $1.key })
             """)
-        #expect(diff.count == 0, "\(diff.count) Swift ↔ \(runner) mismatches; the first \(diff.first.count):\n\(diff.report)")
-        #expect(tally.rejections.count == SwipeRejection.allCases.count + 1 || corpus.cases.count < 10_000,
-                "the corpus reached only \(tally.rejections.keys.sorted())")
+        #expect(
+            diff.count == 0,
+            "\(diff.count) Swift ↔ \(runner) mismatches; the first \(diff.first.count):\n\(diff.report)")
+        #expect(
+            tally.rejections.count == SwipeRejection.allCases.count + 1 || corpus.cases.count < 10_000,
+            "the corpus reached only \(tally.rejections.keys.sorted())")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SwipePhysics
 
 /// The parity generator draws from the suites' `SplitMix64` (Helpers.swift), so the traces are the
@@ -35,7 +36,8 @@ struct ParityRawTrace {
     init(_ tr: Trace) {
         fields = [
             ("t", parityJSONArray(tr.t)), ("x", parityJSONArray(tr.x)), ("y", parityJSONArray(tr.y)),
-            ("w", parityJSONNumber(tr.w)), ("h", parityJSONNumber(tr.h)), ("vw", parityJSONNumber(tr.vw)), ("vh", parityJSONNumber(tr.vh)),
+            ("w", parityJSONNumber(tr.w)), ("h", parityJSONNumber(tr.h)), ("vw", parityJSONNumber(tr.vw)),
+            ("vh", parityJSONNumber(tr.vh)),
             ("gx", parityJSONNumber(tr.gx)), ("gy", parityJSONNumber(tr.gy)),
         ]
         if let ox = tr.ox { fields.append(("ox", parityJSONNumber(ox))) }
@@ -70,7 +72,9 @@ struct ParityAux {
     /// Rounds the free-standing random values to 0.001 (shorter lines; the values stay arbitrary doubles).
     mutating func shorten() {
         func r(_ v: inout Double) { v = (v * 1000).rounded() / 1000 }
-        for kp in [\ParityAux.pr, \.vx, \.vy, \.x0, \.v0, \.off, \.travel, \.sd, \.ty, \.iy, \.os, \.r2] { r(&self[keyPath: kp]) }
+        for kp in [\ParityAux.pr, \.vx, \.vy, \.x0, \.v0, \.off, \.travel, \.sd, \.ty, \.iy, \.os, \.r2] {
+            r(&self[keyPath: kp])
+        }
         ts = ts.map { ($0 * 1000).rounded() / 1000 }
         xs = xs.map { ($0 * 1000).rounded() / 1000 }
         spring.responseMs = spring.responseMs.rounded()
@@ -78,7 +82,8 @@ struct ParityAux {
 
     var json: String {
         let n = parityJSONNumber
-        return "{\"dx\":\(n(dx)),\"dy\":\(n(dy)),\"w\":\(n(w)),\"h\":\(n(h)),\"vw\":\(n(vw)),\"vh\":\(n(vh)),\"gy\":\(n(gy)),\"ox\":\(n(ox)),"
+        return
+            "{\"dx\":\(n(dx)),\"dy\":\(n(dy)),\"w\":\(n(w)),\"h\":\(n(h)),\"vw\":\(n(vw)),\"vh\":\(n(vh)),\"gy\":\(n(gy)),\"ox\":\(n(ox)),"
             + "\"pr\":\(n(pr)),\"vx\":\(n(vx)),\"vy\":\(n(vy)),\"d\":\"\(d.rawValue)\",\"count\":\(count),\"ts\":\(parityJSONArray(ts)),"
             + "\"x0\":\(n(x0)),\"v0\":\(n(v0)),\"spring\":{\"responseMs\":\(n(spring.responseMs)),\"dampingRatio\":\(n(spring.dampingRatio))},"
             + "\"xs\":\(parityJSONArray(xs)),\"off\":\(n(off)),\"travel\":\(n(travel)),\"opening\":\(opening),"
@@ -130,12 +135,21 @@ struct ParityGenerator {
     }
 
     mutating func geometry() -> (w: Double, h: Double, vw: Double, vh: Double) {
-        var w: Double, h: Double
+        var w: Double
+        var h: Double
         switch rng.int(12) {
-        case 0: w = 16; h = rng.chance(0.5) ? 16 : rng.range(16, 64).rounded()
-        case 1: w = 4096; h = rng.chance(0.5) ? 4096 : rng.range(1000, 4096).rounded()
-        case 2: w = rng.range(16, 4096); h = rng.range(16, 4096)
-        case 3: w = rng.range(16, 64); h = rng.range(16, 64)
+        case 0:
+            w = 16
+            h = rng.chance(0.5) ? 16 : rng.range(16, 64).rounded()
+        case 1:
+            w = 4096
+            h = rng.chance(0.5) ? 4096 : rng.range(1000, 4096).rounded()
+        case 2:
+            w = rng.range(16, 4096)
+            h = rng.range(16, 4096)
+        case 3:
+            w = rng.range(16, 64)
+            h = rng.range(16, 64)
         default:
             w = rng.range(220, 480)
             if rng.chance(0.6) { w = w.rounded() }
@@ -182,14 +196,16 @@ struct ParityGenerator {
         }
         let reach = max(w, 0.6 * vw, h * 0.5)
         let dist = rng.range(0, 1.2) * reach
-        let speed = rng.range(0.3, rng.chance(0.2) ? 12 : 4) // px/ms on average
+        let speed = rng.range(0.3, rng.chance(0.2) ? 12 : 4)  // px/ms on average
         let frame = rng.pick([1000.0 / 60, 1000.0 / 120, 1000.0 / 90, 1000.0 / 144, 8, 10, 16, 20, 25])
         var n = max(2 + rng.int(24), Int((dist / speed / frame).rounded(.up)) + 1)
         n = min(n, rng.chance(0.02) ? 400 : 40)
         let ease = rng.int(5)
         let noise = rng.chance(0.3) ? 0 : rng.range(0, 2)
-        let hold = rng.chance(0.25) ? rng.range(30, 90) : 0 // ms of still press first
-        var t: [Double] = [], x: [Double] = [], y: [Double] = []
+        let hold = rng.chance(0.25) ? rng.range(30, 90) : 0  // ms of still press first
+        var t: [Double] = []
+        var x: [Double] = []
+        var y: [Double] = []
         var now = rng.chance(0.5) ? 0 : rng.range(0, 30)
         if rng.chance(0.3) { now = now.rounded() }
         if hold > 0 {
@@ -238,9 +254,11 @@ struct ParityGenerator {
         ]
         let ys: [Double] = [
             0, -0.0, 0.02 * vh, -0.02 * vh, p.kolodaThreshold * h / 2,
-            -p.kolodaThreshold * h / 2, p.distanceThreshold * h, -p.distanceThreshold * h, p.minFlingDistance * h, 1, -1,
+            -p.kolodaThreshold * h / 2, p.distanceThreshold * h, -p.distanceThreshold * h, p.minFlingDistance * h, 1,
+            -1,
         ]
-        var ex = rng.pick(ends), ey = rng.pick(ys)
+        var ex = rng.pick(ends)
+        var ey = rng.pick(ys)
         if rng.chance(0.5) { ex = -ex }
         switch rng.int(4) {
         case 0: ex = ex.nextUp
@@ -258,7 +276,9 @@ struct ParityGenerator {
         } else {
             frame = rng.pick([10, 20, 25, 16, 1000.0 / 60, 50])
         }
-        var t: [Double] = [], x: [Double] = [], y: [Double] = []
+        var t: [Double] = []
+        var x: [Double] = []
+        var y: [Double] = []
         var start = 0.0
         if rng.chance(0.3) {
             // A press held exactly pressDelayMs with exactly pressSlopPx of movement.
@@ -308,7 +328,8 @@ struct ParityGenerator {
         let (w, h, vw, vh) = geometry()
         let n = 2 + rng.int(20)
         let dt = rng.pick([16.0, 10, 1000.0 / 60, 8])
-        let vx = rng.range(-3, 3), vy = rng.chance(0.5) ? 0 : rng.range(-2, 2)
+        let vx = rng.range(-3, 3)
+        let vy = rng.chance(0.5) ? 0 : rng.range(-2, 2)
         var t = (0..<n).map { Double($0) * dt }
         var x = (0..<n).map { Double($0) * dt * vx }
         var y = (0..<n).map { Double($0) * dt * vy }
@@ -317,7 +338,8 @@ struct ParityGenerator {
             let l = p.limits
             switch rng.int(3) {
             case 0: t[i] += dt * l.suspectIntervalTolerance * rng.pick([0.5, 1, 1.5])
-            case 1: x[i] += l.suspectLineTolerancePx * rng.pick([0.5, 1, 2]) * (vy == 0 ? 0 : 1)
+            case 1:
+                x[i] += l.suspectLineTolerancePx * rng.pick([0.5, 1, 2]) * (vy == 0 ? 0 : 1)
                 y[i] += l.suspectLineTolerancePx * rng.pick([0.5, 1, 2])
             default: x[i] *= 1 + l.suspectSpeedTolerance * rng.pick([0.5, 1, 3])
             }
@@ -330,24 +352,28 @@ struct ParityGenerator {
         var tr = human()
         let l = p.limits
         switch rng.int(14) {
-        case 0: tr.w = rng.pick([l.minCardSize, l.maxCardSize, l.minCardSize.nextDown, l.maxCardSize.nextUp]); tr.gx = min(tr.gx, max(tr.w, 0))
-        case 1: tr.h = rng.pick([l.minCardSize, l.maxCardSize, l.minCardSize.nextDown, l.maxCardSize.nextUp]); tr.gy = min(tr.gy, max(tr.h, 0))
+        case 0:
+            tr.w = rng.pick([l.minCardSize, l.maxCardSize, l.minCardSize.nextDown, l.maxCardSize.nextUp])
+            tr.gx = min(tr.gx, max(tr.w, 0))
+        case 1:
+            tr.h = rng.pick([l.minCardSize, l.maxCardSize, l.minCardSize.nextDown, l.maxCardSize.nextUp])
+            tr.gy = min(tr.gy, max(tr.h, 0))
         case 2: tr.vw = rng.pick([l.minViewport, l.maxViewport, l.minViewport.nextDown, l.maxViewport.nextUp])
         case 3: tr.vh = rng.pick([l.minViewport, l.maxViewport, l.minViewport.nextDown, l.maxViewport.nextUp])
         case 4: tr.gx = rng.pick([0, -0.0, tr.w, tr.w.nextUp, -1e-300])
         case 5: tr.gy = rng.pick([0, -0.0, tr.h, tr.h.nextUp, (-0.0).nextDown])
-        case 6: // duration exactly at / around the minimum, over the fewest samples or one more
+        case 6:  // duration exactly at / around the minimum, over the fewest samples or one more
             let d = rng.pick([l.minDurationMs, l.minDurationMs.nextDown, l.minDurationMs.nextUp])
             let t0 = rng.pick([0.0, 3, 12.5])
             let n = max(l.minSamples, 2) + rng.int(2)
             tr.t = (0..<n).map { $0 == n - 1 ? t0 + d : t0 + d * Double($0) / Double(n - 1) }
             tr.x = (0..<n).map { $0 == 0 ? 0 : rng.range(-10, 10) }
             tr.y = (0..<n).map { $0 == 0 ? 0 : rng.range(-10, 10) }
-        case 7: // last sample at / around the maximum duration
+        case 7:  // last sample at / around the maximum duration
             let n = tr.t.count
             let shift = rng.pick([l.maxDurationMs, l.maxDurationMs.nextUp, l.maxDurationMs - 1]) - tr.t[n - 1]
             tr.t = tr.t.map { $0 + shift }
-        case 8: // a move exactly at the speed limit (plus the slop) from its anchor, or just past it:
+        case 8:  // a move exactly at the speed limit (plus the slop) from its anchor, or just past it:
             // samples a window or more apart, or a burst (a pair under a millisecond apart)
             let dt = rng.pick([l.speedWindowMs, l.speedWindowMs.nextUp, 30, 1000.0 / 30])
             let reach = l.maxSpeed * dt + l.pointerSlopPx
@@ -362,20 +388,22 @@ struct ParityGenerator {
                 tr.x = [0, rng.range(0, 40), dx, dx + rng.range(0, 5)]
                 tr.y = [0, 0, 0, 0]
             }
-        case 9: // the first sample measured from the pointerdown point, a window or more away
+        case 9:  // the first sample measured from the pointerdown point, a window or more away
             let span = tr.t[0] > l.speedWindowMs ? tr.t[0] : l.speedWindowMs
             let reach = l.maxSpeed * span + l.pointerSlopPx
             tr.x[0] = rng.pick([l.pointerSlopPx, reach, reach.nextUp, reach.nextDown])
-        case 10 where rng.chance(0.1): // sample count at / over the maximum (rarely: long lines)
+        case 10 where rng.chance(0.1):  // sample count at / over the maximum (rarely: long lines)
             let n = rng.pick([l.maxSamples, l.maxSamples + 1])
             tr.t = (0..<n).map { Double($0) * 4 }
             tr.x = (0..<n).map { Double($0) * 0.25 }
             tr.y = (0..<n).map { _ in 0 }
-        case 11: // samples below the minimum count
+        case 11:  // samples below the minimum count
             let n = max(l.minSamples - 1, 0)
-            tr.t = Array(tr.t.prefix(n)); tr.x = Array(tr.x.prefix(n)); tr.y = Array(tr.y.prefix(n))
+            tr.t = Array(tr.t.prefix(n))
+            tr.x = Array(tr.x.prefix(n))
+            tr.y = Array(tr.y.prefix(n))
         case 12: tr.t[0] = rng.pick([-0.0, -1e-9, 0])
-        default: // first sample at exactly the velocity window before the last
+        default:  // first sample at exactly the velocity window before the last
             let n = tr.t.count
             if n >= 3 { tr.t[n - 3] = tr.t[n - 1] - p.velocityWindowMs }
         }
@@ -403,23 +431,23 @@ struct ParityGenerator {
             case 6: tr.ox = bad
             default: tr.oy = bad
             }
-        case 4: // negative or zero sizes
+        case 4:  // negative or zero sizes
             switch rng.int(4) {
             case 0: tr.w = -tr.w
             case 1: tr.h = rng.pick([0, -0.0, -1])
             case 2: tr.vw = -tr.vw
             default: tr.vh = 0
             }
-        case 5: // two times swapped, or one repeated
+        case 5:  // two times swapped, or one repeated
             if n >= 2 {
                 let i = 1 + rng.int(n - 1)
                 if rng.chance(0.5) { tr.t.swapAt(i, i - 1) } else { tr.t[i] = tr.t[i - 1] }
             }
         case 6: tr.t = tr.t.map { $0 - rng.pick([1, 0.001, 1000]) }
-        case 7: // a teleport
+        case 7:  // a teleport
             let i = rng.int(n)
             tr.x[i] += rng.pick([500, -1000, 5000])
-        case 8: // arrays of different lengths
+        case 8:  // arrays of different lengths
             switch rng.int(3) {
             case 0: tr.x.removeLast()
             case 1: tr.y.append(0)
@@ -427,7 +455,7 @@ struct ParityGenerator {
             }
         case 9: tr.gx = tr.w + rng.pick([0.5, 100])
         case 10: tr.gy = rng.pick([-0.5, -100])
-        default: // grossly out-of-range sizes
+        default:  // grossly out-of-range sizes
             tr.w = rng.pick([1e6, 1, 15.9, 1e-300])
         }
         return tr
@@ -440,25 +468,32 @@ struct ParityGenerator {
         let keys = ["t", "x", "y", "w", "h", "vw", "vh", "gx", "gy"]
         switch rng.int(11) {
         case 0: raw.set(rng.pick(keys), nil)
-        case 1: raw.set(rng.pick(["w", "h", "vw", "vh", "gx", "gy"]), rng.pick(["\"320\"", "true", "null", "[]", "{}", "\"nan\"", "\"inf\""]))
+        case 1:
+            raw.set(
+                rng.pick(["w", "h", "vw", "vh", "gx", "gy"]),
+                rng.pick(["\"320\"", "true", "null", "[]", "{}", "\"nan\"", "\"inf\""]))
         case 2: raw.set(rng.pick(["t", "x", "y"]), rng.pick(["\"0,1\"", "5", "null", "{}", "[[0]]", "\"[]\""]))
-        case 3: // one element of an array replaced by a non-number
+        case 3:  // one element of an array replaced by a non-number
             let k = rng.pick(["t", "x", "y"])
             let a = k == "t" ? tr.t : k == "x" ? tr.x : tr.y
             var parts = a.map(parityJSONNumber)
-            if !parts.isEmpty { parts[rng.int(parts.count)] = rng.pick(["\"abc\"", "null", "true", "\"nan\"", "[]", "\"\"", "\"1\""]) }
+            if !parts.isEmpty {
+                parts[rng.int(parts.count)] = rng.pick(["\"abc\"", "null", "true", "\"nan\"", "[]", "\"\"", "\"1\""])
+            }
             raw.set(k, "[" + parts.joined(separator: ",") + "]")
-        case 4: // the lenient spellings: decoded, then malformed by the finiteness rule
+        case 4:  // the lenient spellings: decoded, then malformed by the finiteness rule
             let k = rng.pick(["t", "x", "y"])
             let a = k == "t" ? tr.t : k == "x" ? tr.x : tr.y
             var parts = a.map(parityJSONNumber)
-            if !parts.isEmpty { parts[rng.int(parts.count)] = rng.pick(["\"NaN\"", "\"Infinity\"", "\"+Infinity\"", "\"-Infinity\""]) }
+            if !parts.isEmpty {
+                parts[rng.int(parts.count)] = rng.pick(["\"NaN\"", "\"Infinity\"", "\"+Infinity\"", "\"-Infinity\""])
+            }
             raw.set(k, "[" + parts.joined(separator: ",") + "]")
         case 5: raw.set(rng.pick(["ox", "oy"]), rng.pick(["null", "\"x\"", "\"+Infinity\"", "true", "0", "-0"]))
         case 6: raw.set(rng.pick(["extra", "T", "W"]), rng.pick(["1", "\"x\"", "null"]))
         case 7: raw.set("w", tr.w.isFinite ? String(format: "%.17E", tr.w) : "1E2")
         case 8: return rng.pick(["[]", "null", "5", "\"trace\"", "[\(raw.json)]", "true"])
-        case 9: return nil // no trace at all
+        case 9: return nil  // no trace at all
         default: raw.set(rng.pick(["ox", "oy"]), rng.pick(["\"NaN\"", "\"-Infinity\"", "1e308", "-1e-308"]))
         }
         return raw.json
@@ -480,11 +515,16 @@ struct ParityGenerator {
 
     mutating func aux(for tr: Trace?) -> ParityAux {
         var a = ParityAux()
-        let scalarsFinite = tr.map { [$0.w, $0.h, $0.vw, $0.vh, $0.gx, $0.gy, $0.ox ?? 0].allSatisfy(\.isFinite) } ?? false
+        let scalarsFinite =
+            tr.map { [$0.w, $0.h, $0.vw, $0.vh, $0.gx, $0.gy, $0.ox ?? 0].allSatisfy(\.isFinite) } ?? false
         if let tr, scalarsFinite, rng.chance(0.85) {
             a.dx = tr.x.last.flatMap { $0.isFinite ? $0 : nil } ?? 0
             a.dy = tr.y.last.flatMap { $0.isFinite ? $0 : nil } ?? 0
-            a.w = tr.w; a.h = tr.h; a.vw = tr.vw; a.vh = tr.vh; a.gy = tr.gy
+            a.w = tr.w
+            a.h = tr.h
+            a.vw = tr.vw
+            a.vh = tr.vh
+            a.gy = tr.gy
             a.ox = tr.ox ?? ((tr.vw - tr.w) / 2 + tr.gx)
         } else {
             a.w = rng.pick([0, -50, rng.range(16, 600), 320])
@@ -516,9 +556,16 @@ struct ParityGenerator {
         a.travel = rng.pick([0, -10, rng.range(1, 400)])
         a.off = rng.range(-1.2 * abs(a.travel) - 1, 50)
         a.opening = rng.chance(0.5)
-        a.sd = rng.range(-40, 40); a.ty = rng.range(0, 2000); a.iy = rng.range(0, 2000); a.os = rng.range(-300, 300)
-        a.cnt = rng.int(21); a.idx = rng.int(a.cnt + 1); a.top = rng.chance(0.5)
-        a.r1 = rng.pick([rng.unit(), 0, (1.0).nextDown]); a.r2 = rng.unit(); a.r3 = rng.pick([rng.unit(), 0.5])
+        a.sd = rng.range(-40, 40)
+        a.ty = rng.range(0, 2000)
+        a.iy = rng.range(0, 2000)
+        a.os = rng.range(-300, 300)
+        a.cnt = rng.int(21)
+        a.idx = rng.int(a.cnt + 1)
+        a.top = rng.chance(0.5)
+        a.r1 = rng.pick([rng.unit(), 0, (1.0).nextDown])
+        a.r2 = rng.unit()
+        a.r3 = rng.pick([rng.unit(), 0.5])
         a.k = rng.int(3)
         if rng.chance(0.8) { a.shorten() }
         return a
@@ -548,7 +595,9 @@ struct ParityGenerator {
         switch claimRaw {
         case nil, "null": c.decoded = (tr, nil)
         case let raw?:
-            if raw.count > 2, raw.hasPrefix("\""), let d = Decision(rawValue: String(raw.dropFirst().dropLast())) { c.decoded = (tr, d) }
+            if raw.count > 2, raw.hasPrefix("\""), let d = Decision(rawValue: String(raw.dropFirst().dropLast())) {
+                c.decoded = (tr, d)
+            }
         }
         return c
     }
@@ -558,6 +607,7 @@ struct ParityGenerator {
         if let trace { input += "\"trace\":" + trace }
         if let claim { input += (trace == nil ? "" : ",") + "\"claimed\":" + claim }
         input += "}"
-        return ParityCase(profile: profile, input: input, line: "{\"p\":\(profile),\"aux\":\(aux.json),\"input\":\(input)}", aux: aux)
+        return ParityCase(
+            profile: profile, input: input, line: "{\"p\":\(profile),\"aux\":\(aux.json),\"input\":\(input)}", aux: aux)
     }
 }

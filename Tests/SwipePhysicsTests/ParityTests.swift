@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// Swift ↔ JavaScript parity: generated traces go through `Classification.of` here and through
@@ -30,7 +31,9 @@ struct ParityTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // SWIPEDECK_PARITY_KEEP=1 keeps the generated files for a look (their path is printed).
         let keep = ProcessInfo.processInfo.environment["SWIPEDECK_PARITY_KEEP"] != nil
-        defer { if keep { print("parity files kept in \(dir.path)") } else { try? FileManager.default.removeItem(at: dir) } }
+        defer {
+            if keep { print("parity files kept in \(dir.path)") } else { try? FileManager.default.removeItem(at: dir) }
+        }
 
         // 1. Generate the input lines.
         let corpus = ParityCorpus(count: Self.lineCount)
@@ -47,20 +50,31 @@ struct ParityTests {
 
         // 3. Compare.
         let tally = corpus.compare(output: try Data(contentsOf: output), runner: "parity-runner.mjs")
-        if let failure = tally.failure { Issue.record(Comment(rawValue: failure)); return }
-        let diff = tally.diff, rejections = tally.rejections, decisions = tally.decisions, suspects = tally.suspects
+        if let failure = tally.failure {
+            Issue.record(Comment(rawValue: failure))
+            return
+        }
+        let diff = tally.diff
+        let rejections = tally.rejections
+        let decisions = tally.decisions
+        let suspects = tally.suspects
         let compared = clock.now
-        print("""
+        print(
+            """
             parity: \(corpus.cases.count) lines in \(compared - started) (generate \(generated - started), node \(ran - generated), \
             compare \(compared - ran); CPU: Swift \(generatedCPU) + \(cpuSeconds(children: false)) s, node \(cpuSeconds(children: true)) s), \
             \(diff.count) mismatches; suspect \(suspects); rejections \(rejections.sorted { $0.key < $1.key })
             """)
 
-        #expect(diff.count == 0, "\(diff.count) Swift ↔ physics.js mismatches; the first \(diff.first.count):\n\(diff.report)")
+        #expect(
+            diff.count == 0,
+            "\(diff.count) Swift ↔ physics.js mismatches; the first \(diff.first.count):\n\(diff.report)")
 
         // The generator must actually reach every rule: each rejection code and every outcome.
         for r in SwipeRejection.allCases {
-            #expect(rejections[r.rawValue, default: 0] >= 50, "only \(rejections[r.rawValue, default: 0]) lines rejected as \(r.rawValue)")
+            #expect(
+                rejections[r.rawValue, default: 0] >= 50,
+                "only \(rejections[r.rawValue, default: 0]) lines rejected as \(r.rawValue)")
         }
         #expect(rejections["null", default: 0] >= 10_000)
         #expect(suspects >= 100)
@@ -76,8 +90,12 @@ struct ParityTests {
 
     /// What the runner computes for one line besides `Classification.ofLine`, in its order: the strings ("s"),
     /// then the numbers ("n") with their names and whether they are compared within 1e-9 (springs).
-    static func extras(_ c: Classification, aux a: ParityAux, profile p: SwipeProfile) -> (strings: [String], numbers: [(name: String, value: Double, close: Bool)]) {
-        let shapeRules: Set<SwipeRejection> = [.malformed, .sizeOutOfRange, .tooFewSamples, .tooLong, .nonMonotonicTime, .tooShort, .impossibleSpeed]
+    static func extras(_ c: Classification, aux a: ParityAux, profile p: SwipeProfile) -> (
+        strings: [String], numbers: [(name: String, value: Double, close: Bool)]
+    ) {
+        let shapeRules: Set<SwipeRejection> = [
+            .malformed, .sizeOutOfRange, .tooFewSamples, .tooLong, .nonMonotonicTime, .tooShort, .impossibleSpeed,
+        ]
         let valid = !(c.rejection.map(shapeRules.contains) ?? false)
         let progress = valid ? c.progress : a.pr
         let velocity = valid ? c.velocity : Velocity(x: a.vx, y: a.vy)
@@ -88,34 +106,65 @@ struct ParityTests {
             ("DragState.of.progress", ds.progress, false),
             ("Motion.rotation", Motion.rotation(dx: a.dx, w: a.w, h: a.h, vw: a.vw, gy: a.gy, profile: p), false),
             ("Motion.overlayOpacity", Motion.overlayOpacity(progress: progress, profile: p), false),
-            ("Motion.throwOut.x", th.x, false), ("Motion.throwOut.y", th.y, false), ("Motion.throwOut.durationMs", th.durationMs, false),
+            ("Motion.throwOut.x", th.x, false), ("Motion.throwOut.y", th.y, false),
+            ("Motion.throwOut.durationMs", th.durationMs, false),
         ]
         for depth in 0...3 {
             let s = StackSlot.at(depth: depth, count: a.count, w: a.w, stack: p.stack)
             n += [
-                ("StackSlot.at[\(depth)].depth", Double(s.depth), false), ("StackSlot.at[\(depth)].scaleX", s.scaleX, false),
-                ("StackSlot.at[\(depth)].scaleY", s.scaleY, false), ("StackSlot.at[\(depth)].translateX", s.translateX, false),
-                ("StackSlot.at[\(depth)].translateY", s.translateY, false), ("StackSlot.at[\(depth)].opacity", s.opacity, false),
+                ("StackSlot.at[\(depth)].depth", Double(s.depth), false),
+                ("StackSlot.at[\(depth)].scaleX", s.scaleX, false),
+                ("StackSlot.at[\(depth)].scaleY", s.scaleY, false),
+                ("StackSlot.at[\(depth)].translateX", s.translateX, false),
+                ("StackSlot.at[\(depth)].translateY", s.translateY, false),
+                ("StackSlot.at[\(depth)].opacity", s.opacity, false),
                 ("StackSlot.at[\(depth)].zIndex", Double(s.zIndex), false),
             ]
         }
         let spring = DampedSpring([p.returnSpring, p.springList.spring, a.spring][a.k])
         for t in a.ts {
             let s = spring.state(at: t, x0: a.x0, v0: a.v0)
-            n += [("spring[\(a.k)](t=\(t)).position", s.position, true), ("spring[\(a.k)](t=\(t)).velocity", s.velocity, true)]
+            n += [
+                ("spring[\(a.k)](t=\(t)).position", s.position, true),
+                ("spring[\(a.k)](t=\(t)).velocity", s.velocity, true),
+            ]
         }
         n.append(("spring[\(a.k)].settleTime", spring.settleTime(x0: a.x0, v0: a.v0), true))
-        n.append(("RevealRow.slideDuration", RevealRow.slideDuration(offset: a.off, travel: a.travel, opening: a.opening, maxSlideMs: p.reveal.maxSlideMs), false))
-        n.append(("SpringList.lag", SpringList.lag(scrollDelta: a.sd, touchY: a.ty, itemY: a.iy, resistance: p.springList.scrollResistance), false))
-        n.append(("SpringList.edgeSpread", SpringList.edgeSpread(index: a.idx, count: a.cnt, overscroll: a.os, atTop: a.top, resistance: p.springList.boundaryResistance), false))
+        n.append(
+            (
+                "RevealRow.slideDuration",
+                RevealRow.slideDuration(
+                    offset: a.off, travel: a.travel, opening: a.opening, maxSlideMs: p.reveal.maxSlideMs), false
+            ))
+        n.append(
+            (
+                "SpringList.lag",
+                SpringList.lag(scrollDelta: a.sd, touchY: a.ty, itemY: a.iy, resistance: p.springList.scrollResistance),
+                false
+            ))
+        n.append(
+            (
+                "SpringList.edgeSpread",
+                SpringList.edgeSpread(
+                    index: a.idx, count: a.cnt, overscroll: a.os, atTop: a.top,
+                    resistance: p.springList.boundaryResistance), false
+            ))
         let en = Motion.entrance(a.r1, a.r2, a.r3)
-        n += [("Motion.entrance.x", en.x, false), ("Motion.entrance.y", en.y, false), ("Motion.entrance.rotation", en.rotation, false)]
-        let strings = [ds.candidate.rawValue, RevealRow.direction(of: a.xs, clampPx: p.reveal.moveClampPx, samples: p.reveal.moveSamples).rawValue]
+        n += [
+            ("Motion.entrance.x", en.x, false), ("Motion.entrance.y", en.y, false),
+            ("Motion.entrance.rotation", en.rotation, false),
+        ]
+        let strings = [
+            ds.candidate.rawValue,
+            RevealRow.direction(of: a.xs, clampPx: p.reveal.moveClampPx, samples: p.reveal.moveSamples).rawValue,
+        ]
         return (strings, n)
     }
 
     /// Compares one line's Swift results with the runner's.
-    static func compare(_ c: Classification, _ js: ParityOutput, aux a: ParityAux, profile p: SwipeProfile, diff: ParityDiff) {
+    static func compare(
+        _ c: Classification, _ js: ParityOutput, aux a: ParityAux, profile p: SwipeProfile, diff: ParityDiff
+    ) {
         diff.same("decision", c.decision.rawValue, js.c.decision)
         diff.same("rejection", c.rejection?.rawValue ?? "null", js.c.rejection ?? "null")
         diff.same("suspect", "\(c.suspect)", "\(js.c.suspect)")
@@ -142,16 +191,17 @@ struct ParityTests {
 func cpuSeconds(children: Bool) -> String {
     var u = rusage()
     #if canImport(Glibc)
-    getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &u)
+        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &u)
     #else
-    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &u)
+        getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &u)
     #endif
     let s = Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
     return String(format: "%.1f", s)
 }
 
 /// The repository root, from this file's path (`Tests/SwipePhysicsTests/ParityTests.swift`).
-let parityRepoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let parityRepoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// `node` on PATH (or in the usual places), nil when there is none.
 func parityFindNode() -> URL? {
@@ -167,7 +217,8 @@ func parityFindNode() -> URL? {
 /// Runs node and returns its exit status and standard error (sent to a file, so a chatty
 /// process cannot block on a full pipe).
 func parityRunNode(_ node: URL, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-node-\(UUID().uuidString).err")
+    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "swipedeck-node-\(UUID().uuidString).err")
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errURL) }
     let errHandle = try FileHandle(forWritingTo: errURL)
@@ -291,7 +342,9 @@ final class ParityDiff {
 
     /// Bit-identical (NaN matches any NaN).
     func exact(_ field: String, _ swift: Double, _ js: Double) {
-        if swift.bitPattern != js.bitPattern && !(swift.isNaN && js.isNaN) { note(field, Self.show(swift), Self.show(js)) }
+        if swift.bitPattern != js.bitPattern && !(swift.isNaN && js.isNaN) {
+            note(field, Self.show(swift), Self.show(js))
+        }
     }
 
     /// Within 1e-9 × max(1, |swift|) (infinities and NaN must match exactly).

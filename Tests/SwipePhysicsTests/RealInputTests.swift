@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// `Tests/Fixtures/real-input.jsonl`: flicks recorded through Chromium's own input pipeline by
@@ -16,20 +17,27 @@ struct RealInputTests {
         var trace: Trace
     }
 
-    static let text = (try? String(contentsOf: parityRepoRoot.appendingPathComponent("Tests/Fixtures/real-input.jsonl"), encoding: .utf8)) ?? ""
-    static let lines: [Line] = text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+    static let text =
+        (try? String(
+            contentsOf: parityRepoRoot.appendingPathComponent("Tests/Fixtures/real-input.jsonl"), encoding: .utf8))
+        ?? ""
+    static let lines: [Line] = text.split(separator: "\n").compactMap {
+        try? JSONDecoder().decode(Line.self, from: Data($0.utf8))
+    }
 
     /// Two consecutive samples under 1 ms and at least 8 px apart: a burst stamped as it arrived.
     static func hasBurst(_ tr: Trace) -> Bool {
         (1..<tr.count).contains { i in
-            let dx = tr.x[i] - tr.x[i - 1], dy = tr.y[i] - tr.y[i - 1]
+            let dx = tr.x[i] - tr.x[i - 1]
+            let dy = tr.y[i] - tr.y[i - 1]
             return tr.t[i] - tr.t[i - 1] < 1 && dx * dx + dy * dy >= 64
         }
     }
 
     @Test("the corpus holds touch and mouse flicks, with bursts a per-pair speed rule would refuse")
     func corpus() {
-        #expect(Self.lines.count == Self.text.split(separator: "\n").count, "a line of real-input.jsonl does not decode")
+        #expect(
+            Self.lines.count == Self.text.split(separator: "\n").count, "a line of real-input.jsonl does not decode")
         #expect(Self.lines.count >= 40)
         #expect(Set(Self.lines.map { $0.input.split(separator: " ")[0] }) == ["touch", "mouse"])
         #expect(Self.lines.filter { Self.hasBurst($0.trace) }.count >= 20)
@@ -38,7 +46,8 @@ struct RealInputTests {
         let teleports = Self.lines.filter { line in
             let tr = line.trace
             return (0..<tr.count).contains { i in
-                let dx = tr.x[i] - (i > 0 ? tr.x[i - 1] : 0), dy = tr.y[i] - (i > 0 ? tr.y[i - 1] : 0)
+                let dx = tr.x[i] - (i > 0 ? tr.x[i - 1] : 0)
+                let dy = tr.y[i] - (i > 0 ? tr.y[i - 1] : 0)
                 let reach = 20 * (tr.t[i] - (i > 0 ? tr.t[i - 1] : 0)) + 2
                 return dx * dx + dy * dy > reach * reach
             }

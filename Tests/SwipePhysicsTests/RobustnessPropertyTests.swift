@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// Properties that hold for any input: a trace that stays in a small circle is never thrown, and
@@ -14,8 +15,10 @@ struct RobustnessPropertyTests {
         var rng = SplitMix64(seed: 0xC1C1_E004)
         var failures = 0
         for i in 0..<Self.cases {
-            let w = rng.uniform(100, 1000), h = rng.uniform(100, 1000)
-            let vw = rng.uniform(320, 2000), vh = rng.uniform(320, 2000)
+            let w = rng.uniform(100, 1000)
+            let h = rng.uniform(100, 1000)
+            let vw = rng.uniform(320, 2000)
+            let vh = rng.uniform(320, 2000)
             // A press in the middle: either stated, or implied by a centred card grabbed at its centre.
             let centred = rng.chance(0.5)
             let g = Geometry(
@@ -24,13 +27,16 @@ struct RobustnessPropertyTests {
                 ox: centred ? nil : vw / 2 + rng.uniform(-20, 20), oy: vh / 2
             )
             let n = rng.int(3, 80)
-            var t: [Double] = [], x: [Double] = [], y: [Double] = []
+            var t: [Double] = []
+            var x: [Double] = []
+            var y: [Double] = []
             // The first sample comes 1–10 ms after pointerdown; 8–20 ms between samples keep even 3 of
             // them past the shortest duration (16 ms).
             var now = rng.uniform(1, 10)
             for _ in 0..<n {
                 // Uniform in the disc of radius 4 (rejection sampling), sometimes right on its rim.
-                var px: Double, py: Double
+                var px: Double
+                var py: Double
                 repeat {
                     px = rng.uniform(-4, 4)
                     py = rng.uniform(-4, 4)
@@ -52,7 +58,9 @@ struct RobustnessPropertyTests {
                 let claimed = Classification.of(tr, claimed: claim, profile: p)
                 if c.rejection != nil || c.decision != .none || claimed.rejection != .notAThrow {
                     failures += 1
-                    if failures <= 5 { Issue.record("case \(i), \(p.name): \(c) / claimed \(claim): \(claimed) for \(tr)") }
+                    if failures <= 5 {
+                        Issue.record("case \(i), \(p.name): \(c) / claimed \(claim): \(claimed) for \(tr)")
+                    }
                 }
             }
         }
@@ -88,7 +96,8 @@ struct RobustnessPropertyTests {
             let n = rng.pick([0, 1, 2, 3, 5, 8, 64, 2049])
             let lengths = rng.chance(0.6) ? (n, n, n) : (rng.int(0, 9), rng.int(0, 9), rng.int(0, 9))
             return Trace(
-                t: garbageArray(&rng, count: lengths.0), x: garbageArray(&rng, count: lengths.1), y: garbageArray(&rng, count: lengths.2),
+                t: garbageArray(&rng, count: lengths.0), x: garbageArray(&rng, count: lengths.1),
+                y: garbageArray(&rng, count: lengths.2),
                 w: garbageDouble(&rng), h: garbageDouble(&rng), vw: garbageDouble(&rng), vh: garbageDouble(&rng),
                 gx: garbageDouble(&rng), gy: garbageDouble(&rng),
                 ox: rng.chance(0.5) ? nil : garbageDouble(&rng), oy: rng.chance(0.5) ? nil : garbageDouble(&rng)
@@ -112,7 +121,9 @@ struct RobustnessPropertyTests {
             case 8: tr.t = []
             case 9:  // keep 0 or 1 samples
                 let k = rng.int(0, 1)
-                tr.t = Array(tr.t.prefix(k)); tr.x = Array(tr.x.prefix(k)); tr.y = Array(tr.y.prefix(k))
+                tr.t = Array(tr.t.prefix(k))
+                tr.x = Array(tr.x.prefix(k))
+                tr.y = Array(tr.y.prefix(k))
             case 10: tr.t = tr.t.map { $0 / 1000 }  // squashed into a millisecond
             case 11: tr.t = tr.t.map { $0 * 100 }  // stretched past 10 s, or just slowed down
             case 12: tr.t = tr.t.map { $0 * garbageDouble(&rng) }
@@ -125,7 +136,9 @@ struct RobustnessPropertyTests {
     @Test("garbage never traps: checkTrace, validate and Classification.of agree on a rejection or a verdict")
     func garbageNeverTraps() {
         var rng = SplitMix64(seed: 0x6A2B_A6E0)
-        var rejected = 0, accepted = 0, failures = 0
+        var rejected = 0
+        var accepted = 0
+        var failures = 0
         var seen = Set<SwipeRejection>()
         for i in 0..<(2 * Self.cases) {
             let tr = Self.garbageTrace(&rng)
@@ -134,7 +147,9 @@ struct RobustnessPropertyTests {
             var shape: SwipeRejection?
             do { try checkTrace(tr, limits: p.limits) } catch { shape = error }
             var validated: Result<Verdict, SwipeRejection>
-            do { validated = .success(try validate(tr, claimed: claim, profile: p)) } catch { validated = .failure(error) }
+            do { validated = .success(try validate(tr, claimed: claim, profile: p)) } catch {
+                validated = .failure(error)
+            }
             let c = Classification.of(tr, claimed: claim, profile: p)
             var ok: Bool
             if let shape {
@@ -146,18 +161,26 @@ struct RobustnessPropertyTests {
                 accepted += 1
                 ok = !c.velocity.x.isNaN && !c.velocity.y.isNaN && !c.progress.isNaN
                 switch validated {
-                case .success(let v): ok = ok && c.rejection == nil && v.decision == c.decision && (claim == nil || claim == v.decision)
+                case .success(let v):
+                    ok = ok && c.rejection == nil && v.decision == c.decision && (claim == nil || claim == v.decision)
                 case .failure(let e): ok = ok && c.rejection == e && (e == .decisionMismatch || e == .notAThrow)
                 }
             }
             if !ok {
                 failures += 1
-                if failures <= 5 { Issue.record("case \(i): shape \(String(describing: shape)), validate \(validated), classification \(c) for \(tr)") }
+                if failures <= 5 {
+                    Issue.record(
+                        "case \(i): shape \(String(describing: shape)), validate \(validated), classification \(c) for \(tr)"
+                    )
+                }
             }
         }
         #expect(failures == 0)
         // Every shape rule fired at least once, and some garbage still made sense.
-        #expect(seen == [.malformed, .sizeOutOfRange, .tooFewSamples, .tooLong, .nonMonotonicTime, .tooShort, .impossibleSpeed], "\(seen)")
+        #expect(
+            seen == [
+                .malformed, .sizeOutOfRange, .tooFewSamples, .tooLong, .nonMonotonicTime, .tooShort, .impossibleSpeed,
+            ], "\(seen)")
         #expect(accepted > 100 && rejected > Self.cases)
     }
 
@@ -165,9 +188,12 @@ struct RobustnessPropertyTests {
     func garbageLines() {
         var rng = SplitMix64(seed: 0x1157_0000)
         let fragments = [
-            "{", "}", "[", "]", "\"t\":", "\"x\":", "\"y\":", "\"w\":", "\"trace\":", "\"claimed\":", "\"right\"", "\"sideways\"",
-            "\"NaN\"", "\"Infinity\"", "\"-Infinity\"", "\"nan\"", "1e999", "-1e999", "0", "-0", "1", "320", "null", "true", ",", ":",
-            "[0,16,32]", "[]", "\u{0}", "\"\u{FFFF}\"", "9007199254740993", "{\"t\":[0,10],\"x\":[0,1],\"y\":[0,0],\"w\":320,\"h\":440,\"vw\":390,\"vh\":844,\"gx\":1,\"gy\":1}",
+            "{", "}", "[", "]", "\"t\":", "\"x\":", "\"y\":", "\"w\":", "\"trace\":", "\"claimed\":", "\"right\"",
+            "\"sideways\"",
+            "\"NaN\"", "\"Infinity\"", "\"-Infinity\"", "\"nan\"", "1e999", "-1e999", "0", "-0", "1", "320", "null",
+            "true", ",", ":",
+            "[0,16,32]", "[]", "\u{0}", "\"\u{FFFF}\"", "9007199254740993",
+            "{\"t\":[0,10],\"x\":[0,1],\"y\":[0,0],\"w\":320,\"h\":440,\"vw\":390,\"vh\":844,\"gx\":1,\"gy\":1}",
         ]
         var malformed = 0
         for _ in 0..<Self.cases {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// The behaviour each seed document describes, reproduced by its named profile
@@ -33,11 +34,13 @@ struct SeedTests {
         #expect(abs(r - Double.pi / 10 * 0.25) < 1e-15)
         #expect(Motion.rotation(dx: 1000, w: 320, h: 440, vw: 400, gy: 0, profile: p) == Double.pi / 10)
         #expect(Motion.rotation(dx: -1000, w: 320, h: 440, vw: 400, gy: 0, profile: p) == -Double.pi / 10)
-        let out = Motion.throwOut(dx: 170, dy: 20, velocity: Velocity(x: 1.2, y: -0.3), decision: .right, vw: 400, profile: p)
+        let out = Motion.throwOut(
+            dx: 170, dy: 20, velocity: Velocity(x: 1.2, y: -0.3), decision: .right, vw: 400, profile: p)
         #expect(abs(out.x - 640) < 1e-12)
         #expect(abs(out.y - -300) < 1e-12, "the seed's endCenterPosY = velocity.y (points per second)")
         #expect(out.durationMs == 480)
-        let left = Motion.throwOut(dx: -170, dy: 20, velocity: Velocity(x: -1.2, y: 0.1), decision: .left, vw: 400, profile: p)
+        let left = Motion.throwOut(
+            dx: -170, dy: 20, velocity: Velocity(x: -1.2, y: 0.1), decision: .left, vw: 400, profile: p)
         #expect(abs(left.x - -640) < 1e-12 && abs(left.y - 100) < 1e-12)
         #expect(p.returnSpring == SpringParameters(responseMs: 260, dampingRatio: 0.68))
         #expect(p.enterMs == 930)
@@ -45,7 +48,9 @@ struct SeedTests {
 
     @Test("000: cards enter from x ∈ [−300, 300], y ∈ [−600, −300], rotated up to ±90°")
     func classicEntrance() {
-        let lo = Motion.entrance(0, 0, 0), hi = Motion.entrance(1, 1, 1), mid = Motion.entrance(0.5, 0.5, 0.5)
+        let lo = Motion.entrance(0, 0, 0)
+        let hi = Motion.entrance(1, 1, 1)
+        let mid = Motion.entrance(0.5, 0.5, 0.5)
         #expect(lo.x == -300 && lo.y == -300 && abs(lo.rotation + Double.pi / 2) < 1e-15)
         #expect(hi.x == 300 && hi.y == -600 && abs(hi.rotation - Double.pi / 2) < 1e-15)
         #expect(mid.x == 0 && mid.y == -450 && mid.rotation == 0)
@@ -63,7 +68,8 @@ struct SeedTests {
         // Released 80 px from the edge: inside the zone, back to the stack.
         #expect(decide(rampTrace(dx: 80 - 195, pressMs: 60, g), p) == Decision.none)
         // Moved 1 px during the press: the long press never began.
-        let moved = makeTrace([0, 16, 32, 48, 60, 100, 140, 180], [0, 0, 1, 1, 1, -40, -90, -125], [0, 0, 0, 0, 0, 0, 0, 0], g)
+        let moved = makeTrace(
+            [0, 16, 32, 48, 60, 100, 140, 180], [0, 0, 1, 1, 1, -40, -90, -125], [0, 0, 0, 0, 0, 0, 0, 0], g)
         #expect(rejection(moved) == nil)
         #expect(decide(moved, p) == Decision.none)
         var still = moved
@@ -90,7 +96,8 @@ struct SeedTests {
     @Test("000 long press: exits to 2 × width keeping its height, in 0.48 / 2.5 s")
     func zoneMotion() {
         let p = SwipeProfile.zone
-        let out = Motion.throwOut(dx: -130, dy: 42, velocity: Velocity(x: -2, y: 1), decision: .left, vw: 390, profile: p)
+        let out = Motion.throwOut(
+            dx: -130, dy: 42, velocity: Velocity(x: -2, y: 1), decision: .left, vw: 390, profile: p)
         #expect(out.x == -780 && out.y == 42 && out.durationMs == 192)
         #expect(abs(p.throwMaxMs - 480 / 2.5) < 1e-12)
     }
@@ -101,7 +108,9 @@ struct SeedTests {
     func stackScale() {
         let s = SwipeProfile.standard.stack
         #expect(s.mode == .scale && s.visible == 3)
-        let expected: [(scale: Double, y: Double, alpha: Double)] = [(1, 0, 1), (0.982, -6, 0.992), (0.964, -12, 0.984)]
+        let expected: [(scale: Double, y: Double, alpha: Double)] = [
+            (1, 0, 1), (0.982, -6, 0.992), (0.964, -12, 0.984),
+        ]
         for d in 0..<5 {
             let slot = StackSlot.at(depth: d, count: 5, w: 320, stack: s)
             let e = expected[min(d, 2)]
@@ -195,10 +204,13 @@ struct SeedTests {
     func springListSeed() {
         let p = SwipeProfile.springList
         #expect(p.springList.spring == SpringParameters(responseMs: 1000, dampingRatio: 1))
-        #expect(SpringList.lag(scrollDelta: 10, touchY: 500, itemY: 100, resistance: p.springList.scrollResistance) == 4)
+        #expect(
+            SpringList.lag(scrollDelta: 10, touchY: 500, itemY: 100, resistance: p.springList.scrollResistance) == 4)
         #expect(SpringList.lag(scrollDelta: 10, touchY: 100, itemY: 500, resistance: 1000) == 4)
         #expect(SpringList.lag(scrollDelta: -10, touchY: 300, itemY: 300, resistance: 1000) == 0)
-        #expect(SpringList.edgeSpread(index: 2, count: 5, overscroll: 50, atTop: true, resistance: p.springList.boundaryResistance) == 15)
+        #expect(
+            SpringList.edgeSpread(
+                index: 2, count: 5, overscroll: 50, atTop: true, resistance: p.springList.boundaryResistance) == 15)
         #expect(SpringList.edgeSpread(index: 2, count: 5, overscroll: 50, atTop: false, resistance: 10) == -15)
         #expect(SpringList.edgeSpread(index: 0, count: 5, overscroll: 50, atTop: true, resistance: 10) == 5)
         #expect(SpringList.edgeSpread(index: 4, count: 5, overscroll: 50, atTop: false, resistance: 10) == -5)
@@ -223,15 +235,18 @@ struct SeedTests {
         #expect(Motion.overlayOpacity(progress: 3, profile: p) == 1)
         #expect(Motion.overlayOpacity(progress: .nan, profile: p) == 0)
         // Throw-out along the release, 1.6 × viewport width away, duration clamped to [180, 480] ms.
-        let fast = Motion.throwOut(dx: 100, dy: 0, velocity: Velocity(x: 3, y: 4), decision: .right, vw: 500, profile: p)
+        let fast = Motion.throwOut(
+            dx: 100, dy: 0, velocity: Velocity(x: 3, y: 4), decision: .right, vw: 500, profile: p)
         #expect(abs(fast.x - (100 + 0.6 * 800)) < 1e-9 && abs(fast.y - 0.8 * 800) < 1e-9)
         #expect(fast.durationMs == 180)
-        let slow = Motion.throwOut(dx: 100, dy: 0, velocity: Velocity(x: 0.1, y: 0), decision: .right, vw: 500, profile: p)
+        let slow = Motion.throwOut(
+            dx: 100, dy: 0, velocity: Velocity(x: 0.1, y: 0), decision: .right, vw: 500, profile: p)
         #expect(slow.durationMs == 480 && abs(slow.x - 900) < 1e-9)
         let mid = Motion.throwOut(dx: 0, dy: 0, velocity: Velocity(x: 2.5, y: 0), decision: .right, vw: 500, profile: p)
         #expect(abs(mid.durationMs - 320) < 1e-9)
         // Released moving the wrong way: it leaves along the decided direction.
-        let back = Motion.throwOut(dx: 200, dy: 0, velocity: Velocity(x: -1, y: 0), decision: .right, vw: 500, profile: p)
+        let back = Motion.throwOut(
+            dx: 200, dy: 0, velocity: Velocity(x: -1, y: 0), decision: .right, vw: 500, profile: p)
         #expect(abs(back.x - 1000) < 1e-9 && back.y == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipePhysics
 
 /// `DampedSpring`: the closed form against physics (no overshoot when critically damped, energy
@@ -20,7 +21,9 @@ struct SpringTests {
     static let starts: [(x0: Double, v0: Double)] = [(120, 0), (-80, 0), (60, 2.5), (-30, -1.2), (0, 3), (200, -4)]
 
     /// Energy per unit mass: ½v² + ½ω²x².
-    static func energy(_ s: DampedSpring, _ x: Double, _ v: Double) -> Double { 0.5 * v * v + 0.5 * s.omega * s.omega * x * x }
+    static func energy(_ s: DampedSpring, _ x: Double, _ v: Double) -> Double {
+        0.5 * v * v + 0.5 * s.omega * s.omega * x * x
+    }
 
     @Test("ω = 2π / response, ζ = damping ratio")
     func parameters() {
@@ -38,7 +41,10 @@ struct SpringTests {
 
     @Test("critical and over-damping never overshoot from rest; under-damping does")
     func noOvershoot() {
-        for p in [SpringParameters(responseMs: 260, dampingRatio: 1), SpringParameters(responseMs: 1000, dampingRatio: 1), SpringParameters(responseMs: 400, dampingRatio: 1.7)] {
+        for p in [
+            SpringParameters(responseMs: 260, dampingRatio: 1), SpringParameters(responseMs: 1000, dampingRatio: 1),
+            SpringParameters(responseMs: 400, dampingRatio: 1.7),
+        ] {
             let s = DampedSpring(p)
             // v0 = 0 and v0 pointing away from 0: the solution cannot cross zero.
             for (x0, v0) in [(120.0, 0.0), (1, 0), (50, 0.4), (200, 0)] {
@@ -73,7 +79,9 @@ struct SpringTests {
                     }
                     previous = e
                 }
-                #expect(firstGrowth == nil, "ζ \(p.dampingRatio) from (\(x0), \(v0)): energy grew at \(firstGrowth ?? 0) ms")
+                #expect(
+                    firstGrowth == nil, "ζ \(p.dampingRatio) from (\(x0), \(v0)): energy grew at \(firstGrowth ?? 0) ms"
+                )
                 #expect(previous < initial * 1e-3, "energy is actually dissipated")
             }
         }
@@ -85,17 +93,23 @@ struct SpringTests {
         let s = DampedSpring(p)
         // x'' = −k x − c x' with k = ω², c = 2ζω, computed from the parameters, not the spring.
         let w = 2 * Double.pi / p.responseMs
-        let k = w * w, c = 2 * zeta * w
+        let k = w * w
+        let c = 2 * zeta * w
         func acc(_ x: Double, _ v: Double) -> Double { -k * x - c * v }
         for (x0, v0) in [(100.0, 0.0), (-40, 1.5), (0, -2)] {
-            var x = x0, v = v0
+            var x = x0
+            var v = v0
             let dt = 0.01
             var worst = 0.0
             for step in 1...100_000 {  // 1000 ms
-                let k1x = v, k1v = acc(x, v)
-                let k2x = v + 0.5 * dt * k1v, k2v = acc(x + 0.5 * dt * k1x, v + 0.5 * dt * k1v)
-                let k3x = v + 0.5 * dt * k2v, k3v = acc(x + 0.5 * dt * k2x, v + 0.5 * dt * k2v)
-                let k4x = v + dt * k3v, k4v = acc(x + dt * k3x, v + dt * k3v)
+                let k1x = v
+                let k1v = acc(x, v)
+                let k2x = v + 0.5 * dt * k1v
+                let k2v = acc(x + 0.5 * dt * k1x, v + 0.5 * dt * k1v)
+                let k3x = v + 0.5 * dt * k2v
+                let k3v = acc(x + 0.5 * dt * k2x, v + 0.5 * dt * k2v)
+                let k4x = v + dt * k3v
+                let k4v = acc(x + dt * k3x, v + dt * k3v)
                 x += dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
                 v += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
                 if step % 100 == 0 {
@@ -116,10 +130,13 @@ struct SpringTests {
                     let ts = s.settleTime(x0: x0, v0: v0, epsilon: eps)
                     #expect(ts > 0 && ts.isFinite)
                     // The envelope bounds the motion at every sampled time, and after ts so does ε.
-                    var aboveEnvelope: Double?, aboveEpsilon: Double?
+                    var aboveEnvelope: Double?
+                    var aboveEpsilon: Double?
                     for ms in stride(from: 0.0, through: ts + 3000, by: 1) {
                         let x = abs(s.state(at: ms, x0: x0, v0: v0).position)
-                        if aboveEnvelope == nil && x > s.envelope(ms, x0: x0, v0: v0) * (1 + 1e-12) + 1e-12 { aboveEnvelope = ms }
+                        if aboveEnvelope == nil && x > s.envelope(ms, x0: x0, v0: v0) * (1 + 1e-12) + 1e-12 {
+                            aboveEnvelope = ms
+                        }
                         if aboveEpsilon == nil && ms >= ts && x > eps { aboveEpsilon = ms }
                     }
                     // Also exactly at ts, and between the whole-ms samples right after it.

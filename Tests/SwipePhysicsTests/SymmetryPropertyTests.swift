@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwipePhysics
 
 /// Property: mirroring a trace left↔right (`Trace.mirroredHorizontally`) mirrors the decision
@@ -29,23 +30,32 @@ struct SymmetryPropertyTests {
     /// A trace whose every coordinate is a multiple of 1/64, often ending exactly on a boundary.
     static func dyadicTrace(_ rng: inout SplitMix64) -> Trace {
         // Sizes chosen so that every boundary below is a whole number of px, computed exactly.
-        let w = Double(rng.int(1, 8) * 100), h = Double(rng.int(1, 8) * 100)
-        let vw = Double(rng.int(16, 70) * 20), vh = Double(rng.int(7, 28) * 50)
-        let gx = rng.dyadic(0, w), gy = rng.dyadic(0, h)
+        let w = Double(rng.int(1, 8) * 100)
+        let h = Double(rng.int(1, 8) * 100)
+        let vw = Double(rng.int(16, 70) * 20)
+        let vh = Double(rng.int(7, 28) * 50)
+        let gx = rng.dyadic(0, w)
+        let gy = rng.dyadic(0, h)
         let ox: Double? = rng.chance(0.5) ? nil : rng.dyadic(0, vw)
         let n = rng.int(2, 40)
         let pressSteps = rng.chance(0.4) ? rng.int(1, min(6, n - 1)) : 0
         // Where the release lands: anywhere, or (often) exactly on one of the rules' boundaries.
-        var endX = rng.dyadic(-1.2 * w, 1.2 * w), endY = rng.dyadic(-0.6 * h, 0.6 * h)
+        var endX = rng.dyadic(-1.2 * w, 1.2 * w)
+        var endY = rng.dyadic(-0.6 * h, 0.6 * h)
         if rng.chance(0.4) {
             let originX = ox ?? ((vw - w) / 2 + gx)
             let sign: Double = rng.chance(0.5) ? 1 : -1
             // 0.35 and 0.08 of the card (standard), 0.4 of the viewport (classic), the zone edges,
             // 0.3 of the card (Koloda's 0.6 of the half-width), and reveal's 8 px.
-            endX = rng.pick([sign * w * 35 / 100, sign * w * 8 / 100, sign * vw * 4 / 10, 75 - originX, vw - 75 - originX, sign * w * 3 / 10, sign * 8])
+            endX = rng.pick([
+                sign * w * 35 / 100, sign * w * 8 / 100, sign * vw * 4 / 10, 75 - originX, vw - 75 - originX,
+                sign * w * 3 / 10, sign * 8,
+            ])
             if rng.chance(0.5) { endY = rng.pick([vh * 2 / 100, -vh * 2 / 100, 0]) }
         }
-        var t: [Double] = [], x: [Double] = [], y: [Double] = []
+        var t: [Double] = []
+        var x: [Double] = []
+        var y: [Double] = []
         var now = rng.dyadic(0, 20)
         let moving = Double(max(n - 1 - pressSteps, 1))
         for i in 0..<n {
@@ -67,7 +77,8 @@ struct SymmetryPropertyTests {
         }
         // Now and then, make the last five moves sum to exactly zero (the reveal quirk).
         if n >= 7 && rng.chance(0.2) {
-            let a = rng.dyadic(-5, 5), b = rng.dyadic(-5, 5)
+            let a = rng.dyadic(-5, 5)
+            let b = rng.dyadic(-5, 5)
             let base = x[n - 6]
             x[n - 5] = base + a
             x[n - 4] = base
@@ -82,14 +93,18 @@ struct SymmetryPropertyTests {
     func mirror(name: String) {
         let p = SwipeProfile.named(name)!
         var rng = SplitMix64(seed: name.utf8.reduce(0x5EED_0001) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
-        var thrown = 0, zeroSums = 0, valid = 0, failures = 0
+        var thrown = 0
+        var zeroSums = 0
+        var valid = 0
+        var failures = 0
         for i in 0..<Self.cases {
             let tr = Self.dyadicTrace(&rng)
             let m = tr.mirroredHorizontally
             #expect(m.mirroredHorizontally == tr)
             let a = Classification.of(tr, claimed: nil, profile: p)
             let b = Classification.of(m, claimed: nil, profile: p)
-            var ok = a.rejection == b.rejection && a.suspect == b.suspect
+            var ok =
+                a.rejection == b.rejection && a.suspect == b.suspect
                 && b.velocity.x == -a.velocity.x && b.velocity.y == a.velocity.y
             let travel = abs(tr.x.last ?? 0)
             if p.rule == .reveal, a.rejection == nil, travel >= p.reveal.minTravelPx,

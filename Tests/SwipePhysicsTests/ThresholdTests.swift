@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SwipePhysics
 
 /// Every decision rule just below, exactly at and just above its threshold, for each profile.
@@ -189,7 +190,8 @@ struct ThresholdTests {
         }
         // A 1 px move just before 50 ms is during the press; at 50 ms it is part of the drag.
         for (moveAt, expected) in [((50.0).nextDown, Decision.none), (50, .left), ((50.0).nextUp, .left)] {
-            let tr = makeTrace([0, 16, 32, moveAt, 66, 82, 98], [0, 0, 0, 1, -40, -100, -140], [0, 0, 0, 0, 0, 0, 0], g)
+            let tr = makeTrace(
+                [0, 16, 32, moveAt, 66, 82, 98], [0, 0, 0, 1, -40, -100, -140], [0, 0, 0, 0, 0, 0, 0], g)
             #expect(decide(tr, p) == expected, "first move at \(moveAt) ms")
         }
     }
@@ -203,7 +205,8 @@ struct ThresholdTests {
         #expect(over - 0.5 < 1e-15)
         for (m, expected) in [(0.499, Decision.left), (0.5, .left), (over, Decision.none)] {
             for (mx, my) in [(m, 0.0), (-m, 0.0), (0.0, m), (0.0, -m)] {
-                let tr = makeTrace([0, 16, 32, 48, 64, 80, 96], [0, mx, 0, 0, -50, -100, -140], [0, my, 0, 0, 0, 0, 0], g)
+                let tr = makeTrace(
+                    [0, 16, 32, 48, 64, 80, 96], [0, mx, 0, 0, -50, -100, -140], [0, my, 0, 0, 0, 0, 0], g)
                 #expect(decide(tr, p) == expected, "moved (\(mx), \(my)) during the press")
             }
         }
@@ -217,8 +220,10 @@ struct ThresholdTests {
         #expect(p.kolodaThreshold == 0.6)
         // Card 400 × 600: 2·120/400 = 0.6 and 2·180/600 = 0.6 exactly.
         #expect(2 * 120.0 / 400 == 0.6 && 2 * 180.0 / 600 == 0.6)
-        let bx = stepDown(from: 120) { 2 * $0 / 400 < 0.6 }, by = stepDown(from: 180) { 2 * $0 / 600 < 0.6 }
-        let ax = stepUp(from: 120) { 2 * $0 / 400 > 0.6 }, ay = stepUp(from: 180) { 2 * $0 / 600 > 0.6 }
+        let bx = stepDown(from: 120) { 2 * $0 / 400 < 0.6 }
+        let by = stepDown(from: 180) { 2 * $0 / 600 < 0.6 }
+        let ax = stepUp(from: 120) { 2 * $0 / 400 > 0.6 }
+        let ay = stepUp(from: 180) { 2 * $0 / 600 > 0.6 }
         let g = d.target
         #expect(decide(rampTrace(dx: g.x * bx, dy: g.y * by), p) == Decision.none)
         #expect(decide(rampTrace(dx: g.x * 120, dy: g.y * 180), p) == d)

@@ -12,7 +12,9 @@ import Testing
 @Suite("Access modes and join limits")
 struct AccessModeTests {
     static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
+        try await client.execute(
+            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
+            body: ByteBuffer(string: json))
     }
 
     /// The `sd_d<id>` cookie a response sets, as a request header.
@@ -22,10 +24,13 @@ struct AccessModeTests {
     }
 
     static func secret(_ env: TestEnv, _ slug: String) async throws -> String {
-        try #require(try await env.row("SELECT accessSecret FROM decks WHERE slug = ?", [slug])?.value(at: 0) as String?)
+        try #require(
+            try await env.row("SELECT accessSecret FROM decks WHERE slug = ?", [slug])?.value(at: 0) as String?)
     }
 
-    @Test("an unlisted deck: hidden from lists, its page asks for the secret link, which admits with a cookie for this deck only")
+    @Test(
+        "an unlisted deck: hidden from lists, its page asks for the secret link, which admits with a cookie for this deck only"
+    )
     func unlisted() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("sec", titles: ["a", "b"])
@@ -38,32 +43,48 @@ struct AccessModeTests {
             #expect(try await client.get("/api/v1/decks", headers: admin).text.contains(#""slug":"sec""#))
 
             let bare = try await client.get("/d/sec", headers: cookie("visitor"))
-            #expect(bare.status == .ok && bare.text.contains("invited people only") && !bare.text.contains("id=\"stack\""))
+            #expect(
+                bare.status == .ok && bare.text.contains("invited people only") && !bare.text.contains("id=\"stack\""))
             #expect(try await client.get("/d/sec?k=wrong", headers: cookie("visitor")).status == .forbidden)
             let admitted = try await client.get("/d/sec?k=\(key)", headers: cookie("visitor"))
             #expect(admitted.status == .seeOther && admitted.headers[.location] == "/d/sec")
             let pass = try #require(Self.admission(admitted))
-            #expect(try await client.get("/d/sec", headers: merged(cookie("visitor"), pass)).text.contains("id=\"stack\""))
+            #expect(
+                try await client.get("/d/sec", headers: merged(cookie("visitor"), pass)).text.contains("id=\"stack\""))
 
             // The device cookie alone does not act on the deck; the admission does.
             expectAPIError(
-                try await client.swipe("sec", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil, headers: cookie("visitor")),
+                try await client.swipe(
+                    "sec", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: cookie("visitor")),
                 .forbidden, "access_required")
-            #expect(try await client.swipe("sec", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
-                                           headers: merged(cookie("visitor"), pass)).status == .created)
+            #expect(
+                try await client.swipe(
+                    "sec", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: merged(cookie("visitor"), pass)
+                ).status == .created)
             // The cards and their detail pages are the admitted people's.
-            expectAPIError(try await client.get("/api/v1/decks/sec/cards", headers: cookie("visitor")), .forbidden, "access_required")
+            expectAPIError(
+                try await client.get("/api/v1/decks/sec/cards", headers: cookie("visitor")), .forbidden,
+                "access_required")
             #expect(try await client.get("/d/sec/cards/\(ids[1])", headers: cookie("visitor")).status == .forbidden)
-            #expect(try await client.get("/d/sec/cards/\(ids[1])", headers: merged(cookie("visitor"), pass)).status == .ok)
+            #expect(
+                try await client.get("/d/sec/cards/\(ids[1])", headers: merged(cookie("visitor"), pass)).status == .ok)
 
             // A program: no key, 403; the key, a credential that votes.
-            expectAPIError(try await client.execute(uri: "/api/v1/decks/sec/participants", method: .post), .forbidden, "access_required")
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/decks/sec/participants", method: .post), .forbidden,
+                "access_required")
             let minted = try await client.postJSON("/api/v1/decks/sec/participants", #"{"key":"\#(key)"}"#)
             #expect(minted.status == .created)
             let credential = try #require(try minted.json()["participant"].string)
-            #expect(try await client.swipe("sec", card: ids[1], direction: "left", input: "button", trace: nil, participant: credential).status == .created)
+            #expect(
+                try await client.swipe(
+                    "sec", card: ids[1], direction: "left", input: "button", trace: nil, participant: credential
+                ).status == .created)
             // Results say which mode is in force.
-            #expect(try await client.get("/api/v1/decks/sec/results", headers: admin).json()["access"].string == "unlisted")
+            #expect(
+                try await client.get("/api/v1/decks/sec/results", headers: admin).json()["access"].string == "unlisted")
         }
     }
 
@@ -72,7 +93,9 @@ struct AccessModeTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("cls", titles: ["a", "b"])
             #expect(try await Self.patch(client, "cls", #"{"access":"codes"}"#).status == .ok)
-            expectAPIError(try await client.postJSON("/api/v1/decks/cls/codes", #"{"count":0}"#, headers: admin), .badRequest, "invalid_count")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/cls/codes", #"{"count":0}"#, headers: admin), .badRequest,
+                "invalid_count")
             let made = try await client.postJSON("/api/v1/decks/cls/codes", #"{"count":3}"#, headers: admin)
             #expect(made.status == .created)
             let codes = try made.json()["codes"].array.compactMap(\.string)
@@ -90,63 +113,106 @@ struct AccessModeTests {
             #expect(try await client.get("/d/cls?code=\(spaced)", headers: cookie("p3")).status == .seeOther)
             // Typed in lower case without the dash, on a phone; the printed form on a laptop.
             let typed = codes[0].lowercased().replacingOccurrences(of: "-", with: "")
-            let phone = try #require(Self.admission(try await client.get("/d/cls?code=\(typed)", headers: cookie("phone"))))
-            let laptop = try #require(Self.admission(try await client.get("/d/cls?code=\(codes[0])", headers: cookie("laptop"))))
-            #expect(try await client.swipe("cls", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
-                                           headers: merged(cookie("phone"), phone)).status == .created)
+            let phone = try #require(
+                Self.admission(try await client.get("/d/cls?code=\(typed)", headers: cookie("phone"))))
+            let laptop = try #require(
+                Self.admission(try await client.get("/d/cls?code=\(codes[0])", headers: cookie("laptop"))))
+            #expect(
+                try await client.swipe(
+                    "cls", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: merged(cookie("phone"), phone)
+                ).status == .created)
             expectAPIError(
-                try await client.swipe("cls", card: ids[0], direction: "left", input: "button", trace: nil, participant: nil,
-                                       headers: merged(cookie("laptop"), laptop)),
+                try await client.swipe(
+                    "cls", card: ids[0], direction: "left", input: "button", trace: nil, participant: nil,
+                    headers: merged(cookie("laptop"), laptop)),
                 .conflict, "already_swiped")
             // A program with the same code is that participant too; another code is another.
-            let program = try #require(try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"\#(codes[0])"}"#).json()["participant"].string)
-            expectAPIError(try await client.swipe("cls", card: ids[0], direction: "left", input: "button", trace: nil, participant: program), .conflict, "already_swiped")
-            let other = try #require(try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"\#(codes[1])"}"#).json()["participant"].string)
-            #expect(try await client.swipe("cls", card: ids[0], direction: "left", input: "button", trace: nil, participant: other).status == .created)
-            expectAPIError(try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"ZZZZ-ZZZZ"}"#), .forbidden, "access_required")
+            let program = try #require(
+                try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"\#(codes[0])"}"#).json()[
+                    "participant"
+                ].string)
+            expectAPIError(
+                try await client.swipe(
+                    "cls", card: ids[0], direction: "left", input: "button", trace: nil, participant: program),
+                .conflict, "already_swiped")
+            let other = try #require(
+                try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"\#(codes[1])"}"#).json()[
+                    "participant"
+                ].string)
+            #expect(
+                try await client.swipe(
+                    "cls", card: ids[0], direction: "left", input: "button", trace: nil, participant: other
+                ).status == .created)
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"ZZZZ-ZZZZ"}"#), .forbidden,
+                "access_required")
             #expect(try await env.count("SELECT COUNT(DISTINCT participantId) FROM swipes") == 2)
         }
     }
 
-    @Test("an allow list: a correctly signed external id admits, one id is one participant; a wrong signature is refused")
+    @Test(
+        "an allow list: a correctly signed external id admits, one id is one participant; a wrong signature is refused")
     func allowList() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("staff", titles: ["a"])
             #expect(try await Self.patch(client, "staff", #"{"access":"allowList"}"#).status == .ok)
             let key = try await Self.secret(env, "staff")
-            #expect(try await client.get("/api/v1/decks/staff/access", headers: admin).json()["signatureKey"].string == key)
+            #expect(
+                try await client.get("/api/v1/decks/staff/access", headers: admin).json()["signatureKey"].string == key)
             let sig = ParticipantSigner.externalSignature(pid: "ada@example.org", accessSecret: key)
             #expect(sig.count == 32)
-            #expect(try await client.get("/d/staff?pid=ada@example.org&sig=\(String(sig.reversed()))", headers: cookie("x")).status == .forbidden)
-            #expect(try await client.get("/d/staff?pid=bob@example.org&sig=\(sig)", headers: cookie("x")).status == .forbidden)
-            let one = try #require(Self.admission(try await client.get("/d/staff?pid=ada@example.org&sig=\(sig)", headers: cookie("one"))))
-            let two = try #require(Self.admission(try await client.get("/d/staff?pid=ada@example.org&sig=\(sig.uppercased())", headers: cookie("two"))))
-            #expect(try await client.swipe("staff", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
-                                           headers: merged(cookie("one"), one)).status == .created)
+            #expect(
+                try await client.get("/d/staff?pid=ada@example.org&sig=\(String(sig.reversed()))", headers: cookie("x"))
+                    .status == .forbidden)
+            #expect(
+                try await client.get("/d/staff?pid=bob@example.org&sig=\(sig)", headers: cookie("x")).status
+                    == .forbidden)
+            let one = try #require(
+                Self.admission(try await client.get("/d/staff?pid=ada@example.org&sig=\(sig)", headers: cookie("one"))))
+            let two = try #require(
+                Self.admission(
+                    try await client.get("/d/staff?pid=ada@example.org&sig=\(sig.uppercased())", headers: cookie("two"))
+                ))
+            #expect(
+                try await client.swipe(
+                    "staff", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: merged(cookie("one"), one)
+                ).status == .created)
             expectAPIError(
-                try await client.swipe("staff", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
-                                       headers: merged(cookie("two"), two)),
+                try await client.swipe(
+                    "staff", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: merged(cookie("two"), two)),
                 .conflict, "already_swiped")
             // An admission cookie for one deck does nothing on another.
             _ = try await client.makeDeck("other", titles: ["b"])
             #expect(try await Self.patch(client, "other", #"{"access":"allowList"}"#).status == .ok)
-            let otherCard = try #require(try await env.row("SELECT id FROM cards WHERE title = 'b'")?.value(at: 0) as Int64?)
+            let otherCard = try #require(
+                try await env.row("SELECT id FROM cards WHERE title = 'b'")?.value(at: 0) as Int64?)
             expectAPIError(
-                try await client.swipe("other", card: otherCard, direction: "right", input: "button", trace: nil, participant: nil,
-                                       headers: merged(cookie("one"), one)),
+                try await client.swipe(
+                    "other", card: otherCard, direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: merged(cookie("one"), one)),
                 .forbidden, "access_required")
-            expectAPIError(try await Self.patch(client, "staff", #"{"access":"friends"}"#), .badRequest, "invalid_access")
+            expectAPIError(
+                try await Self.patch(client, "staff", #"{"access":"friends"}"#), .badRequest, "invalid_access")
         }
     }
 
     @Test("a deck's join limit lets more of one network join it at once; other decks keep the server's budget")
     func joinLimit() async throws {
         // 0.05 a second: the server's budget is 3 at once; the event deck lets 10 join.
-        try await withApp({ $0.port = 0; $0.mintRateLimit = 0.05 }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.mintRateLimit = 0.05
+            }, testing: .live
+        ) { client, _ in
             _ = try await client.makeDeck("event", titles: ["a"])
             _ = try await client.makeDeck("plain", titles: ["a"])
             #expect(try await Self.patch(client, "event", #"{"joinLimit":10}"#).json()["joinLimit"].int == 10)
-            expectAPIError(try await Self.patch(client, "event", #"{"joinLimit":0}"#), .badRequest, "invalid_join_limit")
+            expectAPIError(
+                try await Self.patch(client, "event", #"{"joinLimit":0}"#), .badRequest, "invalid_join_limit")
             func mint(_ slug: String) async throws -> HTTPResponse.Status {
                 try await client.execute(uri: "/api/v1/decks/\(slug)/participants", method: .post).status
             }
@@ -162,11 +228,17 @@ struct AccessModeTests {
 
     @Test("past the network's budget, an event deck admits page visitors with a cookie for that deck alone")
     func eventDeckMintsForItselfOnly() async throws {
-        try await withApp({ $0.port = 0; $0.mintRateLimit = 0.05 }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.mintRateLimit = 0.05
+            }, testing: .live
+        ) { client, _ in
             _ = try await client.makeDeck("party", titles: ["a"])
             let plain = try await client.makeDeck("quiet", titles: ["b"])
             #expect(try await Self.patch(client, "party", #"{"joinLimit":5}"#).status == .ok)
-            var device = 0, deckOnly: [HTTPFields] = []
+            var device = 0
+            var deckOnly: [HTTPFields] = []
             for _ in 0..<12 {
                 let r = try await client.get("/d/party")
                 #expect(r.status == .ok)
@@ -177,11 +249,18 @@ struct AccessModeTests {
             #expect(device <= 3, "the network's budget: 3 at once, some spent by makeDeck's reads")
             #expect(deckOnly.count == 5, "then the deck's own 5")
             // Such a cookie votes on the party deck and nowhere else.
-            let card = try #require(try await client.get("/api/v1/decks/party/cards", headers: deckOnly[0]).json()["cards"].array.first?["id"].int)
-            #expect(try await client.swipe("party", card: Int64(card), direction: "right", input: "button", trace: nil, participant: nil,
-                                           headers: deckOnly[0]).status == .created)
-            let elsewhere = try await client.swipe("quiet", card: plain[0], direction: "right", input: "button", trace: nil, participant: nil,
-                                                   headers: deckOnly[0])
+            let card = try #require(
+                try await client.get("/api/v1/decks/party/cards", headers: deckOnly[0]).json()["cards"].array.first?[
+                    "id"
+                ].int)
+            #expect(
+                try await client.swipe(
+                    "party", card: Int64(card), direction: "right", input: "button", trace: nil, participant: nil,
+                    headers: deckOnly[0]
+                ).status == .created)
+            let elsewhere = try await client.swipe(
+                "quiet", card: plain[0], direction: "right", input: "button", trace: nil, participant: nil,
+                headers: deckOnly[0])
             expectAPIError(elsewhere, .badRequest, "participant_required")
         }
     }

@@ -14,24 +14,35 @@ struct AggregateTests {
     static func recount(_ db: Database, deck: Deck, counted: Set<CountedInput>) throws -> ResultsReport {
         let deckId = deck.id
         let cards = try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db)
-        let excluded = Set(try String.fetchAll(db, sql: "SELECT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NULL", arguments: [deckId]))
-        let live = try Swipe.fetchAll(db, sql: "SELECT * FROM swipes WHERE deckId = ? AND undoneAt IS NULL", arguments: [deckId])
+        let excluded = Set(
+            try String.fetchAll(
+                db, sql: "SELECT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NULL",
+                arguments: [deckId]))
+        let live = try Swipe.fetchAll(
+            db, sql: "SELECT * FROM swipes WHERE deckId = ? AND undoneAt IS NULL", arguments: [deckId])
         var tally = ResultsTally()
         var participants = Set<String>()
         var times: [Double] = []
         var excludedSwipes = 0
         for s in live {
-            if excluded.contains(s.participantId) { excludedSwipes += 1; continue }
+            if excluded.contains(s.participantId) {
+                excludedSwipes += 1
+                continue
+            }
             tally.add(card: s.cardId, direction: s.direction.rawValue, kind: s.kind, count: 1, counted: counted)
             guard let c = s.kind.countedAs, counted.contains(c) else { continue }
             participants.insert(s.participantId)
             if let ms = s.decisionMs { times.append(ms) }
         }
         times.sort()
-        let median: Double? = times.isEmpty ? nil
+        let median: Double? =
+            times.isEmpty
+            ? nil
             : times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         var rejections: [String: Int] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? GROUP BY code", arguments: [deckId]) {
+        for r in try Row.fetchAll(
+            db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? GROUP BY code", arguments: [deckId])
+        {
             rejections[r["code"]] = r["n"]
         }
         return ResultsReport(
@@ -47,8 +58,12 @@ struct AggregateTests {
 
     /// Every counted setting's aggregate results equal the recount.
     static func expectExact(_ db: AppDatabase, _ deck: Deck, _ note: String) async throws {
-        for counted in [CountedInput.defaultSet, [.drag], [.button], [.api], Set(CountedInput.allCases), [.drag, .api]] {
-            let fast = try await db.writer.read { d in try AppDatabase.results(d, deck: deck, deckId: deck.id, counted: counted) }
+        for counted in [
+            CountedInput.defaultSet, [.drag], [.button], [.api], Set(CountedInput.allCases), [.drag, .api],
+        ] {
+            let fast = try await db.writer.read { d in
+                try AppDatabase.results(d, deck: deck, deckId: deck.id, counted: counted)
+            }
             let slow = try await db.writer.read { d in try recount(d, deck: deck, counted: counted) }
             #expect(try json(fast) == json(slow), "\(note), counting \(counted.map(\.rawValue).sorted())")
         }
@@ -67,8 +82,9 @@ struct AggregateTests {
                 switch rng.next() % 10 {
                 case 0...5:
                     let input: SwipeInput = pick([.drag, .drag, .api, .api, .button, .key])
-                    var s = StorageTests.swipe(deck, card: pick(cards), participant: pick(people), id: "s\(step)",
-                                               direction: pick([.left, .right, .up, .downLeft]))
+                    var s = StorageTests.swipe(
+                        deck, card: pick(cards), participant: pick(people), id: "s\(step)",
+                        direction: pick([.left, .right, .up, .downLeft]))
                     s.input = input
                     s.decisionMs = pick([nil, 0, -0.0, 250, 250, 400, 1234.5, 9_000, 86_400_000])
                     s.suspect = rng.next() % 5 == 0
@@ -83,9 +99,12 @@ struct AggregateTests {
                 case 8:
                     guard !stored.isEmpty else { continue }
                     let s = pick(stored)
-                    _ = try? await db.flipSwipe(id: s.id, participant: s.participantId, to: pick([.left, .right, .up]), at: fixedTime)
+                    _ = try? await db.flipSwipe(
+                        id: s.id, participant: s.participantId, to: pick([.left, .right, .up]), at: fixedTime)
                 default:
-                    try await db.setExcluded(deck: deck, participant: pick(people), rng.next() % 3 != 0, reason: "r", by: nil, now: fixedTime)
+                    try await db.setExcluded(
+                        deck: deck, participant: pick(people), rng.next() % 3 != 0, reason: "r", by: nil, now: fixedTime
+                    )
                 }
                 if step % 50 == 49 { try await Self.expectExact(db, deck, "after step \(step)") }
             }
@@ -98,18 +117,24 @@ struct AggregateTests {
             let (deck, cards) = try await StorageTests.importDeck(db, cards: 3)
             let writer = SwipeWriter(store: db)
             for (i, p) in ["a", "b", "c", "d"].enumerated() {
-                for c in cards.prefix(i + 1) { try await writer.submit(.swipe(StorageTests.swipe(deck, card: c, participant: p))) }
+                for c in cards.prefix(i + 1) {
+                    try await writer.submit(.swipe(StorageTests.swipe(deck, card: c, participant: p)))
+                }
             }
             try await db.setExcluded(deck: deck, participant: "d", true, reason: "", by: nil, now: fixedTime)
-            let undone = try await db.writer.read { d in try String.fetchOne(d, sql: "SELECT id FROM swipes WHERE participantId = 'c' LIMIT 1") }
+            let undone = try await db.writer.read { d in
+                try String.fetchOne(d, sql: "SELECT id FROM swipes WHERE participantId = 'c' LIMIT 1")
+            }
             _ = try await db.undoSwipe(id: undone!, participant: "c", at: fixedTime)
             let counts = try db.writer.read { d in
-                try Row.fetchOne(d, sql: """
-                    SELECT (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
-                           (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
-                           (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS liveRows,
-                           (SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS liveParticipants
-                    """, arguments: [deck.id, deck.id, deck.id, deck.id])!
+                try Row.fetchOne(
+                    d,
+                    sql: """
+                        SELECT (SELECT COALESCE(SUM(n), 0) FROM swipeTallies WHERE deckId = ?) AS swipes,
+                               (SELECT COALESCE(SUM(n), 0) FROM participantMasks WHERE deckId = ? AND mask != 0) AS participants,
+                               (SELECT COUNT(*) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS liveRows,
+                               (SELECT COUNT(DISTINCT participantId) FROM swipes WHERE deckId = ? AND undoneAt IS NULL) AS liveParticipants
+                        """, arguments: [deck.id, deck.id, deck.id, deck.id])!
             }
             #expect(counts["swipes"] as Int? == 8)  // 1 + 2 + 3 + 3, one undone
             #expect(counts["swipes"] as Int? == counts["liveRows"] as Int)
@@ -125,18 +150,19 @@ struct AggregateTests {
             let queue = try DatabaseQueue(path: path)
             try AppDatabase.migrator.migrate(queue, upTo: "v3-owners-and-trust")
             try await queue.write { d in
-                try d.execute(sql: """
-                    INSERT INTO decks (id, slug, title, profile, createdAt) VALUES (1, 'old', 'Old', 'standard', 0);
-                    INSERT INTO cards (id, deckId, position, title) VALUES (1, 1, 0, 'a'), (2, 1, 1, 'b');
-                    INSERT INTO participants (id, kind, createdAt) VALUES ('u', 'browser', 0), ('v', 'api', 0), ('w', 'api', 0);
-                    INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, suspect, requestHash, createdAt, undoneAt, decisionMs)
-                    VALUES ('1', 1, 1, 'u', 'right', 'drag', '{"t":[0,16.6]}', 0, 'h', 1, NULL, 500),
-                           ('2', 1, 2, 'u', 'left', 'drag', '{"t":[0,16.6]}', 1, 'h', 2, NULL, 700),
-                           ('3', 1, 1, 'v', 'left', 'button', NULL, 0, 'h', 3, NULL, 900),
-                           ('4', 1, 2, 'v', 'right', 'api', NULL, 0, 'h', 4, 5, 100),
-                           ('5', 1, 2, 'w', 'right', 'api', NULL, 0, 'h', 5, NULL, 300);
-                    INSERT INTO exclusions (deckId, participantId, reason, createdAt) VALUES (1, 'w', 'spam', 6);
-                    """)
+                try d.execute(
+                    sql: """
+                        INSERT INTO decks (id, slug, title, profile, createdAt) VALUES (1, 'old', 'Old', 'standard', 0);
+                        INSERT INTO cards (id, deckId, position, title) VALUES (1, 1, 0, 'a'), (2, 1, 1, 'b');
+                        INSERT INTO participants (id, kind, createdAt) VALUES ('u', 'browser', 0), ('v', 'api', 0), ('w', 'api', 0);
+                        INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, suspect, requestHash, createdAt, undoneAt, decisionMs)
+                        VALUES ('1', 1, 1, 'u', 'right', 'drag', '{"t":[0,16.6]}', 0, 'h', 1, NULL, 500),
+                               ('2', 1, 2, 'u', 'left', 'drag', '{"t":[0,16.6]}', 1, 'h', 2, NULL, 700),
+                               ('3', 1, 1, 'v', 'left', 'button', NULL, 0, 'h', 3, NULL, 900),
+                               ('4', 1, 2, 'v', 'right', 'api', NULL, 0, 'h', 4, 5, 100),
+                               ('5', 1, 2, 'w', 'right', 'api', NULL, 0, 'h', 5, NULL, 300);
+                        INSERT INTO exclusions (deckId, participantId, reason, createdAt) VALUES (1, 'w', 'spam', 6);
+                        """)
             }
         }
         let db = try AppDatabase(path: path)
@@ -157,28 +183,51 @@ struct AggregateTests {
             // Only a GROUP BY over one participant's rows may sort (a temporary b-tree).
             let reads: [(String, String)] = [
                 ("idempotency", "SELECT * FROM swipes WHERE id = 'k'"),
-                ("one live swipe", "SELECT 1 FROM swipes WHERE participantId = 'p' AND cardId = 1 AND undoneAt IS NULL"),
-                ("pace", "SELECT createdAt FROM swipes WHERE participantId = 'p' AND deckId = 1 ORDER BY createdAt DESC LIMIT 2"),
-                ("history", """
+                (
+                    "one live swipe",
+                    "SELECT 1 FROM swipes WHERE participantId = 'p' AND cardId = 1 AND undoneAt IS NULL"
+                ),
+                (
+                    "pace",
+                    "SELECT createdAt FROM swipes WHERE participantId = 'p' AND deckId = 1 ORDER BY createdAt DESC LIMIT 2"
+                ),
+                (
+                    "history",
+                    """
                     SELECT s.* FROM swipes s JOIN cards c ON c.id = s.cardId WHERE s.participantId = 'p' AND s.deckId = 1
                     AND s.undoneAt IS NULL ORDER BY s.createdAt DESC, s.rowid DESC LIMIT 500
-                    """),
+                    """
+                ),
                 ("unswiped cards", "SELECT cardId FROM swipes WHERE participantId = 'p' AND undoneAt IS NULL"),
                 ("export", "SELECT rowid, * FROM swipes WHERE deckId = 1 AND rowid > 0 ORDER BY rowid LIMIT 500"),
                 ("last hour", "SELECT COUNT(*) FROM swipes WHERE deckId = 1 AND createdAt >= 0"),
-                ("participant report", "SELECT input, COUNT(*) FROM swipes WHERE participantId = 'p' AND deckId = 1 AND undoneAt IS NULL GROUP BY input"),
+                (
+                    "participant report",
+                    "SELECT input, COUNT(*) FROM swipes WHERE participantId = 'p' AND deckId = 1 AND undoneAt IS NULL GROUP BY input"
+                ),
             ]
             for (name, sql) in reads {
-                let details = try await db.writer.read { d in try Row.fetchAll(d, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
-                let onSwipes = details.filter { $0.contains("swipes") || $0.hasPrefix("SEARCH s ") || $0.hasPrefix("SCAN s") }
+                let details = try await db.writer.read { d in
+                    try Row.fetchAll(d, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
+                }
+                let onSwipes = details.filter {
+                    $0.contains("swipes") || $0.hasPrefix("SEARCH s ") || $0.hasPrefix("SCAN s")
+                }
                 #expect(!onSwipes.isEmpty, "\(name): \(details)")
                 for d in onSwipes { #expect(d.hasPrefix("SEARCH"), "\(name) scans: \(details)") }
-                if !sql.contains("GROUP BY") { #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(name) sorts: \(details)") }
+                if !sql.contains("GROUP BY") {
+                    #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(name) sorts: \(details)")
+                }
             }
             let indexes = try await db.writer.read { d in
-                try String.fetchAll(d, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'swipes' ORDER BY name")
+                try String.fetchAll(
+                    d, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'swipes' ORDER BY name")
             }
-            #expect(indexes == ["sqlite_autoindex_swipes_1", "swipes_by_deck_time", "swipes_by_participant", "swipes_live_once", "swipes_on_deckId"])
+            #expect(
+                indexes == [
+                    "sqlite_autoindex_swipes_1", "swipes_by_deck_time", "swipes_by_participant", "swipes_live_once",
+                    "swipes_on_deckId",
+                ])
         }
     }
 }

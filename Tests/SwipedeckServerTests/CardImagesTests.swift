@@ -1,8 +1,8 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import GRDB
 import NIOCore
 import Testing
 
@@ -19,12 +19,16 @@ struct CardImagesTests {
     func roundTrip() async throws {
         try await withApp { client, env in
             _ = try await client.makeDeck("pics", titles: ["a"])
-            let added = try await client.postJSON("/api/v1/decks/pics/cards", #"{"title":"g","images":\#(Self.three)}"#, headers: admin)
+            let added = try await client.postJSON(
+                "/api/v1/decks/pics/cards", #"{"title":"g","images":\#(Self.three)}"#, headers: admin)
             #expect(added.status == .created)
             let json = try added.json()
             let id = try #require(json["id"].int)
             #expect(json["image"].string == "/img/sample/01-mirror-lake.svg")
-            #expect(json["images"].array.compactMap(\.string) == ["/img/sample/01-mirror-lake.svg", "https://example.com/b.jpg", "/images/c.png"])
+            #expect(
+                json["images"].array.compactMap(\.string) == [
+                    "/img/sample/01-mirror-lake.svg", "https://example.com/b.jpg", "/images/c.png",
+                ])
             let stored = try #require(try await env.row("SELECT image, moreImages FROM cards WHERE id = ?", [id]))
             #expect(stored["image"] as String? == "/img/sample/01-mirror-lake.svg")
             #expect(stored["moreImages"] as String? == #"["https://example.com/b.jpg","/images/c.png"]"#)
@@ -35,22 +39,27 @@ struct CardImagesTests {
             #expect(page.text.contains(##"href="#photo-3""##))
 
             let reordered = try await CardApiTests.send(
-                client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"images":["/images/c.png","/img/sample/01-mirror-lake.svg"]}"#)
+                client, .patch, "/api/v1/decks/pics/cards/\(id)",
+                #"{"images":["/images/c.png","/img/sample/01-mirror-lake.svg"]}"#)
             #expect(try reordered.json()["revision"].int == 2)
             #expect(try reordered.json()["image"].string == "/images/c.png")
-            let single = try await CardApiTests.send(client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"image":"/images/d.png"}"#)
+            let single = try await CardApiTests.send(
+                client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"image":"/images/d.png"}"#)
             #expect(try single.json()["images"].array.compactMap(\.string) == ["/images/d.png"])
-            let untouched = try await CardApiTests.send(client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"title":"renamed"}"#)
+            let untouched = try await CardApiTests.send(
+                client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"title":"renamed"}"#)
             #expect(try untouched.json()["images"].array.compactMap(\.string) == ["/images/d.png"])
             let none = try await CardApiTests.send(client, .patch, "/api/v1/decks/pics/cards/\(id)", #"{"images":[]}"#)
             #expect(try none.json()["image"].string == "" && none.json()["images"].array.isEmpty)
             // Every revision keeps the list it had.
             let lists: [String] = try await env.rows(
-                "SELECT image || ' ' || moreImages FROM cardRevisions WHERE cardId = ? ORDER BY revision", [id]).compactMap { $0.value(at: 0) }
-            #expect(lists == [
-                #"/img/sample/01-mirror-lake.svg ["https://example.com/b.jpg","/images/c.png"]"#,
-                #"/images/c.png ["/img/sample/01-mirror-lake.svg"]"#, "/images/d.png []", "/images/d.png []", " []",
-            ])
+                "SELECT image || ' ' || moreImages FROM cardRevisions WHERE cardId = ? ORDER BY revision", [id]
+            ).compactMap { $0.value(at: 0) }
+            #expect(
+                lists == [
+                    #"/img/sample/01-mirror-lake.svg ["https://example.com/b.jpg","/images/c.png"]"#,
+                    #"/images/c.png ["/img/sample/01-mirror-lake.svg"]"#, "/images/d.png []", "/images/d.png []", " []",
+                ])
         }
     }
 
@@ -60,7 +69,10 @@ struct CardImagesTests {
             (#"{"title":"x","images":["/a.png","javascript:alert(1)"]}"#, "invalid_image", "image 2"),
             (#"{"title":"x","images":[""]}"#, "invalid_image", "image 1"),
             (#"{"title":"x","image":"/a.png","images":["/b.png","/a.png"]}"#, "image_conflict", "first of images"),
-            (#"{"title":"x","images":[\#((0..<13).map { "\"/i\($0).png\"" }.joined(separator: ","))]}"#, "too_many_images", "at most 12"),
+            (
+                #"{"title":"x","images":[\#((0..<13).map { "\"/i\($0).png\"" }.joined(separator: ","))]}"#,
+                "too_many_images", "at most 12"
+            ),
             (#"{"title":"x","images":"/a.png"}"#, "malformed_json", "images"),
         ])
     func invalid(body: String, code: String, words: String) async throws {
@@ -75,14 +87,16 @@ struct CardImagesTests {
 
     @Test("the same image given as image and first of images is accepted")
     func imageMatchingTheCover() throws {
-        let card = try DeckInput.CardInput(title: "x", image: "/a.png", images: ["/a.png", "/b.png"]).validated(position: 0, label: "card")
+        let card = try DeckInput.CardInput(title: "x", image: "/a.png", images: ["/a.png", "/b.png"]).validated(
+            position: 0, label: "card")
         #expect(card.images == ["/a.png", "/b.png"])
     }
 
     @Test("CSV: an images column holds several, separated by spaces or newlines")
     func csv() throws {
         let input = try DeckCSV.parse(
-            "title,images\nA,\"/a.png https://example.com/b.png\n/c.png\"\nB,\n", slug: "c", title: "C", profile: "standard")
+            "title,images\nA,\"/a.png https://example.com/b.png\n/c.png\"\nB,\n", slug: "c", title: "C",
+            profile: "standard")
         let (_, cards) = try input.validated(now: 0)
         #expect(cards[0].images == ["/a.png", "https://example.com/b.png", "/c.png"])
         #expect(cards[1].images.isEmpty)
@@ -105,8 +119,10 @@ extension CardImagesTests {
         let old = try DatabaseQueue(path: path)
         try AppDatabase.migrator.migrate(old, upTo: "v4-compact-and-aggregate")
         try await old.write { db in
-            try db.execute(sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 0)")
-            try db.execute(sql: "INSERT INTO cards (deckId, position, title, image) VALUES (1, 0, 'A', '/a.png'), (1, 1, 'B', '')")
+            try db.execute(
+                sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 0)")
+            try db.execute(
+                sql: "INSERT INTO cards (deckId, position, title, image) VALUES (1, 0, 'A', '/a.png'), (1, 1, 'B', '')")
         }
         try old.close()
         let database = try AppDatabase(path: path)

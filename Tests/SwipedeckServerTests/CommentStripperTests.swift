@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SwipedeckServer
 
 /// The comment stripper keeps every token of the scripts and stylesheets the server sends: esbuild
@@ -7,7 +8,8 @@ import Testing
 /// and whitespace and nothing else that matters here).
 @Suite("Comments dropped from what is sent")
 struct CommentStripperTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func esbuild(_ source: String, loader: String) throws -> String {
         let process = Process()
@@ -28,7 +30,9 @@ struct CommentStripperTests {
 
     static func files(_ folder: String, _ ext: String) throws -> [URL] {
         let dir = root.appendingPathComponent(folder)
-        return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil).filter { $0.pathExtension == ext }
+        return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil).filter {
+            $0.pathExtension == ext
+        }
     }
 
     @Test("every script in Public/js: the same program without its comments, and smaller")
@@ -38,8 +42,12 @@ struct CommentStripperTests {
         for url in scripts {
             let source = try String(contentsOf: url, encoding: .utf8)
             let stripped = CommentStripper.javaScript(source)
-            #expect(try Self.esbuild(stripped, loader: "js") == Self.esbuild(source, loader: "js"), "\(url.lastPathComponent)")
-            #expect(!stripped.contains("// ") || url.lastPathComponent == "owner.js", "\(url.lastPathComponent) kept a comment")
+            #expect(
+                try Self.esbuild(stripped, loader: "js") == Self.esbuild(source, loader: "js"),
+                "\(url.lastPathComponent)")
+            #expect(
+                !stripped.contains("// ") || url.lastPathComponent == "owner.js",
+                "\(url.lastPathComponent) kept a comment")
             #expect(stripped.utf8.count < source.utf8.count, "\(url.lastPathComponent)")
         }
     }
@@ -49,7 +57,9 @@ struct CommentStripperTests {
         for url in try Self.files("Public/css", "css") {
             let source = try String(contentsOf: url, encoding: .utf8)
             let stripped = CommentStripper.css(source)
-            #expect(try Self.esbuild(stripped, loader: "css") == Self.esbuild(source, loader: "css"), "\(url.lastPathComponent)")
+            #expect(
+                try Self.esbuild(stripped, loader: "css") == Self.esbuild(source, loader: "css"),
+                "\(url.lastPathComponent)")
             #expect(!stripped.contains("/*"), "\(url.lastPathComponent)")
         }
     }

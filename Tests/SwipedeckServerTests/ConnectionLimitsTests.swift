@@ -66,7 +66,8 @@ struct ConnectionLimitsTests {
         return channel
     }
 
-    static let head = HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: "/healthz"))
+    static let head = HTTPRequestPart.head(
+        HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: "/healthz"))
 
     @Test("header deadline: a head not complete 10 s after the first byte closes the connection")
     func headerDeadlineCloses() throws {
@@ -83,7 +84,9 @@ struct ConnectionLimitsTests {
         #expect(!channel.isActive)
     }
 
-    @Test("header deadline: a complete head stops it; the next request's first byte starts it again once the previous is answered")
+    @Test(
+        "header deadline: a complete head stops it; the next request's first byte starts it again once the previous is answered"
+    )
     func headerDeadlineNextRequest() throws {
         let channel = try connected(HeaderDeadlineHandler(timeout: .seconds(10), bodyTimeout: .seconds(60)))
         channel.pipeline.fireUserInboundEventTriggered(RequestBytesArrived())
@@ -118,14 +121,17 @@ struct ConnectionLimitsTests {
         #expect(!channel.isActive)
     }
 
-    @Test("live streams beyond the per-client cap get 429 too_many_streams with Retry-After; HEAD holds no place; a closed stream frees one",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "live streams beyond the per-client cap get 429 too_many_streams with Retry-After; HEAD holds no place; a closed stream frees one",
+        .timeLimit(.minutes(2)))
     func streamCapOverHTTP() async throws {
-        try await withApp({
-            $0.maxStreamsPerClient = 2
-            $0.liveInterval = .milliseconds(100)
-            $0.sseHeartbeat = .milliseconds(1500)  // above receive()'s 1 s pause
-        }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.maxStreamsPerClient = 2
+                $0.liveInterval = .milliseconds(100)
+                $0.sseHeartbeat = .milliseconds(1500)  // above receive()'s 1 s pause
+            }, testing: .live
+        ) { client, _ in
             _ = try await client.makeDeck("capped", titles: ["a"])
             let port = try #require(client.port)
             let path = "/api/v1/decks/capped/results/live"
@@ -134,8 +140,10 @@ struct ConnectionLimitsTests {
             for _ in 0..<3 {
                 #expect(try await client.execute(uri: path, method: .head, headers: admin).status == .ok)
             }
-            let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n".utf8)
-            let (first, second, third, afterClose) = try await RawHTTPConnection.run { () throws -> (String, String, String, String) in
+            let request = Array(
+                "GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n".utf8)
+            let (first, second, third, afterClose) = try await RawHTTPConnection.run {
+                () throws -> (String, String, String, String) in
                 let one = try RawHTTPConnection(port: port)
                 _ = one.send(request)
                 let first = one.receive()

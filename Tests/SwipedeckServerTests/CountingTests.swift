@@ -13,7 +13,9 @@ import Testing
 @Suite("Trust: kinds, pace, exclusions, privacy, legacy participants")
 struct CountingTests {
     static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
+        try await client.execute(
+            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
+            body: ByteBuffer(string: json))
     }
 
     @Test("button bursts and buttons before the page could be read are suspect, kept and not counted")
@@ -22,31 +24,54 @@ struct CountingTests {
         try await withApp(clock: clock.read) { client, env in
             let ids = try await client.makeDeck("pace", titles: ["a", "b", "c", "d", "e"])
             // A participant minted now presses a button 0.1 s later: it could not have read the card.
-            let minted = try #require(try await client.execute(uri: "/api/v1/decks/pace/participants", method: .post).json()["participant"].string)
+            let minted = try #require(
+                try await client.execute(uri: "/api/v1/decks/pace/participants", method: .post).json()["participant"]
+                    .string)
             clock.advance(by: 0.1)
-            #expect(try await client.swipe("pace", card: ids[0], direction: "right", input: "button", trace: nil, participant: minted).status == .created)
-            guard case .valid(let credential) = ParticipantSigner(secret: participantSecret).check(minted, now: clock.read()),
-                let mintedIdentity = ParticipantSigner(secret: participantSecret).identity(of: credential, deckId: try #require(try await env.row("SELECT id FROM decks WHERE slug = 'pace'")?.value(at: 0) as Int64?))
+            #expect(
+                try await client.swipe(
+                    "pace", card: ids[0], direction: "right", input: "button", trace: nil, participant: minted
+                ).status == .created)
+            guard
+                case .valid(let credential) = ParticipantSigner(secret: participantSecret).check(
+                    minted, now: clock.read()),
+                let mintedIdentity = ParticipantSigner(secret: participantSecret).identity(
+                    of: credential,
+                    deckId: try #require(
+                        try await env.row("SELECT id FROM decks WHERE slug = 'pace'")?.value(at: 0) as Int64?))
             else {
                 Issue.record("not a credential: \(minted)")
                 return
             }
-            #expect(try await env.row("SELECT suspectReason FROM swipes WHERE participantId = ?", [mintedIdentity.id])?["suspectReason"] as String? == "button_before_read")
+            #expect(
+                try await env.row("SELECT suspectReason FROM swipes WHERE participantId = ?", [mintedIdentity.id])?[
+                    "suspectReason"] as String? == "button_before_read")
             // Three decisions within 0.6 s: the third is a burst; a fourth 2 s later is human again.
             let fast = pid("fast")
             let fastIdentity = try await identity("fast", in: "pace", env)
             for (i, dt) in [0.0, 0.2, 0.2].enumerated() {
                 clock.advance(by: dt)
-                #expect(try await client.swipe("pace", card: ids[i], direction: "right", input: "key", trace: nil, participant: fast).status == .created)
+                #expect(
+                    try await client.swipe(
+                        "pace", card: ids[i], direction: "right", input: "key", trace: nil, participant: fast
+                    ).status == .created)
             }
             clock.advance(by: 2)
-            #expect(try await client.swipe("pace", card: ids[3], direction: "left", input: "button", trace: nil, participant: fast).status == .created)
+            #expect(
+                try await client.swipe(
+                    "pace", card: ids[3], direction: "left", input: "button", trace: nil, participant: fast
+                ).status == .created)
             let reasons: [String?] = try await env.rows(
-                "SELECT suspectReason FROM swipes WHERE participantId = ? ORDER BY createdAt", [fastIdentity]).map { $0.value(at: 0) }
+                "SELECT suspectReason FROM swipes WHERE participantId = ? ORDER BY createdAt", [fastIdentity]
+            ).map { $0.value(at: 0) }
             #expect(reasons == [nil, nil, "button_burst", nil])
             // A drag at a human pace (its two decisions before lie 2 s back) is not suspect.
-            #expect(try await client.swipe("pace", card: ids[4], direction: "right", participant: fast).status == .created)
-            #expect(try await env.row("SELECT suspect FROM swipes WHERE participantId = ? AND cardId = ?", [fastIdentity, ids[4]])?["suspect"] as Bool? == false)
+            #expect(
+                try await client.swipe("pace", card: ids[4], direction: "right", participant: fast).status == .created)
+            #expect(
+                try await env.row(
+                    "SELECT suspect FROM swipes WHERE participantId = ? AND cardId = ?", [fastIdentity, ids[4]])?[
+                        "suspect"] as Bool? == false)
 
             let j = try await client.get("/api/v1/decks/pace/results", headers: admin).json()
             #expect(j["swipesByKind"]["suspectButton"].int == 2)
@@ -69,16 +94,31 @@ struct CountingTests {
             bot.t = (0..<bot.t.count).map { Double($0) * 10 }
             bot.x = (0..<bot.x.count).map { Double($0) * 20 }
             bot.y = bot.x.map { _ in 0 }
-            #expect(try await client.swipe("k", card: ids[0], direction: "right", trace: bot, participant: "d2").status == .created)
-            #expect(try await client.swipe("k", card: ids[0], direction: "left", input: "button", trace: nil, participant: "b1").status == .created)
-            #expect(try await client.swipe("k", card: ids[1], direction: "right", input: "api", trace: nil, participant: "a1").status == .created)
-            #expect(try await client.swipe("k", card: ids[1], direction: "right", input: "api", trace: rightDrag(), participant: "a2").status == .created)
+            #expect(
+                try await client.swipe("k", card: ids[0], direction: "right", trace: bot, participant: "d2").status
+                    == .created)
+            #expect(
+                try await client.swipe(
+                    "k", card: ids[0], direction: "left", input: "button", trace: nil, participant: "b1"
+                ).status == .created)
+            #expect(
+                try await client.swipe(
+                    "k", card: ids[1], direction: "right", input: "api", trace: nil, participant: "a1"
+                ).status == .created)
+            #expect(
+                try await client.swipe(
+                    "k", card: ids[1], direction: "right", input: "api", trace: rightDrag(), participant: "a2"
+                ).status == .created)
 
-            func results() async throws -> JSONValue { try await client.get("/api/v1/decks/k/results", headers: admin).json() }
+            func results() async throws -> JSONValue {
+                try await client.get("/api/v1/decks/k/results", headers: admin).json()
+            }
             var j = try await results()
             #expect(j["countedInputs"].array.compactMap(\.string) == ["drag", "button"])
             #expect(j["swipesByKind"]["drag"].int == 2 && j["swipesByKind"]["suspectDrag"].int == 1)
-            #expect(j["swipesByKind"]["button"].int == 1 && j["swipesByKind"]["api"].int == 1 && j["swipesByKind"]["suspectButton"].int == 0)
+            #expect(
+                j["swipesByKind"]["button"].int == 1 && j["swipesByKind"]["api"].int == 1
+                    && j["swipesByKind"]["suspectButton"].int == 0)
             #expect(j["allSwipes"].int == 5)
             for card in j["cards"].array {
                 let sum = SwipeKind.allCases.compactMap { card["kinds"][$0.rawValue].int }.reduce(0, +)
@@ -91,8 +131,11 @@ struct CountingTests {
             j = try await results()
             #expect(j["swipes"].int == 2)
             #expect(j["allSwipes"].int == 5)
-            expectAPIError(try await Self.patch(client, "k", #"{"countedInputs":["suspect"]}"#), .badRequest, "invalid_counted_inputs")
-            expectAPIError(try await Self.patch(client, "k", #"{"countedInputs":[]}"#), .badRequest, "invalid_counted_inputs")
+            expectAPIError(
+                try await Self.patch(client, "k", #"{"countedInputs":["suspect"]}"#), .badRequest,
+                "invalid_counted_inputs")
+            expectAPIError(
+                try await Self.patch(client, "k", #"{"countedInputs":[]}"#), .badRequest, "invalid_counted_inputs")
 
             let csv = try await client.get("/api/v1/decks/k/results.csv", headers: admin).text
             #expect(csv.hasPrefix("rank,card_id,title,archived,"))
@@ -106,7 +149,8 @@ struct CountingTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("ex", titles: ["x"])
             for p in ["u1", "u2", "u3"] {
-                #expect(try await client.swipe("ex", card: ids[0], direction: "right", participant: p).status == .created)
+                #expect(
+                    try await client.swipe("ex", card: ids[0], direction: "right", participant: p).status == .created)
             }
             // Owners name a participant as results and exports do: by the identity, never the credential.
             let u3 = try await identity("u3", in: "ex", env)
@@ -118,7 +162,8 @@ struct CountingTests {
             #expect(j["swipes"].int == 2 && j["excludedParticipants"].int == 1 && j["excludedSwipes"].int == 1)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 3)
             expectAPIError(try await client.postJSON(excludeURI, "{}"), .unauthorized, "unauthorized")
-            let include = try await client.execute(uri: "/api/v1/decks/ex/participants/\(u3)/include", method: .post, headers: admin)
+            let include = try await client.execute(
+                uri: "/api/v1/decks/ex/participants/\(u3)/include", method: .post, headers: admin)
             #expect(include.status == .ok)
             j = try await client.get("/api/v1/decks/ex/results", headers: admin).json()
             #expect(j["swipes"].int == 3 && j["excludedParticipants"].int == 0)
@@ -150,7 +195,9 @@ struct CountingTests {
         }
     }
 
-    @Test("participants stored before signing keep counting after the migration but act on nothing; nothing is erased", .sqliteOnly)
+    @Test(
+        "participants stored before signing keep counting after the migration but act on nothing; nothing is erased",
+        .sqliteOnly)
     func legacyParticipants() async throws {
         let path = temporaryDatabasePath()
         defer { removeDatabase(at: path) }
@@ -159,28 +206,39 @@ struct CountingTests {
         let upToV2 = AppDatabase.migrator
         try upToV2.migrate(old, upTo: "v2-results-indexes")
         try await old.write { db in
-            try db.execute(sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 1)")
+            try db.execute(
+                sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 1)")
             try db.execute(sql: "INSERT INTO cards (deckId, position, title) VALUES (1, 0, 'a'), (1, 1, 'b')")
             try db.execute(sql: "INSERT INTO participants (id, kind, createdAt) VALUES ('oldtimer', 'browser', 1)")
-            try db.execute(sql: """
-                INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, requestHash, createdAt)
-                VALUES ('k1', 1, 1, 'oldtimer', 'right', 'button', 'h', 1)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, requestHash, createdAt)
+                    VALUES ('k1', 1, 1, 'oldtimer', 'right', 'button', 'h', 1)
+                    """)
         }
         try old.close()
-        try await withApp({ $0.database = path; $0.seedSampleDeck = false }) { client, env in
-            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = 'oldtimer' AND legacy = TRUE") == 1)
+        try await withApp({
+            $0.database = path
+            $0.seedSampleDeck = false
+        }) { client, env in
+            #expect(
+                try await env.count("SELECT COUNT(*) FROM participants WHERE id = 'oldtimer' AND legacy = TRUE") == 1)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE id = 'k1' AND cardRevision = 1") == 1)
             #expect(try await env.count("SELECT COUNT(*) FROM cardRevisions") == 2)
             // Its swipe still counts, but the old id acts on nothing any more (it was published in exports).
             #expect(try await client.get("/api/v1/decks/old/results", headers: admin).json()["allSwipes"].int == 1)
-            let r = try await client.postJSON("/api/v1/decks/old/swipes", #"{"card":2,"direction":"left","input":"button","participant":"oldtimer"}"#)
+            let r = try await client.postJSON(
+                "/api/v1/decks/old/swipes", #"{"card":2,"direction":"left","input":"button","participant":"oldtimer"}"#)
             expectAPIError(r, .forbidden, "unknown_participant")
             // As a cookie it is ignored: the read gets a fresh participant, who has no swipes.
-            #expect(try await client.get("/api/v1/decks/old/history", headers: [.cookie: "sd_pid=oldtimer"]).json()["swipes"].array.isEmpty)
+            #expect(
+                try await client.get("/api/v1/decks/old/history", headers: [.cookie: "sd_pid=oldtimer"]).json()[
+                    "swipes"
+                ].array.isEmpty)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 1)
             // A new unsigned id is refused too.
-            let newcomer = try await client.postJSON("/api/v1/decks/old/swipes", #"{"card":1,"direction":"left","input":"button","participant":"newcomer"}"#)
+            let newcomer = try await client.postJSON(
+                "/api/v1/decks/old/swipes", #"{"card":1,"direction":"left","input":"button","participant":"newcomer"}"#)
             expectAPIError(newcomer, .forbidden, "unknown_participant")
         }
     }

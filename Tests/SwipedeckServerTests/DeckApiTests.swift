@@ -71,7 +71,8 @@ struct DeckApiTests {
             expectAPIError(try await client.createDeck(body, token: "t0ken0"), .unauthorized, "unauthorized")
             expectAPIError(try await client.createDeck(body, token: ""), .unauthorized, "unauthorized")
             expectAPIError(
-                try await client.postJSON("/api/v1/decks", body, headers: [.authorization: "Basic dDBrZW4="]), .unauthorized, "unauthorized")
+                try await client.postJSON("/api/v1/decks", body, headers: [.authorization: "Basic dDBrZW4="]),
+                .unauthorized, "unauthorized")
             #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'x'") == 0)
         }
     }
@@ -102,7 +103,9 @@ struct DeckApiTests {
             let got = try await client.get("/api/v1/decks/lunch")
             #expect(got.status == .ok)
             #expect(try got.json()["cardCount"].int == 2)
-            #expect(try await env.count("SELECT COUNT(*) FROM cards WHERE deckId = (SELECT id FROM decks WHERE slug = 'lunch')") == 2)
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM cards WHERE deckId = (SELECT id FROM decks WHERE slug = 'lunch')") == 2)
 
             let list = try await client.get("/api/v1/decks").json()
             #expect(list["decks"].array.contains { $0["slug"].string == "lunch" && $0["cardCount"].int == 2 })
@@ -122,10 +125,16 @@ struct DeckApiTests {
             (#"{"slug":"ok","title":"T","cards":[]}"#, "no_cards"),
             (#"{"slug":"ok","title":"T","cards":[{"title":""}]}"#, "invalid_card_title"),
             (#"{"slug":"ok","title":"T","cards":[{"title":"a","image":"javascript:alert(1)"}]}"#, "invalid_image"),
-            (#"{"slug":"ok","title":"T","cards":[{"title":"a","image":"http://plain.example/x.png"}]}"#, "invalid_image"),
+            (
+                #"{"slug":"ok","title":"T","cards":[{"title":"a","image":"http://plain.example/x.png"}]}"#,
+                "invalid_image"
+            ),
             (#"{"slug":"ok","title":"T","cards":[{"title":"a","link":"javascript:alert(1)"}]}"#, "invalid_link"),
             (#"{"slug":"ok","title":"T","cards":[{"title":"a","accent":"red"}]}"#, "invalid_accent"),
-            (#"{"slug":"ok","title":"T","labels":{"left":"THIS LABEL IS FAR TOO LONG"},"cards":[{"title":"a"}]}"#, "invalid_label"),
+            (
+                #"{"slug":"ok","title":"T","labels":{"left":"THIS LABEL IS FAR TOO LONG"},"cards":[{"title":"a"}]}"#,
+                "invalid_label"
+            ),
             (#"{"slug":"ok","title":"T"}"#, "malformed_json"),
             (#"{"slug":"ok","#, "malformed_json"),
         ])
@@ -140,7 +149,8 @@ struct DeckApiTests {
     func createDeckWrongType() async throws {
         try await withApp { client, _ in
             let r = try await client.execute(
-                uri: "/api/v1/decks", method: .post, headers: [.authorization: "Bearer t0ken", .contentType: "text/plain"],
+                uri: "/api/v1/decks", method: .post,
+                headers: [.authorization: "Bearer t0ken", .contentType: "text/plain"],
                 body: .init(string: #"{"slug":"x","title":"X","cards":[{"title":"a"}]}"#))
             expectAPIError(r, .unsupportedMediaType, "unsupported_media_type")
         }
@@ -153,7 +163,8 @@ struct DeckApiTests {
             expectAPIError(try await client.get("/api/v1/decks/nope/cards"), .notFound, "not_found")
             expectAPIError(try await client.get("/api/v1/decks/nope/results"), .notFound, "not_found")
             expectAPIError(try await client.get("/api/v1/decks/nope/results.csv"), .notFound, "not_found")
-            expectAPIError(try await client.get("/api/v1/decks/nope/history?participant=\(pid("alice"))"), .notFound, "not_found")
+            expectAPIError(
+                try await client.get("/api/v1/decks/nope/history?participant=\(pid("alice"))"), .notFound, "not_found")
         }
     }
 
@@ -170,12 +181,14 @@ struct DeckApiTests {
             #expect(p1["remaining"].int == 5)
             #expect(p1["nextCursor"].string == "1")
 
-            let p2 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=1&participant=\(pid("pager"))").json()
+            let p2 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=1&participant=\(pid("pager"))")
+                .json()
             #expect(p2["cards"].array.map { $0["title"].string } == ["c2", "c3"])
             #expect(p2["remaining"].int == 3)
             #expect(p2["nextCursor"].string == "3")
 
-            let p3 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=3&participant=\(pid("pager"))").json()
+            let p3 = try await client.get("/api/v1/decks/five/cards?limit=2&cursor=3&participant=\(pid("pager"))")
+                .json()
             #expect(p3["cards"].array.map { $0["title"].string } == ["c4"])
             #expect(p3["remaining"].int == 1)
             #expect(p3["nextCursor"].isNull)
@@ -214,13 +227,15 @@ struct DeckApiTests {
     @Test(
         "cards paging: 400 for an invalid limit, cursor or participant",
         arguments: [
-            ("limit=0", "invalid_limit"), ("limit=101", "invalid_limit"), ("limit=abc", "invalid_limit"), ("limit=-1", "invalid_limit"),
+            ("limit=0", "invalid_limit"), ("limit=101", "invalid_limit"), ("limit=abc", "invalid_limit"),
+            ("limit=-1", "invalid_limit"),
             ("limit=99999999999999999999", "invalid_limit"),
             ("cursor=-2", "invalid_cursor"), ("cursor=x", "invalid_cursor"), ("cursor=1.5", "invalid_cursor"),
             ("cursor=99999999999", "invalid_cursor"),
             ("limit=", "invalid_limit"), ("cursor=", "invalid_cursor"), ("limit=1&limit=2", "invalid_limit"),
             ("participant=bad%20id", "invalid_participant"), ("participant=a.b", "invalid_participant"),
-            ("participant=", "invalid_participant"), ("participant=\(pid("a"))&participant=\(pid("b"))", "invalid_participant"),
+            ("participant=", "invalid_participant"),
+            ("participant=\(pid("a"))&participant=\(pid("b"))", "invalid_participant"),
         ])
     func cardsPagingInvalid(query: String, code: String) async throws {
         try await withApp { client, _ in

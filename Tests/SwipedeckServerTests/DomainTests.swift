@@ -38,7 +38,8 @@ struct DomainTests {
 
     @Test("DeckCSV parses quoted commas, escaped quotes, newlines in quotes and CRLF")
     func csvQuoting() throws {
-        let text = "Title,Subtitle,Body,Image,Link,Accent\r\n"
+        let text =
+            "Title,Subtitle,Body,Image,Link,Accent\r\n"
             + "\"Paris, France\",\"He said \"\"hi\"\"\",\"line one\nline two\",/img/p.svg,https://example.com/p,#112233\r\n"
             + "Rome,,,,,\r\n"
             + "\r\n"
@@ -66,7 +67,8 @@ struct DomainTests {
 
     @Test("DeckCSV: columns in any order, LF line ends, no trailing newline")
     func csvColumnsAnyOrder() throws {
-        let input = try DeckCSV.parse("accent,title\n#ABCDEF,\"A \"\"quoted\"\" one\"\n,plain", slug: "s", title: "T", profile: "eightway")
+        let input = try DeckCSV.parse(
+            "accent,title\n#ABCDEF,\"A \"\"quoted\"\" one\"\n,plain", slug: "s", title: "T", profile: "eightway")
         #expect(input.cards.map(\.title) == [#"A "quoted" one"#, "plain"])
         #expect(input.cards[0].accent == "#ABCDEF")
         #expect(input.cards[1].accent == nil)
@@ -75,7 +77,9 @@ struct DomainTests {
 
     @Test("DeckCSV: a header without a title column is invalid_csv_header; an empty file is no_cards")
     func csvErrors() {
-        #expect(throws: ApiError.invalidField(code: "invalid_csv_header", message: "The CSV header needs a 'title' column.")) {
+        #expect(
+            throws: ApiError.invalidField(code: "invalid_csv_header", message: "The CSV header needs a 'title' column.")
+        ) {
             try DeckCSV.parse("name,subtitle\nParis,France\n", slug: "s", title: "T", profile: "standard")
         }
         do {
@@ -96,7 +100,9 @@ struct DomainTests {
             Issue.record("unexpected \(error)")
         }
         // A header only parses but fails validation: no cards.
-        #expect(throws: ApiError.self) { try DeckCSV.parse("title\n", slug: "s", title: "T", profile: "standard").validated(now: 0) }
+        #expect(throws: ApiError.self) {
+            try DeckCSV.parse("title\n", slug: "s", title: "T", profile: "standard").validated(now: 0)
+        }
     }
 
     // MARK: Deck validation
@@ -110,7 +116,10 @@ struct DomainTests {
         }
     }
 
-    static func deck(slug: String = "ok", title: String = "T", description: String? = nil, profile: String? = nil, labels: DeckInput.Labels? = nil, cards: [DeckInput.CardInput] = [.init(title: "a")]) -> DeckInput {
+    static func deck(
+        slug: String = "ok", title: String = "T", description: String? = nil, profile: String? = nil,
+        labels: DeckInput.Labels? = nil, cards: [DeckInput.CardInput] = [.init(title: "a")]
+    ) -> DeckInput {
         DeckInput(slug: slug, title: title, description: description, profile: profile, labels: labels, cards: cards)
     }
 
@@ -132,12 +141,21 @@ struct DomainTests {
         #expect(Self.code(Self.deck(profile: "nope")) == "unknown_profile")
         for p in SwipeProfile.all { #expect(Self.code(Self.deck(profile: p.name)) == nil) }
         #expect(Self.code(Self.deck(labels: .init(left: "", right: nil, up: nil, down: nil))) == "invalid_label")
-        #expect(Self.code(Self.deck(labels: .init(left: nil, right: String(repeating: "L", count: 17), up: nil, down: nil))) == "invalid_label")
+        #expect(
+            Self.code(Self.deck(labels: .init(left: nil, right: String(repeating: "L", count: 17), up: nil, down: nil)))
+                == "invalid_label")
         #expect(Self.code(Self.deck(cards: [])) == "no_cards")
         #expect(Self.code(Self.deck(cards: [C(title: " ")])) == "invalid_card_title")
-        #expect(Self.code(Self.deck(cards: [C(title: "a", subtitle: String(repeating: "s", count: 301))])) == "invalid_card_text")
-        #expect(Self.code(Self.deck(cards: [C(title: "a", body: String(repeating: "b", count: 5001))])) == "invalid_card_text")
-        for bad in ["javascript:alert(1)", "http://x.example/a.png", "//evil.example/a.png", "/a b.png", "data:image/png;base64,AAAA"] {
+        #expect(
+            Self.code(Self.deck(cards: [C(title: "a", subtitle: String(repeating: "s", count: 301))]))
+                == "invalid_card_text")
+        #expect(
+            Self.code(Self.deck(cards: [C(title: "a", body: String(repeating: "b", count: 5001))]))
+                == "invalid_card_text")
+        for bad in [
+            "javascript:alert(1)", "http://x.example/a.png", "//evil.example/a.png", "/a b.png",
+            "data:image/png;base64,AAAA",
+        ] {
             #expect(Self.code(Self.deck(cards: [C(title: "a", image: bad)])) == "invalid_image", "image \(bad)")
         }
         for good in ["/img/a.svg", "https://example.com/a.png"] {
@@ -166,7 +184,8 @@ struct DomainTests {
 
     @Test("DeckInput.validated fills defaults")
     func deckDefaults() throws {
-        let (deck, cards) = try Self.deck(cards: [.init(title: "a"), .init(title: "b", subtitle: "s")]).validated(now: 42)
+        let (deck, cards) = try Self.deck(cards: [.init(title: "a"), .init(title: "b", subtitle: "s")]).validated(
+            now: 42)
         #expect(deck.profile == "standard")
         #expect(deck.allowButtons)
         #expect(deck.description == "")
@@ -204,18 +223,23 @@ struct DomainTests {
         tally.add(card: 7, direction: "left", kind: .suspectDrag, count: 3, counted: CountedInput.defaultSet)
         let card = Card(id: 7, NewCard(deckId: 1, position: 0, title: "Lake, calm"))
         let report = ResultsReport(
-            deck: Deck(id: 1, NewDeck(slug: "d", title: "D", createdAt: 0)), cards: [card], tally: tally, participants: 2, medianDecisionMs: nil,
+            deck: Deck(id: 1, NewDeck(slug: "d", title: "D", createdAt: 0)), cards: [card], tally: tally,
+            participants: 2, medianDecisionMs: nil,
             rejections: [:], excludedParticipants: 0, excludedSwipes: 0)
         let names = DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER")
         let lines = ResultsCSV.render(report, names: names).components(separatedBy: "\r\n")
         #expect(lines.count == 3)
         #expect(lines[0] == ResultsCSV.header(names))
-        #expect(lines[0] == "rank,card_id,title,archived,LIKE or SUPER,votes,rate,rate_at_least,rate_at_most,NOPE,LIKE,SUPER,LATER,"
-            + "SUPER+NOPE,SUPER+LIKE,LATER+NOPE,LATER+LIKE,drag,suspect_drag,button,suspect_button,api,all")
+        #expect(
+            lines[0]
+                == "rank,card_id,title,archived,LIKE or SUPER,votes,rate,rate_at_least,rate_at_most,NOPE,LIKE,SUPER,LATER,"
+                + "SUPER+NOPE,SUPER+LIKE,LATER+NOPE,LATER+LIKE,drag,suspect_drag,button,suspect_button,api,all")
         let w = WilsonInterval(successes: 1, trials: 2)
         #expect(lines[1] == "1,7,\"Lake, calm\",0,1,2,0.5,\(w.lower),\(w.upper),1,1,0,0,0,0,0,0,1,3,1,0,0,5")
         #expect(lines[2] == "")
-        #expect(ResultsCSV.header(names).split(separator: ",").count == lines[1].replacingOccurrences(of: "\"Lake, calm\"", with: "x").split(separator: ",").count)
+        #expect(
+            ResultsCSV.header(names).split(separator: ",").count
+                == lines[1].replacingOccurrences(of: "\"Lake, calm\"", with: "x").split(separator: ",").count)
     }
 
     @Test("ResultsReport.isLike: right, up and up_right")
@@ -237,7 +261,10 @@ struct DomainTests {
         let signer = ParticipantSigner(secret: "0123456789abcdef")
         let id = signer.mint(.device, now: 1_790_000_000.25)
         #expect(Participant.isValidId(id) && id.count == 62)
-        guard case .valid(let credential) = signer.check(id, now: 1_790_000_001) else { Issue.record("not valid: \(id)"); return }
+        guard case .valid(let credential) = signer.check(id, now: 1_790_000_001) else {
+            Issue.record("not valid: \(id)")
+            return
+        }
         #expect(credential.mintedAt == 1_790_000_000.25)
         #expect(ParticipantSigner(secret: "another secret!!").check(id, now: 1_790_000_001) == .unknown)
         // The signature is HMAC-SHA256(secret, "credential:" + body), its first 12 bytes in lower-case

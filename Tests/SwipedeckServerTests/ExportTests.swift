@@ -12,7 +12,8 @@ import Testing
 @Suite("Per-swipe exports")
 struct ExportTests {
     static let columns = [
-        "swipe_id", "participant", "card_id", "card_revision", "direction", "decision", "input", "kind", "suspect", "suspect_reason",
+        "swipe_id", "participant", "card_id", "card_revision", "direction", "decision", "input", "kind", "suspect",
+        "suspect_reason",
         "decision_ms", "velocity_x", "velocity_y", "duration_ms", "created_at", "undone_at",
     ]
 
@@ -60,24 +61,29 @@ struct ExportTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("x", titles: ["a", "b", "c"])
             #expect(try await client.swipe("x", card: ids[0], direction: "right", participant: "e1").status == .created)
-            #expect(try await client.swipe("x", card: ids[1], direction: "left", input: "button", trace: nil, participant: "e1").status == .created)
+            #expect(
+                try await client.swipe(
+                    "x", card: ids[1], direction: "left", input: "button", trace: nil, participant: "e1"
+                ).status == .created)
             let undone = try await client.swipe("x", card: ids[2], direction: "right", participant: "e2")
             let undoneId = try #require(try undone.json()["swipe"]["id"].string)
             _ = try await client.execute(uri: "/api/v1/swipes/\(undoneId)?participant=\(pid("e2"))", method: .delete)
             // A suspect drag as the writer stores one (a machine-like trace).
             try await env.queue().write { db in
                 try db.execute(sql: "INSERT INTO participants (id, kind, createdAt) VALUES ('bot', 'api', 0)")
-                try db.execute(sql: """
-                    INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, suspect, requestHash, createdAt,
-                                        cardRevision, suspectReason)
-                    SELECT 'sus', deckId, id, 'bot', 'left', 'drag', '{}', 1, 'h', ?, 1, 'machine_like_trace' FROM cards WHERE id = ?
-                    """, arguments: [fixedTime, ids[2]])
+                try db.execute(
+                    sql: """
+                        INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, suspect, requestHash, createdAt,
+                                            cardRevision, suspectReason)
+                        SELECT 'sus', deckId, id, 'bot', 'left', 'drag', '{}', 1, 'h', ?, 1, 'machine_like_trace' FROM cards WHERE id = ?
+                        """, arguments: [fixedTime, ids[2]])
             }
 
             for path in ["/api/v1/decks/x/swipes.csv", "/api/v1/decks/x/swipes.jsonl"] {
                 expectAPIError(try await client.get(path), .unauthorized, "unauthorized")
             }
-            expectAPIError(try await client.get("/api/v1/decks/nope/swipes.csv", headers: admin), .notFound, "not_found")
+            expectAPIError(
+                try await client.get("/api/v1/decks/nope/swipes.csv", headers: admin), .notFound, "not_found")
 
             let csv = try await client.get("/api/v1/decks/x/swipes.csv", headers: admin)
             #expect(csv.status == .ok)
@@ -112,7 +118,9 @@ struct ExportTests {
             #expect(jsonl.headers[.contentType] == "application/x-ndjson")
             #expect(jsonl.headers[.contentDisposition] == #"attachment; filename="x-swipes.jsonl""#)
             #expect(jsonl.text.hasSuffix("\n"))
-            let objects = try jsonl.text.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+            let objects = try jsonl.text.split(separator: "\n").map {
+                try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+            }
             #expect(objects.count == 4)
             #expect(Set(objects.compactMap { $0["id"].string }) == Set(records.compactMap { $0["swipe_id"] }))
             let flagged = try #require(objects.first { $0["id"].string == "sus" })
@@ -131,15 +139,19 @@ struct ExportTests {
     func publicResults() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("pub", titles: ["a"])
-            #expect(try await client.swipe("pub", card: ids[0], direction: "right", participant: "p1").status == .created)
+            #expect(
+                try await client.swipe("pub", card: ids[0], direction: "right", participant: "p1").status == .created)
             expectAPIError(try await client.get("/api/v1/decks/pub/swipes.jsonl"), .unauthorized, "unauthorized")
             let patch = try await client.execute(
-                uri: "/api/v1/decks/pub", method: .patch, headers: merged(admin, jsonType), body: ByteBuffer(string: #"{"resultsPublic":true}"#))
+                uri: "/api/v1/decks/pub", method: .patch, headers: merged(admin, jsonType),
+                body: ByteBuffer(string: #"{"resultsPublic":true}"#))
             #expect(patch.status == .ok, "\(patch.text)")
             #expect(try await client.get("/api/v1/decks/pub/results").status == .ok)
             expectAPIError(try await client.get("/api/v1/decks/pub/swipes.jsonl"), .unauthorized, "unauthorized")
             expectAPIError(try await client.get("/api/v1/decks/pub/swipes.csv"), .unauthorized, "unauthorized")
-            #expect(!(try await client.get("/d/pub/results").text.contains("swipes.csv")), "the public page links no per-swipe export")
+            #expect(
+                !(try await client.get("/d/pub/results").text.contains("swipes.csv")),
+                "the public page links no per-swipe export")
             let r = try await client.get("/api/v1/decks/pub/swipes.jsonl", headers: admin)
             #expect(r.status == .ok)
             #expect(r.text.split(separator: "\n").count == 1)
@@ -149,11 +161,14 @@ struct ExportTests {
     @Test("cells that a spreadsheet would run as formulas are quoted and defused")
     func formulaGuard() {
         var s = Swipe(
-            id: "x", deckId: 1, cardId: 1, participantId: "=cmd|' /C calc'!A0", direction: .left, input: .api, trace: nil,
-            velocityX: -0.5, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: true, requestHash: "h", createdAt: fixedTime,
+            id: "x", deckId: 1, cardId: 1, participantId: "=cmd|' /C calc'!A0", direction: .left, input: .api,
+            trace: nil,
+            velocityX: -0.5, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: true, requestHash: "h",
+            createdAt: fixedTime,
             undoneAt: nil)
         s.suspectReason = "+1, \"odd\""
-        let line = SwipeExport.csvLine(s, names: DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER"))
+        let line = SwipeExport.csvLine(
+            s, names: DirectionNames(left: "NOPE", right: "LIKE", up: "SUPER", down: "LATER"))
         #expect(line.hasSuffix("\r\n"))
         let fields = Self.cells(String(line.dropLast()))  // "\r\n" is one Character
         #expect(fields.count == Self.columns.count)
@@ -163,7 +178,8 @@ struct ExportTests {
         #expect(fields[11] == "-0.5", "numbers stay numbers")
     }
 
-    @Test("many pages: 12,345 swipes seeded in the deck (and others around it) come out once each, in order", .sqliteOnly)
+    @Test(
+        "many pages: 12,345 swipes seeded in the deck (and others around it) come out once each, in order", .sqliteOnly)
     func paging() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("big", titles: ["a", "b", "c"])
@@ -172,21 +188,26 @@ struct ExportTests {
             try await env.queue().write { db in
                 let deckId = try Int64.fetchOne(db, sql: "SELECT id FROM decks WHERE slug = 'big'")!
                 let otherId = try Int64.fetchOne(db, sql: "SELECT id FROM decks WHERE slug = 'other'")!
-                let insert = try db.makeStatement(sql: """
-                    INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, suspect, requestHash, createdAt, cardRevision)
-                    VALUES (?, ?, ?, ?, 'right', 'api', 0, 'h', ?, 1)
-                    """)
-                let participant = try db.makeStatement(sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, 'api', 0)")
+                let insert = try db.makeStatement(
+                    sql: """
+                        INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, suspect, requestHash, createdAt, cardRevision)
+                        VALUES (?, ?, ?, ?, 'right', 'api', 0, 'h', ?, 1)
+                        """)
+                let participant = try db.makeStatement(
+                    sql: "INSERT OR IGNORE INTO participants (id, kind, createdAt) VALUES (?, 'api', 0)")
                 for i in 0..<count {
                     try participant.execute(arguments: ["p\(i / 3)"])
                     try insert.execute(arguments: ["s\(i)", deckId, ids[i % 3], "p\(i / 3)", fixedTime + Double(i)])
-                    if i % 1000 == 0 { try insert.execute(arguments: ["o\(i)", otherId, other[0], "p\(i / 3)", fixedTime]) }
+                    if i % 1000 == 0 {
+                        try insert.execute(arguments: ["o\(i)", otherId, other[0], "p\(i / 3)", fixedTime])
+                    }
                 }
             }
             #expect(ExportsController.pageSize < count / 2)
             let csv = Self.csvRecords(try await client.get("/api/v1/decks/big/swipes.csv", headers: admin).text)
             #expect(csv.map { $0["swipe_id"] ?? "" } == (0..<count).map { "s\($0)" })
-            let jsonl = try await client.get("/api/v1/decks/big/swipes.jsonl", headers: admin).text.split(separator: "\n")
+            let jsonl = try await client.get("/api/v1/decks/big/swipes.jsonl", headers: admin).text.split(
+                separator: "\n")
             #expect(jsonl.count == count)
             #expect(jsonl.last?.contains(#""id":"s12344""#) == true)
         }

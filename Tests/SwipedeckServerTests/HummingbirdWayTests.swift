@@ -17,12 +17,14 @@ import Testing
 struct HummingbirdWayTests {
     /// A renderer over `templates` (name → source) in a folder of their own.
     static func renderer(_ templates: [String: String]) throws -> PageRenderer {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-templates-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "swipedeck-templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, source) in templates {
             try source.write(to: folder.appendingPathComponent(name + ".mustache"), atomically: true, encoding: .utf8)
         }
-        let assets = try StaticAssets.shared(publicDirectory: AppConfiguration().resourceRoot + "/Public", generated: [:])
+        let assets = try StaticAssets.shared(
+            publicDirectory: AppConfiguration().resourceRoot + "/Public", generated: [:])
         return try PageRenderer(templatesDirectory: folder.path, assets: assets)
     }
 
@@ -61,7 +63,9 @@ struct HummingbirdWayTests {
     func missingTemplate() async throws {
         let logs = LogLines()
         let renderer = try Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
-        let route: (Router<AppRequestContext>) -> Void = { $0.get("/page") { _, _ in try renderer.page("absent", [:]) } }
+        let route: (Router<AppRequestContext>) -> Void = {
+            $0.get("/page") { _, _ in try renderer.page("absent", [:]) }
+        }
         try await Self.withRouter(renderer, logs: logs, route) { client in
             let r = try await client.get("/page")
             #expect(r.status == .internalServerError)
@@ -90,10 +94,13 @@ struct HummingbirdWayTests {
     func errorsAnswer() async throws {
         let logs = LogLines()
         let renderer = try Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
-        try await Self.withRouter(renderer, logs: logs, { router in
-            router.get("/api/v1/slow") { _, _ -> Response in throw ApiError.rateLimited(retryAfter: 7) }
-            router.get("/slow") { _, _ -> Response in throw ApiError.rateLimited(retryAfter: 7) }
-        }) { client in
+        try await Self.withRouter(
+            renderer, logs: logs,
+            { router in
+                router.get("/api/v1/slow") { _, _ -> Response in throw ApiError.rateLimited(retryAfter: 7) }
+                router.get("/slow") { _, _ -> Response in throw ApiError.rateLimited(retryAfter: 7) }
+            }
+        ) { client in
             let api = try await client.get("/api/v1/slow")
             #expect(api.status == .tooManyRequests)
             #expect(api.headers[.retryAfter] == "7")
@@ -163,10 +170,12 @@ struct HummingbirdWayTests {
     static let ownerRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/owner"), (.get, "/owner/tokens"), (.post, "/owner/tokens"), (.post, "/owner/tokens/1/revoke"),
         (.get, "/owner/password"), (.post, "/owner/password"),
-        (.get, "/owner/decks/new"), (.post, "/owner/decks"), (.get, "/owner/decks/sample"), (.post, "/owner/decks/sample/settings"),
+        (.get, "/owner/decks/new"), (.post, "/owner/decks"), (.get, "/owner/decks/sample"),
+        (.post, "/owner/decks/sample/settings"),
         (.get, "/owner/decks/sample/results"), (.post, "/owner/decks/sample/participants/p/exclude"),
         (.post, "/owner/decks/sample/participants/p/include"), (.post, "/owner/decks/sample/clusters"),
-        (.post, "/owner/decks/sample/cards"), (.get, "/owner/decks/sample/cards/1"), (.post, "/owner/decks/sample/cards/1"),
+        (.post, "/owner/decks/sample/cards"), (.get, "/owner/decks/sample/cards/1"),
+        (.post, "/owner/decks/sample/cards/1"),
         (.post, "/owner/decks/sample/cards/1/archive"), (.post, "/owner/decks/sample/cards/1/restore"),
         (.post, "/owner/decks/sample/cards/1/up"), (.post, "/owner/decks/sample/cards/1/down"),
         (.post, "/owner/decks/sample/import"), (.post, "/owner/decks/sample/import/confirm"),
@@ -190,7 +199,8 @@ struct HummingbirdWayTests {
         }
     }
 
-    @Test("the list above names every /owner route the page controllers register (a new one must be added, and guarded)")
+    @Test(
+        "the list above names every /owner route the page controllers register (a new one must be added, and guarded)")
     func ownerRoutesListed() throws {
         let pages = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/SwipedeckServer/Pages")

@@ -11,15 +11,20 @@ import Testing
 struct IdempotencyTests {
     static let key = HTTPField.Name("Idempotency-Key")!
 
-    @Test("a swipe sent alone, then as a batch item under the same key (other spelling), is replayed; another request is not")
+    @Test(
+        "a swipe sent alone, then as a batch item under the same key (other spelling), is replayed; another request is not"
+    )
     func singleThenBatch() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a", "b"])
             let alone = try swipeBody(card: ids[0], direction: "right", participant: "idem", decisionMs: 640)
-            let first = try await client.postJSON("/api/v1/decks/d/swipes", "  " + alone + "\n", headers: [Self.key: "same-1"])
+            let first = try await client.postJSON(
+                "/api/v1/decks/d/swipes", "  " + alone + "\n", headers: [Self.key: "same-1"])
             #expect(first.status == .created)
-            let item = try swipeBody(card: ids[0], direction: "right", participant: "idem", decisionMs: 640, key: "same-1")
-            let other = try swipeBody(card: ids[1], direction: "right", participant: "idem", decisionMs: 640, key: "same-1")
+            let item = try swipeBody(
+                card: ids[0], direction: "right", participant: "idem", decisionMs: 640, key: "same-1")
+            let other = try swipeBody(
+                card: ids[1], direction: "right", participant: "idem", decisionMs: 640, key: "same-1")
             let r = try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[\#(item),\#(other)]}"#)
             let results = try r.json()["results"].array
             #expect(results.map { $0["status"].int } == [201, 422])
@@ -50,7 +55,8 @@ struct IdempotencyTests {
             (.notFound(.deck), "not_found", .notFound), (.slugTaken, "slug_taken", .conflict),
             (.ownerNameTaken, "owner_name_taken", .conflict), (.notYourSwipe, "not_your_swipe", .forbidden),
             (.alreadyUndone, "already_undone", .conflict), (.alreadySwiped, "already_swiped", .conflict),
-            (.quotaReached(3), "quota_reached", .conflict), (.idempotencyMismatch, "idempotency_mismatch", .unprocessableContent),
+            (.quotaReached(3), "quota_reached", .conflict),
+            (.idempotencyMismatch, "idempotency_mismatch", .unprocessableContent),
         ]
         for (error, code, status) in cases {
             #expect(ApiError(error).code == code, "\(error)")

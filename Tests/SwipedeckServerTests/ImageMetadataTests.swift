@@ -67,32 +67,40 @@ import Testing
     /// A PNG chunk (CRC left 0: not checked).
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let n = data.count
-        return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + data + [0, 0, 0, 0]
+        return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8)
+            + data + [0, 0, 0, 0]
     }
 
     @Test func pngLosesTextExifAndTimeChunks() throws {
         let bytes = ImageFixtures.png.bytes
         let afterHeader = 8 + 25  // signature, IHDR
-        let metadata = Self.chunk("tEXt", Array("Author\0Ada".utf8)) + Self.chunk("zTXt", Array("C\0\0x".utf8))
+        let metadata =
+            Self.chunk("tEXt", Array("Author\0Ada".utf8)) + Self.chunk("zTXt", Array("C\0\0x".utf8))
             + Self.chunk("iTXt", Array("GPS\0\0\0\0\0here".utf8)) + Self.chunk("eXIf", Array("MM\0*GPS".utf8))
             + Self.chunk("tIME", [7, 233, 1, 2, 3, 4, 5])
         let kept = Self.chunk("gAMA", [0, 0, 177, 143])
-        let dirty = Array(bytes[..<afterHeader]) + metadata + kept + Array(bytes[afterHeader...]) + Array("trailer".utf8)
+        let dirty =
+            Array(bytes[..<afterHeader]) + metadata + kept + Array(bytes[afterHeader...]) + Array("trailer".utf8)
         #expect(try ImageSniffer.inspect(dirty).format == .png)
-        #expect(ImageMetadata.stripped(dirty, format: .png) == Array(bytes[..<afterHeader]) + kept + Array(bytes[afterHeader...]))
+        #expect(
+            ImageMetadata.stripped(dirty, format: .png) == Array(bytes[..<afterHeader]) + kept
+                + Array(bytes[afterHeader...]))
         #expect(ImageMetadata.stripped(bytes, format: .png) == bytes)
     }
 
     /// A RIFF chunk with its pad byte.
     static func riffChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let n = data.count
-        return Array(type.utf8) + [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24 & 0xFF)] + data
+        return Array(type.utf8) + [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24 & 0xFF)]
+            + data
             + (n % 2 == 1 ? [0] : [])
     }
 
     @Test func webpLosesExifAndXmpChunksAndTheirFlagsAndKeepsItsSizeRight() throws {
         let bytes = ImageFixtures.webpExtended.bytes
-        var dirty = bytes + Self.riffChunk("EXIF", Array("MM\0*GPS 51.5N".utf8)) + Self.riffChunk("XMP ", Array("<x:xmpmeta/>".utf8))
+        var dirty =
+            bytes + Self.riffChunk("EXIF", Array("MM\0*GPS 51.5N".utf8))
+            + Self.riffChunk("XMP ", Array("<x:xmpmeta/>".utf8))
         dirty[20] |= 0x08 | 0x04
         let size = dirty.count - 8
         dirty[4] = UInt8(size & 0xFF)
@@ -110,7 +118,8 @@ import Testing
     @Test func otherApplicationSegmentsAndPrivateChunksGoToo() throws {
         let mark = Array("GPSLatitude 48.8584N SECRETMARK".utf8)
         let flashPix = Self.segment(0xE2, Array("FPXR\0".utf8) + mark)
-        let hidden = flashPix + Self.segment(0xE4, Array("Exif\0\0".utf8) + mark) + Self.segment(0xEB, Array("JP".utf8) + mark)
+        let hidden =
+            flashPix + Self.segment(0xE4, Array("Exif\0\0".utf8) + mark) + Self.segment(0xEB, Array("JP".utf8) + mark)
             + Self.segment(0xEC, Array("Ducky".utf8) + mark)
         let dirtyJPEG = Self.jpeg(inserting: Self.icc + hidden + Self.adobe)
         #expect(try ImageSniffer.inspect(dirtyJPEG).format == .jpeg)
@@ -119,9 +128,13 @@ import Testing
         let png = ImageFixtures.png.bytes
         let afterHeader = 8 + 25
         let kept = Self.chunk("sRGB", [0])
-        let dirtyPNG = Array(png[..<afterHeader]) + Self.chunk("gpSx", mark) + kept + Self.chunk("caBX", mark) + Array(png[afterHeader...])
+        let dirtyPNG =
+            Array(png[..<afterHeader]) + Self.chunk("gpSx", mark) + kept + Self.chunk("caBX", mark)
+            + Array(png[afterHeader...])
         #expect(try ImageSniffer.inspect(dirtyPNG).format == .png)
-        #expect(ImageMetadata.stripped(dirtyPNG, format: .png) == Array(png[..<afterHeader]) + kept + Array(png[afterHeader...]))
+        #expect(
+            ImageMetadata.stripped(dirtyPNG, format: .png) == Array(png[..<afterHeader]) + kept
+                + Array(png[afterHeader...]))
 
         let webp = ImageFixtures.webpExtended.bytes
         var dirtyWebP = webp + Self.riffChunk("GPS ", mark)
@@ -139,7 +152,9 @@ import Testing
         let loop: [UInt8] = [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
         let dirty = Array(bytes[..<headerEnd]) + comment + loop + xmp + Array(bytes[headerEnd...])
         #expect(try ImageSniffer.inspect(dirty).format == .gif)
-        #expect(ImageMetadata.stripped(dirty, format: .gif) == Array(bytes[..<headerEnd]) + loop + Array(bytes[headerEnd...]))
+        #expect(
+            ImageMetadata.stripped(dirty, format: .gif) == Array(bytes[..<headerEnd]) + loop
+                + Array(bytes[headerEnd...]))
         #expect(ImageMetadata.stripped(bytes, format: .gif) == bytes)
     }
 

@@ -35,11 +35,13 @@ import Testing
             ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==", .png),
             ("R0lGODdhAQABAIEAAAAAAAAAAAAAAAAAACwAAAAAAQABAAAIBAABBAQAOw==", .gif),
             ("UklGRhoAAABXRUJQVlA4TA4AAAAvAAAAAAcQEf0PRET/Aw==", .webp),
-            ("/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAFA3PEY8MlBGQUZaVVBfeMiCeG5uePWvuZHI////////////////////////////////////////"
-                + "////////////wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQR"
-                + "BRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4"
-                + "eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEB"
-                + "AAA/AKVf/9k=", .jpeg),
+            (
+                "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAFA3PEY8MlBGQUZaVVBfeMiCeG5uePWvuZHI////////////////////////////////////////"
+                    + "////////////wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQR"
+                    + "BRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4"
+                    + "eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEB"
+                    + "AAA/AKVf/9k=", .jpeg
+            ),
         ]
         for (base64, format) in samples {
             let image = try ImageSniffer.inspect(ImageFixtures.decode(base64))
@@ -49,7 +51,10 @@ import Testing
 
     @Test func namesWhatARefusedFileLooksLike() {
         let cases: [(String, String?, String)] = [
-            ("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>", "image/svg+xml", "an SVG image"),
+            (
+                "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>", "image/svg+xml",
+                "an SVG image"
+            ),
             ("\u{FEFF}  <?xml version=\"1.0\"?>\n<svg width=\"10\"/>", nil, "an SVG image"),
             ("<!DOCTYPE html><html><body>hi</body></html>", "image/png", "an HTML page"),
             ("<script>alert(document.cookie)</script>", "image/gif", "an HTML page"),
@@ -69,7 +74,9 @@ import Testing
                 #expect(described.hasPrefix(looksLike), "\(text) described as \(described)")
                 #expect(sentAs == declared)
                 #expect(error.code == "unsupported_image_type")
-                #expect(error.message.hasPrefix("Upload a PNG, JPEG, WebP or GIF image; this file is \(looksLike)"), "\(error.message)")
+                #expect(
+                    error.message.hasPrefix("Upload a PNG, JPEG, WebP or GIF image; this file is \(looksLike)"),
+                    "\(error.message)")
             }
         }
         #expect(throws: ImageRefusal.empty) { try ImageSniffer.inspect([]) }
@@ -89,7 +96,9 @@ import Testing
         var bytes = ImageFixtures.png.bytes
         // IHDR width and height (big-endian at 16 and 20) set to 100,000 × 100,000.
         for offset in [16, 20] { bytes.replaceSubrange(offset..<offset + 4, with: [0x00, 0x01, 0x86, 0xA0]) }
-        #expect(throws: ImageRefusal.tooManyPixels(width: 100_000, height: 100_000, limit: ImageSniffer.defaultMaxPixels)) {
+        #expect(
+            throws: ImageRefusal.tooManyPixels(width: 100_000, height: 100_000, limit: ImageSniffer.defaultMaxPixels)
+        ) {
             try ImageSniffer.inspect(bytes)
         }
         #expect(throws: ImageRefusal.tooManyPixels(width: 260, height: 3, limit: 779)) {
@@ -102,12 +111,16 @@ import Testing
         var zeroWide = ImageFixtures.gif.bytes
         zeroWide[6] = 0
         zeroWide[7] = 0
-        #expect(throws: ImageRefusal.unreadable(.gif, reason: "its width or height is 0")) { try ImageSniffer.inspect(zeroWide) }
+        #expect(throws: ImageRefusal.unreadable(.gif, reason: "its width or height is 0")) {
+            try ImageSniffer.inspect(zeroWide)
+        }
 
         // A PNG whose second chunk announces 2^31 − 1 bytes.
         var hugeChunk = Array(ImageFixtures.png.bytes.prefix(33))
         hugeChunk += [0x7F, 0xFF, 0xFF, 0xFF] + Array("IDAT".utf8) + [UInt8](repeating: 0, count: 100)
-        #expect(throws: ImageRefusal.unreadable(.png, reason: "it is cut off inside its IDAT chunk")) { try ImageSniffer.inspect(hugeChunk) }
+        #expect(throws: ImageRefusal.unreadable(.png, reason: "it is cut off inside its IDAT chunk")) {
+            try ImageSniffer.inspect(hugeChunk)
+        }
 
         // A JPEG of a million fill bytes, and one of a million empty restart markers.
         let fill = [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0xFF, count: 1_000_000)
@@ -119,7 +132,9 @@ import Testing
         var extensions = Array(ImageFixtures.gif.bytes.prefix(13))
         extensions[10] = 0  // no global colour table
         for _ in 0..<100_000 { extensions += [0x21, 0xF9, 0x00] }
-        #expect(throws: ImageRefusal.unreadable(.gif, reason: "it holds no image")) { try ImageSniffer.inspect(extensions) }
+        #expect(throws: ImageRefusal.unreadable(.gif, reason: "it holds no image")) {
+            try ImageSniffer.inspect(extensions)
+        }
 
         // A WebP whose RIFF size announces 4 GiB.
         var riff = ImageFixtures.webpLossy.bytes
@@ -138,11 +153,16 @@ import Testing
         var accepted = 0
         var refused = 0
         for round in 0..<6_000 {
-            let input = round < 1_000 ? Self.randomBytes(&random) : Self.mutated(ImageFixtures.all[round % ImageFixtures.all.count].bytes, &random)
+            let input =
+                round < 1_000
+                ? Self.randomBytes(&random)
+                : Self.mutated(ImageFixtures.all[round % ImageFixtures.all.count].bytes, &random)
             do {
                 let image = try ImageSniffer.inspect(input)
                 accepted += 1
-                #expect(image.width >= 1 && image.height >= 1 && image.width * image.height <= ImageSniffer.defaultMaxPixels)
+                #expect(
+                    image.width >= 1 && image.height >= 1 && image.width * image.height <= ImageSniffer.defaultMaxPixels
+                )
                 #expect(ImageSniffer.format(of: ByteReader(bytes: input)) == image.format)
                 #expect(Self.sizeIsWritten(in: input, image), "round \(round): \(image) not in \(input.prefix(40))")
             } catch {
@@ -165,8 +185,11 @@ import Testing
             return r.u16le(6) == image.width && r.u16le(8) == image.height
         case .webp:
             switch r.fourCC(12) {
-            case "VP8 ": return r.u16le(26).map { $0 & 0x3FFF } == image.width && r.u16le(28).map { $0 & 0x3FFF } == image.height
-            case "VP8L": return r.u32le(21).map { ($0 & 0x3FFF) + 1 == image.width && (($0 >> 14) & 0x3FFF) + 1 == image.height } == true
+            case "VP8 ":
+                return r.u16le(26).map { $0 & 0x3FFF } == image.width && r.u16le(28).map { $0 & 0x3FFF } == image.height
+            case "VP8L":
+                return r.u32le(21).map { ($0 & 0x3FFF) + 1 == image.width && (($0 >> 14) & 0x3FFF) + 1 == image.height }
+                    == true
             case "VP8X": return r.u24le(24).map { $0 + 1 } == image.width && r.u24le(27).map { $0 + 1 } == image.height
             default: return false
             }
@@ -180,7 +203,10 @@ import Testing
     }
 
     static func randomBytes(_ random: inout SplitMix64) -> [UInt8] {
-        let magic: [[UInt8]] = [[], ImageSniffer.pngSignature, [0xFF, 0xD8, 0xFF], Array("GIF89a".utf8), Array("RIFF\u{20}\u{0}\u{0}\u{0}WEBP".utf8)]
+        let magic: [[UInt8]] = [
+            [], ImageSniffer.pngSignature, [0xFF, 0xD8, 0xFF], Array("GIF89a".utf8),
+            Array("RIFF\u{20}\u{0}\u{0}\u{0}WEBP".utf8),
+        ]
         let prefix = magic[Int(random.next() % UInt64(magic.count))]
         return prefix + (0..<Int(random.next() % 80)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
     }
@@ -195,7 +221,10 @@ import Testing
             case 0 where !out.isEmpty: out[at] = UInt8(truncatingIfNeeded: random.next())
             case 1 where !out.isEmpty: out[at] ^= 1 << (random.next() % 8)
             case 2: out = Array(out.prefix(at))
-            case 3: out.insert(contentsOf: (0..<Int(random.next() % 8)).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
+            case 3:
+                out.insert(
+                    contentsOf: (0..<Int(random.next() % 8)).map { _ in UInt8(truncatingIfNeeded: random.next()) },
+                    at: at)
             default: out.insert(contentsOf: out[at..<min(out.count, at + Int(random.next() % 32))], at: at)
             }
         }
@@ -208,7 +237,8 @@ import Testing
         #expect(ImageName(fileName: hash + ".jpg")?.url == "/images/\(hash).jpg")
         #expect(ImageName(hash: hash, format: .jpeg).fileName == hash + ".jpg")
         for bad in [
-            hash + ".jpeg", hash + ".svg", hash + ".PNG", hash.uppercased() + ".png", String(hash.dropLast()) + ".png", hash + "0.png",
+            hash + ".jpeg", hash + ".svg", hash + ".PNG", hash.uppercased() + ".png", String(hash.dropLast()) + ".png",
+            hash + "0.png",
             hash, hash + ".", hash + ".png.png", "../" + hash + ".png", hash + ".png/", hash + "%2epng", "", ".png",
         ] {
             #expect(ImageName(fileName: bad) == nil, "\(bad)")

@@ -49,7 +49,10 @@ import Testing
 
     @Test func headAndConditionalRequestsAnswerWithoutTheBody() async throws {
         try await withImageApp { client, env, _ in
-            let url = try await client.upload(ImageFixtures.gif.bytes, type: "image/gif", headers: ownerSession(env)).json()["url"].string ?? ""
+            let url =
+                try await client.upload(ImageFixtures.gif.bytes, type: "image/gif", headers: ownerSession(env)).json()[
+                    "url"
+                ].string ?? ""
             let head = try await client.execute(uri: url, method: .head)
             #expect(head.status == .ok)
             #expect(head.body.readableBytes == 0)
@@ -70,36 +73,51 @@ import Testing
         try await withImageApp { client, env, _ in
             let bytes = ImageFixtures.png.bytes
             expectAPIError(try await client.upload(bytes, type: "image/png"), .unauthorized, "unauthorized")
-            expectAPIError(try await client.upload(bytes, type: "image/png", headers: [.authorization: "Bearer nope"]), .unauthorized, "unauthorized")
-            expectAPIError(try await client.upload(bytes, type: "image/png", headers: [.cookie: "sd_owner=" + Secret.token()]), .unauthorized, "unauthorized")
+            expectAPIError(
+                try await client.upload(bytes, type: "image/png", headers: [.authorization: "Bearer nope"]),
+                .unauthorized, "unauthorized")
+            expectAPIError(
+                try await client.upload(bytes, type: "image/png", headers: [.cookie: "sd_owner=" + Secret.token()]),
+                .unauthorized, "unauthorized")
             #expect(try await env.count("SELECT COUNT(*) FROM images") == 0)
 
             let database = try await env.openStore()
             let (owner, _) = try await database.createOwner(name: "robot-maker", passwordHash: "unused", now: fixedTime)
             let token = Secret.token(prefix: ApiTokenFormat.prefix)
-            try await database.createApiToken(ownerId: owner.id, name: "ci", tokenHash: Secret.sha256(token), prefix: String(token.prefix(8)), now: fixedTime)
-            let byToken = try await client.upload(ImageFixtures.webpLossless.bytes, type: "image/webp", headers: [.authorization: "Bearer \(token)"])
+            try await database.createApiToken(
+                ownerId: owner.id, name: "ci", tokenHash: Secret.sha256(token), prefix: String(token.prefix(8)),
+                now: fixedTime)
+            let byToken = try await client.upload(
+                ImageFixtures.webpLossless.bytes, type: "image/webp", headers: [.authorization: "Bearer \(token)"])
             #expect(byToken.status == .created, "\(byToken.text)")
-            let byAdmin = try await client.upload(bytes, type: "image/png", headers: [.authorization: "Bearer \(adminToken)"])
+            let byAdmin = try await client.upload(
+                bytes, type: "image/png", headers: [.authorization: "Bearer \(adminToken)"])
             #expect(byAdmin.status == .created, "\(byAdmin.text)")
             #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId = ?", [owner.id]) == 1)
             #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId IS NULL") == 1)
 
             // A browser page of another site cannot post with the owner's cookie.
-            let crossSite = try await client.upload(bytes, type: "image/png", headers: merged(try await ownerSession(env, name: "olive"), [.origin: "https://evil.example"]))
+            let crossSite = try await client.upload(
+                bytes, type: "image/png",
+                headers: merged(try await ownerSession(env, name: "olive"), [.origin: "https://evil.example"]))
             expectAPIError(crossSite, .forbidden, "cross_origin")
         }
     }
 
     @Test func theSameBytesTwiceAreOneFileAndOneRow() async throws {
         try await withImageApp { client, env, folder in
-            let first = try await client.upload(ImageFixtures.jpeg.bytes, type: "image/jpeg", headers: ownerSession(env))
+            let first = try await client.upload(
+                ImageFixtures.jpeg.bytes, type: "image/jpeg", headers: ownerSession(env))
             #expect(first.status == .created)
-            let second = try await client.upload(ImageFixtures.jpeg.bytes, type: "image/jpeg", headers: [.authorization: "Bearer \(adminToken)"])
+            let second = try await client.upload(
+                ImageFixtures.jpeg.bytes, type: "image/jpeg", headers: [.authorization: "Bearer \(adminToken)"])
             #expect(second.status == .ok, "\(second.text)")
             #expect(second.text == first.text)
             #expect(second.headers[.location] == first.headers[.location])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [String(first.headers[.location]?.dropFirst(8) ?? "")])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder) == [
+                    String(first.headers[.location]?.dropFirst(8) ?? "")
+                ])
             #expect(try await env.count("SELECT COUNT(*) FROM images") == 1)
             // The first uploader's row is kept.
             #expect(try await env.count("SELECT COUNT(*) FROM images WHERE ownerId = 1") == 1)
@@ -109,12 +127,14 @@ import Testing
     @Test func theBytesDecideTheTypeNotTheContentType() async throws {
         try await withImageApp { client, env, folder in
             for declared in ["image/jpeg", "application/octet-stream", "text/html"] {
-                let r = try await client.upload(ImageFixtures.png.bytes, type: declared, headers: ownerSession(env, name: "o-\(declared.count)"))
+                let r = try await client.upload(
+                    ImageFixtures.png.bytes, type: declared, headers: ownerSession(env, name: "o-\(declared.count)"))
                 #expect(r.status == .created || r.status == .ok, "\(declared): \(r.text)")
                 #expect(try r.json()["contentType"].string == "image/png")
                 #expect(try r.json()["url"].string?.hasSuffix(".png") == true)
             }
-            let served = try await client.get(try FileManager.default.contentsOfDirectory(atPath: folder).map { "/images/" + $0 }.first ?? "")
+            let served = try await client.get(
+                try FileManager.default.contentsOfDirectory(atPath: folder).map { "/images/" + $0 }.first ?? "")
             #expect(served.headers[.contentType] == "image/png")
         }
     }
@@ -122,16 +142,19 @@ import Testing
     @Test func refusesWhatIsNotAnImageNamingTheRule() async throws {
         try await withImageApp { client, env, folder in
             let owner = try await ownerSession(env)
-            let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"><rect width=\"9\" height=\"9\"/></svg>"
+            let svg =
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"><rect width=\"9\" height=\"9\"/></svg>"
             let svgAnswer = try await client.upload(Array(svg.utf8), type: "image/svg+xml", headers: owner)
             expectAPIError(svgAnswer, .unsupportedMediaType, "unsupported_image_type")
             #expect(svgAnswer.text.contains("SVG"))
 
-            let html = try await client.upload(Array("<!doctype html><script>alert(1)</script>".utf8), type: "image/png", headers: owner)
+            let html = try await client.upload(
+                Array("<!doctype html><script>alert(1)</script>".utf8), type: "image/png", headers: owner)
             expectAPIError(html, .unsupportedMediaType, "unsupported_image_type")
             #expect(html.text.contains("an HTML page (sent as image/png)"), "\(html.text)")
 
-            let truncated = try await client.upload(Array(ImageFixtures.png.bytes.prefix(60)), type: "image/png", headers: owner)
+            let truncated = try await client.upload(
+                Array(ImageFixtures.png.bytes.prefix(60)), type: "image/png", headers: owner)
             expectAPIError(truncated, .unprocessableContent, "unreadable_image")
             #expect(truncated.text.contains("PNG"))
 
@@ -145,11 +168,14 @@ import Testing
         try await withImageApp({ $0.maxImageBytes = 1_000 }) { client, env, folder in
             let owner = try await ownerSession(env)
             // 50 MB through the router: refused from its Content-Length before reading.
-            let huge = try await client.upload([UInt8](repeating: 0x89, count: 50_000_000), type: "image/png", headers: owner)
+            let huge = try await client.upload(
+                [UInt8](repeating: 0x89, count: 50_000_000), type: "image/png", headers: owner)
             expectAPIError(huge, .contentTooLarge, "body_too_large")
             var limitPlusOne = ImageFixtures.png.bytes
             limitPlusOne += [UInt8](repeating: 0, count: 1_001 - limitPlusOne.count)
-            expectAPIError(try await client.upload(limitPlusOne, type: "image/png", headers: owner), .contentTooLarge, "body_too_large")
+            expectAPIError(
+                try await client.upload(limitPlusOne, type: "image/png", headers: owner), .contentTooLarge,
+                "body_too_large")
             // Exactly at the limit passes the size rule (trailing bytes after IEND are allowed).
             let atLimit = try await client.upload(Array(limitPlusOne.dropLast()), type: "image/png", headers: owner)
             #expect(atLimit.status == .created, "\(atLimit.text)")
@@ -175,14 +201,16 @@ import Testing
             let port = try #require(client.port)
             let (sentWhenAnswered, answer) = try await RawHTTPConnection.run { () throws -> (Int, String) in
                 let connection = try RawHTTPConnection(port: port)
-                let head = "POST /api/v1/images HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n"
+                let head =
+                    "POST /api/v1/images HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n"
                     + "Content-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n"
                 _ = connection.send(Array(head.utf8))
                 let chunk = [UInt8](repeating: 0, count: 65_536)
                 var sent = 0
                 // 50 MiB of chunks, unless the server answers first.
                 while sent < 50 * 1_048_576, !connection.hasAnswered(waitingMilliseconds: 0) {
-                    let body = sent == 0 ? ImageFixtures.png.bytes + chunk.dropFirst(ImageFixtures.png.bytes.count) : chunk
+                    let body =
+                        sent == 0 ? ImageFixtures.png.bytes + chunk.dropFirst(ImageFixtures.png.bytes.count) : chunk
                     guard connection.send(Array("10000\r\n".utf8) + body + Array("\r\n".utf8)) else { break }
                     sent += chunk.count
                 }
@@ -191,19 +219,26 @@ import Testing
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(300))")
             #expect(answer.contains("\"code\":\"body_too_large\""))
             // The answer came after about the 1 MB limit (plus what socket buffers hold), long before 50 MiB.
-            #expect(sentWhenAnswered >= 1_000_000 && sentWhenAnswered < 20 * 1_048_576, "sent \(sentWhenAnswered) bytes before the answer")
+            #expect(
+                sentWhenAnswered >= 1_000_000 && sentWhenAnswered < 20 * 1_048_576,
+                "sent \(sentWhenAnswered) bytes before the answer")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/images").isEmpty)
     }
 
     @Test func servesOnlyExactStoredNames() async throws {
         try await withImageApp { client, env, folder in
-            let url = try await client.upload(ImageFixtures.png.bytes, type: "image/png", headers: ownerSession(env)).json()["url"].string ?? ""
+            let url =
+                try await client.upload(ImageFixtures.png.bytes, type: "image/png", headers: ownerSession(env)).json()[
+                    "url"
+                ].string ?? ""
             let hash = String(url.dropFirst(8).prefix(64))
             try Data("secret".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
             for path in [
-                "/images/\(hash).jpg", "/images/\(hash).PNG", "/images/\(hash.uppercased()).png", "/images/\(hash).png.png",
-                "/images/\(hash)", "/images/notes.txt", "/images/..%2Fnotes.txt", "/images/" + String(repeating: "0", count: 64) + ".png",
+                "/images/\(hash).jpg", "/images/\(hash).PNG", "/images/\(hash.uppercased()).png",
+                "/images/\(hash).png.png",
+                "/images/\(hash)", "/images/notes.txt", "/images/..%2Fnotes.txt",
+                "/images/" + String(repeating: "0", count: 64) + ".png",
                 "/images/",
             ] {
                 let r = try await client.get(path)
@@ -211,7 +246,9 @@ import Testing
                 #expect(!r.text.contains("secret"))
             }
             // Dot segments never reach the route: the static file middleware refuses them with 400.
-            for path in ["/images/%2e%2e/%2e%2e/etc/passwd", "/images/../images/notes.txt", "/images/../../../etc/passwd"] {
+            for path in [
+                "/images/%2e%2e/%2e%2e/etc/passwd", "/images/../images/notes.txt", "/images/../../../etc/passwd",
+            ] {
                 let r = try await client.get(path)
                 #expect(r.status == .badRequest, "\(path): \(r.status)")
                 #expect(!r.text.contains("secret") && !r.text.contains("root:"))
@@ -232,7 +269,10 @@ import Testing
 
     @Test func aCardCanShowAnUploadedImage() async throws {
         try await withImageApp { client, env, _ in
-            let url = try await client.upload(ImageFixtures.webpExtended.bytes, type: "image/webp", headers: ownerSession(env)).json()["url"].string ?? ""
+            let url =
+                try await client.upload(
+                    ImageFixtures.webpExtended.bytes, type: "image/webp", headers: ownerSession(env)
+                ).json()["url"].string ?? ""
             let deck = try jsonString(["slug": "pics", "title": "Pics", "cards": [["title": "One", "image": url]]])
             let created = try await client.createDeck(deck)
             #expect(created.status == .created, "\(created.text)")
@@ -275,6 +315,8 @@ func ownerSession(_ env: TestEnv, name: String = "olive") async throws -> HTTPFi
 extension TestClientProtocol {
     /// `POST /api/v1/images` with `bytes` as the body and `type` as its Content-Type.
     func upload(_ bytes: [UInt8], type: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await execute(uri: "/api/v1/images", method: .post, headers: merged([.contentType: type], headers), body: ByteBuffer(bytes: bytes))
+        try await execute(
+            uri: "/api/v1/images", method: .post, headers: merged([.contentType: type], headers),
+            body: ByteBuffer(bytes: bytes))
     }
 }

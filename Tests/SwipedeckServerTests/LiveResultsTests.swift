@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
 import SwipePhysics
+import Synchronization
 import Testing
 
 @testable import SwipedeckServer
@@ -25,8 +25,10 @@ struct LiveResultsTests {
 
     static func swipe(_ deck: Deck, card: Int64, participant: String, direction: Decision = .right) -> Swipe {
         Swipe(
-            id: UUID().uuidString, deckId: deck.id, cardId: card, participantId: participant, direction: direction, input: .button,
-            trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h",
+            id: UUID().uuidString, deckId: deck.id, cardId: card, participantId: participant, direction: direction,
+            input: .button,
+            trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false,
+            requestHash: "h",
             createdAt: fixedTime, undoneAt: nil)
     }
 
@@ -77,7 +79,9 @@ struct LiveResultsTests {
         // 500 swipes as fast as the writer takes them: a handful of updates, not 500.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<500 {
-                group.addTask { _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[i % 10], participant: "b\(i / 10)"))) }
+                group.addTask {
+                    _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[i % 10], participant: "b\(i / 10)")))
+                }
             }
             try await group.waitForAll()
         }
@@ -101,10 +105,12 @@ struct LiveResultsTests {
         defer { TestDatabase.dropLater(location, closing: database) }
         var decks: [Deck] = []
         for slug in ["one", "two"] {
-            let (d, cards) = try DeckInput(slug: slug, title: slug, cards: [.init(title: "a"), .init(title: "b")]).validated(now: fixedTime)
+            let (d, cards) = try DeckInput(slug: slug, title: slug, cards: [.init(title: "a"), .init(title: "b")])
+                .validated(now: fixedTime)
             decks.append(try await database.importDeck(d, cards: cards))
         }
-        let live = LiveResults(store: database, catalog: Catalog(store: database), interval: .milliseconds(100), heartbeatTicks: 1000)
+        let live = LiveResults(
+            store: database, catalog: Catalog(store: database), interval: .milliseconds(100), heartbeatTicks: 1000)
         let writer = SwipeWriter(store: database, changes: database.changes)
         let one = Collector()
         let oneTask = one.start(live.events(deckId: decks[0].id, slug: "one"))
@@ -113,7 +119,10 @@ struct LiveResultsTests {
         try await Self.poll("both first events") { one.results.count == 1 && two.results.count == 1 }
         let card = try await database.cardIds(deckId: decks[0].id).active.min()!
         let outcome = try await writer.submit(.swipe(Self.swipe(decks[0], card: card, participant: "u")))
-        guard case .created(let swipe) = outcome else { Issue.record("not created: \(String(describing: outcome))"); return }
+        guard case .created(let swipe) = outcome else {
+            Issue.record("not created: \(String(describing: outcome))")
+            return
+        }
         try await Self.poll("deck one's update") { one.results.count == 2 }
         _ = try await database.flipSwipe(id: swipe.id, participant: "u", to: .left, at: fixedTime)
         try await Self.poll("the flip") { one.results.last?.contains(#""directionTotals":{"left":1}"#) == true }
@@ -136,9 +145,11 @@ struct LiveResultsTests {
             let (deck, _) = try await StoreContractTests.importDeck(database, slug: "good", cards: 1)
             // A row this server did not write: reading the deck fails (an unknown card order).
             let row = try await TypedColumnsTests.rawRow(database, "decks", where: "slug", is: .text("good"))
-            try await TypedColumnsTests.insertCopy(database, "decks", of: row, with: [
-                "id": .int(deck.id + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
-            ])
+            try await TypedColumnsTests.insertCopy(
+                database, "decks", of: row,
+                with: [
+                    "id": .int(deck.id + 100), "slug": .text("odd"), "cardOrder": .text("sideways"),
+                ])
             let logs = LogLines()
             let live = LiveResults(
                 store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 1000,
@@ -161,10 +172,13 @@ struct LiveResultsTests {
         defer { TestDatabase.dropLater(location, closing: database) }
         let (d, cards) = try DeckInput(slug: "hb", title: "hb", cards: [.init(title: "a")]).validated(now: fixedTime)
         let deck = try await database.importDeck(d, cards: cards)
-        let live = LiveResults(store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 5)
+        let live = LiveResults(
+            store: database, catalog: Catalog(store: database), interval: .milliseconds(20), heartbeatTicks: 5)
         let watcher = Collector()
         let task = watcher.start(live.events(deckId: deck.id, slug: "hb"))
-        try await Self.poll("two heartbeats") { watcher.events.withLock { $0.filter { $0 == ": ping\n\n" }.count >= 2 } }
+        try await Self.poll("two heartbeats") {
+            watcher.events.withLock { $0.filter { $0 == ": ping\n\n" }.count >= 2 }
+        }
         #expect(watcher.results.count == 1)
         // Heartbeats cost no computation. (Reading `live` here also keeps it alive until now: its
         // deck task holds it weakly, as the app does, and the app keeps it for its lifetime.)
@@ -178,8 +192,9 @@ struct LiveResultsTests {
         return text[event.upperBound...].split(separator: "\n", maxSplits: 1).first.map(String.init)
     }
 
-    @Test("over HTTP: an event stream of the very results JSON at once, an update within about a second of a swipe; 401 first",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "over HTTP: an event stream of the very results JSON at once, an update within about a second of a swipe; 401 first",
+        .timeLimit(.minutes(3)))
     func overHTTP() async throws {
         // A 250 ms interval: the update must come within the interval plus a loaded machine's
         // margin (the whole suite runs at once, on PostgreSQL too), not after a heartbeat.
@@ -195,10 +210,14 @@ struct LiveResultsTests {
             let swipe = try swipeBody(card: ids[0], direction: "right", participant: "watched")
             let (first, delay, second) = try await RawHTTPConnection.run { () throws -> (String, Double, String) in
                 let stream = try RawHTTPConnection(port: port)
-                _ = stream.send(Array("GET /api/v1/decks/sse/results/live HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n".utf8))
+                _ = stream.send(
+                    Array(
+                        "GET /api/v1/decks/sse/results/live HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n"
+                            .utf8))
                 let first = stream.receive()
                 let poster = try RawHTTPConnection(port: port)
-                let post = "POST /api/v1/decks/sse/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                let post =
+                    "POST /api/v1/decks/sse/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: \(swipe.utf8.count)\r\n\r\n" + swipe
                 let sent = Date()
                 _ = poster.send(Array(post.utf8))
@@ -217,7 +236,9 @@ struct LiveResultsTests {
         }
     }
 
-    @Test("the owner's results page: sign-in first, others' decks refused, suspect participants with reasons and Exclude/Include")
+    @Test(
+        "the owner's results page: sign-in first, others' decks refused, suspect participants with reasons and Exclude/Include"
+    )
     func ownerPage() async throws {
         try await withApp { client, env in
             let ann = try await OwnerAuthTests.signIn(client, "ann", adding: env)  // adopts the sample deck `getaways`
@@ -235,8 +256,13 @@ struct LiveResultsTests {
             let location = try #require(goTo.headers[.location])
             let page = try await client.get(location, headers: ann).text
             #expect(page.contains(#"data-live="/api/v1/decks/getaways/results/live""#))
-            #expect(page.range(of: #"<script type="module" src="/js/live\.[0-9a-f]{10}\.js"></script>"#, options: .regularExpression) != nil)
-            #expect(page.contains("/api/v1/decks/getaways/swipes.csv") && page.contains("/api/v1/decks/getaways/swipes.jsonl"))
+            #expect(
+                page.range(
+                    of: #"<script type="module" src="/js/live\.[0-9a-f]{10}\.js"></script>"#,
+                    options: .regularExpression) != nil)
+            #expect(
+                page.contains("/api/v1/decks/getaways/swipes.csv")
+                    && page.contains("/api/v1/decks/getaways/swipes.jsonl"))
             // Named by the identity (what exports show), never by the credential.
             let quick = try await identity("quick", in: "getaways", env)
             #expect(page.contains(#"title="\#(quick)""#), "the suspect participant is listed")
@@ -249,10 +275,14 @@ struct LiveResultsTests {
             #expect(try await env.count("SELECT COUNT(*) FROM exclusions") == 0)
             let excluded = try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ann)
             #expect(excluded.status == .seeOther)
-            #expect(try await env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [quick]) == 1)
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL AND participantId = ?", [quick]) == 1)
             let after = try await client.get(location, headers: ann).text
             #expect(after.contains("Include again") && after.contains("excluded: excluded on the results page"))
-            #expect(try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ben).status == .forbidden)
+            #expect(
+                try await client.postForm(exclude, "csrf=\(OwnerAuthTests.csrf(page))", headers: ben).status
+                    == .forbidden)
         }
     }
 }

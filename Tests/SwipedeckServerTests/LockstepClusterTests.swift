@@ -25,24 +25,33 @@ struct LockstepClusterTests {
     @Test("a lockstep crowd on one network is one cluster; an honest classroom of 120 with diverse decisions is not")
     func attackFlaggedClassroomNot() {
         var rng = SplitMix64(seed: 42)
-        let classroom = Self.crowd("c", 120, network: "198.51.100.0/24") { _, _ in rng.next() % 2 == 0 ? "right" : "left" }
+        let classroom = Self.crowd("c", 120, network: "198.51.100.0/24") { _, _ in
+            rng.next() % 2 == 0 ? "right" : "left"
+        }
         let bots = Self.crowd("b", 40, network: "203.0.113.0/24") { _, _ in "right" }
         let clusters = LockstepClusters.detect(classroom + bots, cardCount: 10)
         #expect(clusters.count == 1)
         #expect(clusters.first?.network == "203.0.113.0/24")
         #expect(clusters.first?.members.count == 40)
         #expect(clusters.first?.members.allSatisfy { $0.hasPrefix("b") } == true)
-        #expect(clusters.first?.reason == "40 people joined from one network (203.0.113.0/24) within 39 seconds and decided 10 cards the same way; by chance, fewer than 1 would")
+        #expect(
+            clusters.first?.reason
+                == "40 people joined from one network (203.0.113.0/24) within 39 seconds and decided 10 cards the same way; by chance, fewer than 1 would"
+        )
         // The classroom alone: nothing.
         #expect(LockstepClusters.detect(classroom, cardCount: 10).isEmpty)
     }
 
-    @Test("the outcome is the same for 40 classrooms beside the same fakes, in any order: the fakes never make the honest look unlikely")
+    @Test(
+        "the outcome is the same for 40 classrooms beside the same fakes, in any order: the fakes never make the honest look unlikely"
+    )
     func deterministicAndUnpoisoned() {
         let bots = Self.crowd("b", 40, network: "203.0.113.0/24") { _, _ in "right" }
         for seed in 1...40 as ClosedRange<UInt64> {
             var rng = SplitMix64(seed: seed)
-            let classroom = Self.crowd("c", 120, network: "198.51.100.0/24") { _, _ in rng.next() % 2 == 0 ? "right" : "left" }
+            let classroom = Self.crowd("c", 120, network: "198.51.100.0/24") { _, _ in
+                rng.next() % 2 == 0 ? "right" : "left"
+            }
             var order = SplitMix64(seed: seed &* 7)
             for members in [classroom + bots, bots + classroom, (classroom + bots).shuffled(using: &order)] {
                 let clusters = LockstepClusters.detect(members, cardCount: 10)
@@ -52,15 +61,21 @@ struct LockstepClusterTests {
         }
     }
 
-    @Test("near-identical fakes (one card in ten changed) are caught; a crowd agreeing as much as the rest of the deck is not")
+    @Test(
+        "near-identical fakes (one card in ten changed) are caught; a crowd agreeing as much as the rest of the deck is not"
+    )
     func nearIdenticalAndConsensus() {
         let bots = Self.crowd("b", 30, network: "203.0.113.0/24") { i, card in card == i % 10 ? "left" : "right" }
-        let others = Self.crowd("o", 60, network: "192.0.2.0/24", start: 5000) { i, card in (i + card) % 2 == 0 ? "right" : "left" }
+        let others = Self.crowd("o", 60, network: "192.0.2.0/24", start: 5000) { i, card in
+            (i + card) % 2 == 0 ? "right" : "left"
+        }
         #expect(LockstepClusters.detect(bots + others, cardCount: 10).first?.members.count == 30)
         // A consensus the whole deck shares: 40 on one network like everything, and so do 200 elsewhere.
         var rng = SplitMix64(seed: 7)
         let fans = Self.crowd("f", 40, network: "203.0.113.0/24") { _, _ in rng.next() % 10 < 9 ? "right" : "left" }
-        let everyone = Self.crowd("e", 200, network: "192.0.2.0/24", start: 9000) { _, _ in rng.next() % 10 < 9 ? "right" : "left" }
+        let everyone = Self.crowd("e", 200, network: "192.0.2.0/24", start: 9000) { _, _ in
+            rng.next() % 10 < 9 ? "right" : "left"
+        }
         #expect(LockstepClusters.detect(fans + everyone, cardCount: 10).isEmpty)
     }
 
@@ -69,11 +84,14 @@ struct LockstepClusterTests {
         #expect(LockstepClusters.detect(Self.crowd("b", 4, network: "n") { _, _ in "right" }, cardCount: 10).isEmpty)
         // Ten identical voters, but a burst gap of more than ten minutes between each: five bursts of two.
         let spread = (0..<10).map { i in
-            LockstepClusters.Member(id: "s\(i)", network: "n", joinedAt: Double(i / 2) * 1000 + Double(i % 2),
-                                    decisions: Dictionary(uniqueKeysWithValues: (0..<10).map { (Int64($0), "right") }))
+            LockstepClusters.Member(
+                id: "s\(i)", network: "n", joinedAt: Double(i / 2) * 1000 + Double(i % 2),
+                decisions: Dictionary(uniqueKeysWithValues: (0..<10).map { (Int64($0), "right") }))
         }
         #expect(LockstepClusters.detect(spread, cardCount: 10).isEmpty)
-        #expect(LockstepClusters.detect(Self.crowd("t", 20, network: "n", cards: 2) { _, _ in "right" }, cardCount: 10).isEmpty)
+        #expect(
+            LockstepClusters.detect(Self.crowd("t", 20, network: "n", cards: 2) { _, _ in "right" }, cardCount: 10)
+                .isEmpty)
     }
 
     @Test("the binomial tail and the Poisson-binomial agree with direct sums")
@@ -87,7 +105,13 @@ struct LockstepClusterTests {
     @Test("over HTTP: a lockstep crowd is excluded before results are read and shown as a cluster; Include all sticks")
     func endToEnd() async throws {
         let clock = TestClock()
-        try await withApp({ $0.port = 0; $0.participantRateLimit = 0; $0.ipRateLimit = 0 }, clock: clock.read, testing: .live) { client, env in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.participantRateLimit = 0
+                $0.ipRateLimit = 0
+            }, clock: clock.read, testing: .live
+        ) { client, env in
             let ids = try await client.makeDeck("lock", titles: (0..<6).map { "c\($0)" }, allowButtons: true)
             var rng = SplitMix64(seed: 3)
             // 25 honest people (all on 127.0.0.0/24, as everything in this test) deciding diversely.
@@ -95,40 +119,56 @@ struct LockstepClusterTests {
                 for card in ids {
                     clock.advance(by: 1)
                     let d = rng.next() % 2 == 0 ? "right" : "left"
-                    #expect(try await client.swipe("lock", card: card, direction: d, input: "button", trace: nil, participant: "h\(p)").status == .created)
+                    #expect(
+                        try await client.swipe(
+                            "lock", card: card, direction: d, input: "button", trace: nil, participant: "h\(p)"
+                        ).status == .created)
                 }
             }
-            #expect(try await client.get("/api/v1/decks/lock/results", headers: admin).json()["excludedParticipants"].int == 0)
+            #expect(
+                try await client.get("/api/v1/decks/lock/results", headers: admin).json()["excludedParticipants"].int
+                    == 0)
             // 30 more deciding every card alike.
             for p in 0..<30 {
                 for card in ids {
                     clock.advance(by: 1)
-                    #expect(try await client.swipe("lock", card: card, direction: "right", input: "button", trace: nil, participant: "bot\(p)").status == .created)
+                    #expect(
+                        try await client.swipe(
+                            "lock", card: card, direction: "right", input: "button", trace: nil, participant: "bot\(p)"
+                        ).status == .created)
                 }
             }
             clock.advance(by: 10)
             let results = try await client.get("/api/v1/decks/lock/results", headers: admin).json()
             let excluded = try #require(results["excludedParticipants"].int)
-            #expect(excluded >= 30 && excluded <= 32, "the crowd, and at most an honest voter or two who happened to like everything")
+            #expect(
+                excluded >= 30 && excluded <= 32,
+                "the crowd, and at most an honest voter or two who happened to like everything")
             let botIds = try await (0..<30).asyncMap { try await identity("bot\($0)", in: "lock", env) }
             let reasons = try await env.rows(
-                "SELECT participantId, reason FROM exclusions WHERE liftedAt IS NULL").map { ($0.value(at: 0) as String? ?? "", $0.value(at: 1) as String? ?? "") }
+                "SELECT participantId, reason FROM exclusions WHERE liftedAt IS NULL"
+            ).map { ($0.value(at: 0) as String? ?? "", $0.value(at: 1) as String? ?? "") }
             #expect(Set(botIds).isSubset(of: Set(reasons.map(\.0))))
             #expect(reasons.allSatisfy { $0.1.hasPrefix(ClusterGuard.reasonPrefix) && $0.1.contains("127.0.0.0/24") })
 
             // The owner sees the cluster on the results page and includes it: it stays included.
             let ann = try await OwnerAuthTests.signIn(client, "ann", adding: env)
             _ = try await client.execute(
-                uri: "/api/v1/decks/lock", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: #"{"resultsPublic":false}"#))
+                uri: "/api/v1/decks/lock", method: .patch, headers: merged(jsonType, admin),
+                body: ByteBuffer(string: #"{"resultsPublic":false}"#))
             let page = try await client.get("/d/lock/results", headers: ann).text
             #expect(page.contains("Voting in lockstep") && page.contains("Include all"))
-            let from = try #require(page.range(of: #"name="from" value="([^"]+)""#, options: .regularExpression).map { String(page[$0]) })
+            let from = try #require(
+                page.range(of: #"name="from" value="([^"]+)""#, options: .regularExpression).map { String(page[$0]) })
             let value = String(from.dropFirst(#"name="from" value=""#.count).dropLast())
             let include = try await client.postForm(
-                "/owner/decks/lock/clusters", "csrf=\(OwnerAuthTests.csrf(page))&network=127.0.0.0%2F24&from=\(value)&action=include", headers: ann)
+                "/owner/decks/lock/clusters",
+                "csrf=\(OwnerAuthTests.csrf(page))&network=127.0.0.0%2F24&from=\(value)&action=include", headers: ann)
             #expect(include.status == .seeOther)
             clock.advance(by: 10)
-            #expect(try await client.get("/api/v1/decks/lock/results", headers: admin).json()["excludedParticipants"].int == 0)
+            #expect(
+                try await client.get("/api/v1/decks/lock/results", headers: admin).json()["excludedParticipants"].int
+                    == 0)
         }
     }
 }

@@ -50,7 +50,8 @@ import Testing
 
     @Test func aDamagedChunkedImageUploadIs400MalformedBody() async throws {
         let answer = try await Self.exchange(
-            "POST /api/v1/images HTTP/1.1\r\n" + Self.chunkedHead + "Content-Type: image/png\r\n\r\n" + "4\r\nPNGX\r\nnot hex\r\n")
+            "POST /api/v1/images HTTP/1.1\r\n" + Self.chunkedHead + "Content-Type: image/png\r\n\r\n"
+                + "4\r\nPNGX\r\nnot hex\r\n")
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(400))")
         #expect(answer.contains(#""code":"malformed_body""#), "\(answer.prefix(400))")
     }

@@ -14,13 +14,17 @@ struct OwnerAuthTests {
     /// Creates an owner directly in the app's database.
     static func addOwner(_ env: TestEnv, _ name: String, password: String = "correct horse battery") async throws {
         let database = try await env.openStore()
-        _ = try await database.createOwner(name: name, passwordHash: try await PasswordHasher(cost: 4).hash(password), now: fixedTime)
+        _ = try await database.createOwner(
+            name: name, passwordHash: try await PasswordHasher(cost: 4).hash(password), now: fixedTime)
         await database.close()
     }
 
     /// Signs in and returns the session cookie header.
-    static func signIn(_ client: any TestClientProtocol, _ name: String, password: String = "correct horse battery") async throws -> HTTPFields {
-        let r = try await client.postForm("/owner/sign-in", "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))&next=/owner")
+    static func signIn(_ client: any TestClientProtocol, _ name: String, password: String = "correct horse battery")
+        async throws -> HTTPFields
+    {
+        let r = try await client.postForm(
+            "/owner/sign-in", "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))&next=/owner")
         #expect(r.status == .seeOther, "sign-in of \(name): \(r.status)")
         // `sd_owner=…`, or `__Host-sd_owner=…` when the app counts as HTTPS: sent back as it came.
         let set = r.headers[.setCookie] ?? ""
@@ -28,7 +32,8 @@ struct OwnerAuthTests {
     }
 
     /// Creates the owner, signs in and returns the session cookie header.
-    static func signIn(_ client: any TestClientProtocol, _ name: String, adding env: TestEnv) async throws -> HTTPFields {
+    static func signIn(_ client: any TestClientProtocol, _ name: String, adding env: TestEnv) async throws -> HTTPFields
+    {
         try await addOwner(env, name)
         return try await signIn(client, name)
     }
@@ -45,20 +50,26 @@ struct OwnerAuthTests {
             try await Self.addOwner(env, "ada")
             let page = try await client.get("/owner/sign-in")
             #expect(page.status == .ok)
-            #expect(page.text.contains(#"<label for="name">Username</label>"#) && page.text.contains(#"<label for="password">Password</label>"#))
+            #expect(
+                page.text.contains(#"<label for="name">Username</label>"#)
+                    && page.text.contains(#"<label for="password">Password</label>"#))
             let wrong = try await client.postForm("/owner/sign-in", "name=ada&password=nope&next=/owner")
-            #expect(wrong.status == .unauthorized && wrong.text.contains("do not match") && wrong.headers[.setCookie] == nil)
+            #expect(
+                wrong.status == .unauthorized && wrong.text.contains("do not match") && wrong.headers[.setCookie] == nil
+            )
             let ok = try await client.postForm("/owner/sign-in", "name=ada&password=correct+horse+battery&next=/owner")
             #expect(ok.status == .seeOther && ok.headers[.location] == "/owner")
             let set = ok.headers[.setCookie] ?? ""
-            #expect(set.hasPrefix("sd_owner=") && set.contains("HttpOnly") && set.lowercased().contains("samesite=strict"))
+            #expect(
+                set.hasPrefix("sd_owner=") && set.contains("HttpOnly") && set.lowercased().contains("samesite=strict"))
             #expect(try await env.count("SELECT COUNT(*) FROM ownerSessions WHERE endedAt IS NULL") == 1)
             // The database keeps the token's hash, never the token.
             let token = String(set.dropFirst("sd_owner=".count).prefix { $0 != ";" })
             #expect(try await env.count("SELECT COUNT(*) FROM ownerSessions WHERE tokenHash = ?", [token]) == 0)
             let session: HTTPFields = [.cookie: "sd_owner=\(token)"]
             let dashboard = try await client.get("/owner", headers: session)
-            #expect(dashboard.status == .ok && dashboard.text.contains("getaways"))  // the first owner adopted the sample deck
+            // The first owner adopted the sample deck.
+            #expect(dashboard.status == .ok && dashboard.text.contains("getaways"))
             // Sign-out needs the form token; then the session is over.
             let csrf = Self.csrf(dashboard.text)
             #expect(try await client.postForm("/owner/sign-out", "csrf=wrong", headers: session).status == .forbidden)
@@ -77,7 +88,9 @@ struct OwnerAuthTests {
         try await withApp { client, env in
             try await Self.addOwner(env, "bob")
             for _ in 0..<10 {
-                #expect(try await client.postForm("/owner/sign-in", "name=bob&password=guess1234567").status == .unauthorized)
+                #expect(
+                    try await client.postForm("/owner/sign-in", "name=bob&password=guess1234567").status
+                        == .unauthorized)
             }
             let limited = try await client.postForm("/owner/sign-in", "name=bob&password=correct+horse+battery")
             #expect(limited.status == .tooManyRequests)
@@ -94,26 +107,40 @@ struct OwnerAuthTests {
             let ann = try await Self.signIn(client, "ann")
             let ben = try await Self.signIn(client, "ben")
             #expect(try await client.get("/api/v1/decks/getaways/results", headers: ann).status == .ok)
-            expectAPIError(try await client.get("/api/v1/decks/getaways/results", headers: ben), .forbidden, "not_your_deck")
-            expectAPIError(try await client.get("/api/v1/decks/getaways/results.csv", headers: ben), .forbidden, "not_your_deck")
+            expectAPIError(
+                try await client.get("/api/v1/decks/getaways/results", headers: ben), .forbidden, "not_your_deck")
+            expectAPIError(
+                try await client.get("/api/v1/decks/getaways/results.csv", headers: ben), .forbidden, "not_your_deck")
             #expect(try await client.get("/d/getaways/results", headers: ben).status == .forbidden)
             let patch = try await client.execute(
-                uri: "/api/v1/decks/getaways", method: .patch, headers: merged(jsonType, ben), body: ByteBuffer(string: #"{"open":false}"#))
+                uri: "/api/v1/decks/getaways", method: .patch, headers: merged(jsonType, ben),
+                body: ByteBuffer(string: #"{"open":false}"#))
             expectAPIError(patch, .forbidden, "not_your_deck")
-            expectAPIError(try await client.postJSON("/api/v1/decks/getaways/cards", #"{"title":"mine"}"#, headers: ben), .forbidden, "not_your_deck")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/getaways/cards", #"{"title":"mine"}"#, headers: ben),
+                .forbidden, "not_your_deck")
             let benDashboard = try await client.get("/owner", headers: ben).text
             #expect(!benDashboard.contains("getaways"))
             // Ben's own deck, made through the API with his session, is his.
-            let made = try await client.postJSON("/api/v1/decks", #"{"slug":"bens","title":"Ben's","cards":[{"title":"a"}]}"#, headers: ben)
+            let made = try await client.postJSON(
+                "/api/v1/decks", #"{"slug":"bens","title":"Ben's","cards":[{"title":"a"}]}"#, headers: ben)
             #expect(made.status == .created)
-            #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'bens' AND ownerId = (SELECT id FROM owners WHERE name = 'ben')") == 1)
-            expectAPIError(try await client.get("/api/v1/decks/bens/results", headers: ann), .forbidden, "not_your_deck")
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM decks WHERE slug = 'bens' AND ownerId = (SELECT id FROM owners WHERE name = 'ben')"
+                ) == 1)
+            expectAPIError(
+                try await client.get("/api/v1/decks/bens/results", headers: ann), .forbidden, "not_your_deck")
             // Without anybody signed in, creating a deck is 401.
-            expectAPIError(try await client.postJSON("/api/v1/decks", #"{"slug":"anon","title":"A","cards":[{"title":"a"}]}"#), .unauthorized, "unauthorized")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks", #"{"slug":"anon","title":"A","cards":[{"title":"a"}]}"#),
+                .unauthorized, "unauthorized")
         }
     }
 
-    @Test("API tokens: created on the tokens page (shown once), work as Bearer for their owner's decks, revoked ones stop")
+    @Test(
+        "API tokens: created on the tokens page (shown once), work as Bearer for their owner's decks, revoked ones stop"
+    )
     func apiTokens() async throws {
         try await withApp { client, env in
             try await Self.addOwner(env, "cat")
@@ -126,7 +153,9 @@ struct OwnerAuthTests {
             // POST-redirect-GET: the token is shown by the page redirected to, once, from a short-lived flash.
             #expect(created.status == .seeOther && created.headers[.location] == "/owner/tokens")
             let flash = try #require(created.headers[.setCookie]?.split(separator: ";").first.map(String.init))
-            #expect(flash.hasPrefix("sd_token_flash=") && created.headers[.setCookie]?.contains("Path=/owner/tokens") == true)
+            #expect(
+                flash.hasPrefix("sd_token_flash=")
+                    && created.headers[.setCookie]?.contains("Path=/owner/tokens") == true)
             let shown = try await client.get("/owner/tokens", headers: merged(cat, [.cookie: flash]))
             #expect(shown.headers[.setCookie]?.contains("Max-Age=0") == true)
             // Reloading (the browser may still send the cookie) shows it no more and creates nothing.
@@ -134,18 +163,25 @@ struct OwnerAuthTests {
             #expect(!reloaded.text.contains(#"id="new-token""#))
             #expect(try await env.count("SELECT COUNT(*) FROM apiTokens") == 1)
             let html = shown.text
-            guard let r = html.range(of: #"id="new-token">"#) else { Issue.record("no token shown"); return }
+            guard let r = html.range(of: #"id="new-token">"#) else {
+                Issue.record("no token shown")
+                return
+            }
             let token = String(html[r.upperBound...].prefix { $0 != "<" })
             #expect(token.hasPrefix("sdt_") && token.count == 68)
-            #expect(try await env.count("SELECT COUNT(*) FROM apiTokens WHERE tokenHash = ?", [Secret.sha256(token)]) == 1)
+            #expect(
+                try await env.count("SELECT COUNT(*) FROM apiTokens WHERE tokenHash = ?", [Secret.sha256(token)]) == 1)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
             #expect(try await client.get("/api/v1/decks/getaways/results", headers: bearer).status == .ok)
             // The list shows its name and prefix, never the token again.
             let list = try await client.get("/owner/tokens", headers: cat).text
             #expect(list.contains("nightly export") && !list.contains(token))
             let id = try #require(try await env.row("SELECT id FROM apiTokens")?["id"] as Int64?)
-            #expect(try await client.postForm("/owner/tokens/\(id)/revoke", "csrf=\(csrf)", headers: cat).status == .seeOther)
-            expectAPIError(try await client.get("/api/v1/decks/getaways/results", headers: bearer), .unauthorized, "unauthorized")
+            #expect(
+                try await client.postForm("/owner/tokens/\(id)/revoke", "csrf=\(csrf)", headers: cat).status
+                    == .seeOther)
+            expectAPIError(
+                try await client.get("/api/v1/decks/getaways/results", headers: bearer), .unauthorized, "unauthorized")
             #expect(try await env.count("SELECT COUNT(*) FROM apiTokens WHERE revokedAt IS NOT NULL") == 1)
         }
     }
@@ -169,7 +205,9 @@ extension OwnerAuthTests {
         let location = try await TestDatabase.fresh()
         let database = try await openStore(location)
         defer { TestDatabase.dropLater(location, closing: database) }
-        _ = try await database.createOwner(name: "early", passwordHash: try await PasswordHasher(cost: 4).hash("correct horse battery"), now: fixedTime)
+        _ = try await database.createOwner(
+            name: "early", passwordHash: try await PasswordHasher(cost: 4).hash("correct horse battery"), now: fixedTime
+        )
         await database.close()
         try await withApp({ $0.database = location }) { client, env in
             #expect(try await env.count("SELECT COUNT(*) FROM decks WHERE slug = 'getaways' AND ownerId = 1") == 1)

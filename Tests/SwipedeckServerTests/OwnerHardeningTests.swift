@@ -27,22 +27,34 @@ struct OwnerHardeningTests {
             if i >= 10 { #expect(v != .checked(false), "attempt \(i) from the attacker must be refused before bcrypt") }
         }
         // The attacker is held back on that name…
-        #expect(try await guardian.check(address: "203.0.113.9", name: "ada", now: fixedTime) { true } != .checked(true))
+        #expect(
+            try await guardian.check(address: "203.0.113.9", name: "ada", now: fixedTime) { true } != .checked(true))
         // …while the owner, elsewhere, signs in.
-        #expect(try await guardian.check(address: "198.51.100.7", name: "ada", now: fixedTime) { true } == .checked(true))
+        #expect(
+            try await guardian.check(address: "198.51.100.7", name: "ada", now: fixedTime) { true } == .checked(true))
     }
 
-    @Test("the limit is taken before the check and refunded on success; made-up names behind one address lock nobody out")
+    @Test(
+        "the limit is taken before the check and refunded on success; made-up names behind one address lock nobody out")
     func takenBeforeRefundedOnSuccess() async throws {
         let guardian = SignInGuard()
         let ran = Mutex(0)
         // 9 failures, a success (refunds its token), then 1 more failure still passes: 10 failures in all.
-        for _ in 0..<9 { _ = try await guardian.check(address: "a", name: "bob", now: fixedTime) { ran.withLock { $0 += 1 }; return false } }
+        for _ in 0..<9 {
+            _ = try await guardian.check(address: "a", name: "bob", now: fixedTime) {
+                ran.withLock { $0 += 1 }
+                return false
+            }
+        }
         #expect(try await guardian.check(address: "a", name: "bob", now: fixedTime) { true } == .checked(true))
         #expect(try await guardian.check(address: "a", name: "bob", now: fixedTime) { false } == .checked(false))
         // The eleventh failure on that name is refused without running the check.
         let before = ran.withLock { $0 }
-        #expect(try await guardian.check(address: "a", name: "bob", now: fixedTime) { ran.withLock { $0 += 1 }; return false } == .refused(retryAfter: 5))
+        #expect(
+            try await guardian.check(address: "a", name: "bob", now: fixedTime) {
+                ran.withLock { $0 += 1 }
+                return false
+            } == .refused(retryAfter: 5))
         #expect(ran.withLock { $0 } == before)
         // 11 cheap failures with made-up names from one address (a school's NAT) do not lock out an owner there.
         for i in 0..<11 { _ = try await guardian.check(address: "nat", name: "ghost\(i)", now: fixedTime) { false } }
@@ -63,7 +75,8 @@ struct OwnerHardeningTests {
                 }
             }
             while await gate.arrived < 3 { try await Task.sleep(for: .milliseconds(5)) }
-            #expect(try await guardian.check(address: "y", name: "n", now: fixedTime) { true } == .refused(retryAfter: 1))
+            #expect(
+                try await guardian.check(address: "y", name: "n", now: fixedTime) { true } == .refused(retryAfter: 1))
             await gate.open()
             for try await verdict in group { #expect(verdict == .checked(false)) }
         }
@@ -94,17 +107,25 @@ struct OwnerHardeningTests {
     /// Creates an owner whose password hash has bcrypt cost `cost` (the app's, for timing).
     static func addOwner(_ env: TestEnv, _ name: String, cost: UInt8) async throws {
         let database = try await env.openStore()
-        _ = try await database.createOwner(name: name, passwordHash: try await PasswordHasher(cost: cost).hash("correct horse battery"), now: fixedTime)
+        _ = try await database.createOwner(
+            name: name, passwordHash: try await PasswordHasher(cost: cost).hash("correct horse battery"), now: fixedTime
+        )
         await database.close()
     }
 
-    @Test("60 parallel wrong passwords: the limits are taken before bcrypt, so at most 50 are checked (before: all 60 were)", .timeLimit(.minutes(3)))
+    @Test(
+        "60 parallel wrong passwords: the limits are taken before bcrypt, so at most 50 are checked (before: all 60 were)",
+        .timeLimit(.minutes(3)))
     func parallelWrongPasswords() async throws {
         try await withApp({ $0.passwordCost = 10 }) { client, env in
             try await Self.addOwner(env, "dan", cost: 10)
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for i in 0..<60 {
-                    group.addTask { try await client.postForm("/owner/sign-in", "name=dan\(i % 3 == 0 ? "" : "x\(i)")&password=wrong-guess-\(i)").status }
+                    group.addTask {
+                        try await client.postForm(
+                            "/owner/sign-in", "name=dan\(i % 3 == 0 ? "" : "x\(i)")&password=wrong-guess-\(i)"
+                        ).status
+                    }
                 }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
             }
@@ -140,11 +161,14 @@ struct OwnerHardeningTests {
         }
     }
 
-    @Test("next after sign-in is an in-app path only: tabs, backslashes, // and their percent-encoded forms go to /owner")
+    @Test(
+        "next after sign-in is an in-app path only: tabs, backslashes, // and their percent-encoded forms go to /owner")
     func nextIsLocal() async throws {
         for bad in [
-            "/\t/evil.example", "/%09/evil.example", "/%2509/evil.example", "//evil.example", "/\\evil.example", "/%5Cevil.example",
-            "/%5C%5Cevil.example", "/%2F%2Fevil.example", "/%2f/evil.example", "\\\\evil.example", "https://evil.example", "/ /evil",
+            "/\t/evil.example", "/%09/evil.example", "/%2509/evil.example", "//evil.example", "/\\evil.example",
+            "/%5Cevil.example",
+            "/%5C%5Cevil.example", "/%2F%2Fevil.example", "/%2f/evil.example", "\\\\evil.example",
+            "https://evil.example", "/ /evil",
             "/\n/evil.example", "/%0A/evil.example", "/%E2%80%A8/evil", "evil.example", "", "/d/x/\u{7F}",
         ] {
             #expect(OwnerSessionController.safeNext(bad) == "/owner", "\(bad.debugDescription)")
@@ -155,10 +179,16 @@ struct OwnerHardeningTests {
         try await withApp { client, env in
             try await OwnerAuthTests.addOwner(env, "fay")
             // The browser form sends next percent-encoded; the server decodes it once.
-            for next in ["/%09/evil.example", "/%5C/evil.example", "//evil.example", "/%5C%5Cevil.example", "/%252F%252Fevil.example"] {
+            for next in [
+                "/%09/evil.example", "/%5C/evil.example", "//evil.example", "/%5C%5Cevil.example",
+                "/%252F%252Fevil.example",
+            ] {
                 let encoded = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                let r = try await client.postForm("/owner/sign-in", "name=fay&password=correct+horse+battery&next=\(encoded)")
-                #expect(r.status == .seeOther && r.headers[.location] == "/owner", "\(next) → \(r.headers[.location] ?? "")")
+                let r = try await client.postForm(
+                    "/owner/sign-in", "name=fay&password=correct+horse+battery&next=\(encoded)")
+                #expect(
+                    r.status == .seeOther && r.headers[.location] == "/owner", "\(next) → \(r.headers[.location] ?? "")"
+                )
             }
             // A signed-in owner visiting the sign-in page with a bad next stays here too.
             let session = try await OwnerAuthTests.signIn(client, "fay")
@@ -169,11 +199,16 @@ struct OwnerHardeningTests {
 
     // MARK: Password policy, CLI-level store change, change-password page
 
-    @Test("the password policy: length, common passwords (also with digits added), the owner's name, repeated pieces, few characters")
+    @Test(
+        "the password policy: length, common passwords (also with digits added), the owner's name, repeated pieces, few characters"
+    )
     func passwordPolicy() {
         #expect(PasswordPolicy.problem("short") != nil)
         #expect(PasswordPolicy.problem(String(repeating: "x", count: 201)) != nil)
-        for common in ["1234567890", "qwertyuiop", "password123", "Password2024!", "iloveyou123", "1q2w3e4r5t", "aaaaaaaaaaaa", "monkey2024!!"] {
+        for common in [
+            "1234567890", "qwertyuiop", "password123", "Password2024!", "iloveyou123", "1q2w3e4r5t", "aaaaaaaaaaaa",
+            "monkey2024!!",
+        ] {
             #expect(PasswordPolicy.problem(common) != nil, "\(common)")
         }
         #expect(PasswordPolicy.problem("grace.hopper", name: "Grace.Hopper") != nil)
@@ -189,7 +224,9 @@ struct OwnerHardeningTests {
         #expect(CommonPasswords.list.count >= 300)
     }
 
-    @Test("change password: CSRF token needed, current password checked, policy errors next to the field, other sessions end")
+    @Test(
+        "change password: CSRF token needed, current password checked, policy errors next to the field, other sessions end"
+    )
     func changePassword() async throws {
         try await withApp { client, env in
             try await OwnerAuthTests.addOwner(env, "gus")
@@ -197,26 +234,37 @@ struct OwnerHardeningTests {
             let other = try await OwnerAuthTests.signIn(client, "gus")
             let page = try await client.get("/owner/password", headers: session)
             #expect(page.status == .ok)
-            #expect(page.text.contains(#"<label for="current">Current password</label>"#) && page.text.contains(#"<label for="new">New password</label>"#))
+            #expect(
+                page.text.contains(#"<label for="current">Current password</label>"#)
+                    && page.text.contains(#"<label for="new">New password</label>"#))
             #expect(!page.text.contains("<script>") && !page.text.contains("style="))
             let csrf = OwnerAuthTests.csrf(page.text)
             // Without the form token: refused.
-            #expect(try await client.postForm("/owner/password", "current=correct+horse+battery&new=a+much+better+one", headers: session).status == .forbidden)
+            #expect(
+                try await client.postForm(
+                    "/owner/password", "current=correct+horse+battery&new=a+much+better+one", headers: session
+                ).status == .forbidden)
             // A common new password: 400, the sentence beside the new password field.
-            let common = try await client.postForm("/owner/password", "csrf=\(csrf)&current=correct+horse+battery&new=password123", headers: session)
+            let common = try await client.postForm(
+                "/owner/password", "csrf=\(csrf)&current=correct+horse+battery&new=password123", headers: session)
             #expect(common.status == .badRequest)
             #expect(common.text.contains(#"id="new-error""#) && common.text.contains("most common"))
-            let short = try await client.postForm("/owner/password", "csrf=\(csrf)&current=correct+horse+battery&new=short", headers: session)
+            let short = try await client.postForm(
+                "/owner/password", "csrf=\(csrf)&current=correct+horse+battery&new=short", headers: session)
             #expect(short.status == .badRequest && short.text.contains("at least 10 characters"))
             // A wrong current password: 401, the sentence beside the current password field.
-            let wrong = try await client.postForm("/owner/password", "csrf=\(csrf)&current=nope-nope-nope&new=a+much+better+one", headers: session)
+            let wrong = try await client.postForm(
+                "/owner/password", "csrf=\(csrf)&current=nope-nope-nope&new=a+much+better+one", headers: session)
             #expect(wrong.status == .unauthorized && wrong.text.contains(#"id="current-error""#))
             // Right: changed; this session stays, the other ends; the new password signs in, the old one not.
-            let ok = try await client.postForm("/owner/password", "csrf=\(csrf)&current=correct+horse+battery&new=a+much+better+one", headers: session)
+            let ok = try await client.postForm(
+                "/owner/password", "csrf=\(csrf)&current=correct+horse+battery&new=a+much+better+one", headers: session)
             #expect(ok.status == .seeOther && ok.headers[.location] == "/owner/password?changed=1")
             #expect(try await client.get("/owner", headers: session).status == .ok)
             #expect(try await client.get("/owner", headers: other).status == .seeOther)
-            #expect(try await client.postForm("/owner/sign-in", "name=gus&password=correct+horse+battery").status == .unauthorized)
+            #expect(
+                try await client.postForm("/owner/sign-in", "name=gus&password=correct+horse+battery").status
+                    == .unauthorized)
             _ = try await OwnerAuthTests.signIn(client, "gus", password: "a much better one")
         }
     }
@@ -235,7 +283,9 @@ struct OwnerHardeningTests {
             #expect(try await store.sessionOwner(tokenHash: "drop", now: fixedTime + 2) == nil)
             try await store.setPassword(ownerId: id, passwordHash: "newer", keeping: nil, now: fixedTime + 3)
             #expect(try await store.sessionOwner(tokenHash: "keep", now: fixedTime + 4) == nil)
-            await #expect(throws: StoreError.notFound(.owner)) { try await store.setPassword(ownerId: 9999, passwordHash: "x", keeping: nil, now: fixedTime) }
+            await #expect(throws: StoreError.notFound(.owner)) {
+                try await store.setPassword(ownerId: 9999, passwordHash: "x", keeping: nil, now: fixedTime)
+            }
         }
     }
 
@@ -244,14 +294,22 @@ struct OwnerHardeningTests {
     @Test("card links and images: scheme-relative and backslash forms, even percent-encoded, are not local paths")
     func cardPathsAreLocal() async throws {
         try await withApp { client, _ in
-            for bad in ["/\\evil.example", "//evil.example", "/%5Cevil.example", "/%2F%2Fevil.example", "/\t/evil.example", "/%09/evil"] {
+            for bad in [
+                "/\\evil.example", "//evil.example", "/%5Cevil.example", "/%2F%2Fevil.example", "/\t/evil.example",
+                "/%09/evil",
+            ] {
                 for field in ["link", "image"] {
-                    let body = try jsonString(["slug": "p\(abs(bad.hashValue) % 100_000)", "title": "P", "cards": [["title": "a", field: bad]]])
+                    let body = try jsonString([
+                        "slug": "p\(abs(bad.hashValue) % 100_000)", "title": "P",
+                        "cards": [["title": "a", field: bad]],
+                    ])
                     let r = try await client.createDeck(body)
                     expectAPIError(r, .badRequest, "invalid_\(field)")
                 }
             }
-            let ok = try jsonString(["slug": "fine", "title": "P", "cards": [["title": "a", "link": "/d/fine", "image": "/images/a.png"]]])
+            let ok = try jsonString([
+                "slug": "fine", "title": "P", "cards": [["title": "a", "link": "/d/fine", "image": "/images/a.png"]],
+            ])
             #expect(try await client.createDeck(ok).status == .created)
         }
     }
@@ -265,18 +323,23 @@ struct OwnerHardeningTests {
     ) async throws -> (first: String, after: String) {
         let first = try await RawHTTPConnection.run { () throws -> (RawHTTPConnection, String) in
             let stream = try RawHTTPConnection(port: port)
-            _ = stream.send(Array("GET /api/v1/decks/\(slug)/results/live HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n".utf8))
+            _ = stream.send(
+                Array("GET /api/v1/decks/\(slug)/results/live HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n".utf8))
             // The headers may come a pause before the first event on a loaded machine: read until it is there (or 10 pauses).
             var text = stream.receive()
-            for _ in 0..<10 where text.hasPrefix("HTTP/1.1 200") && !text.contains("event: results") { text += stream.receive() }
+            for _ in 0..<10 where text.hasPrefix("HTTP/1.1 200") && !text.contains("event: results") {
+                text += stream.receive()
+            }
             return (stream, text)
         }
         try await change()
         let swipe = try swipeBody(card: card, direction: "right", participant: "late-\(UUID().uuidString.prefix(8))")
         let after = try await RawHTTPConnection.run { () throws -> String in
             let poster = try RawHTTPConnection(port: port)
-            _ = poster.send(Array(("POST /api/v1/decks/\(slug)/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(swipe.utf8.count)\r\n\r\n" + swipe).utf8))
+            _ = poster.send(
+                Array(
+                    ("POST /api/v1/decks/\(slug)/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(swipe.utf8.count)\r\n\r\n" + swipe).utf8))
             _ = poster.receive()
             _ = first.0.hasAnswered(waitingMilliseconds: 3_000)
             return first.0.receive()
@@ -284,15 +347,17 @@ struct OwnerHardeningTests {
         return (first.1, after)
     }
 
-    @Test("a live stream closes without another event when the deck is made private, the session signed out or the token revoked",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "a live stream closes without another event when the deck is made private, the session signed out or the token revoked",
+        .timeLimit(.minutes(3)))
     func liveStreamsCloseWhenAccessGoes() async throws {
         try await withApp({ $0.liveInterval = .milliseconds(100) }, testing: .live) { client, env in
             let ids = try await client.makeDeck("open-sse", titles: ["a", "b"])
             let port = try #require(client.port)
             let patch: @Sendable (String) async throws -> Void = { json in
                 let r = try await client.execute(
-                    uri: "/api/v1/decks/open-sse", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
+                    uri: "/api/v1/decks/open-sse", method: .patch, headers: merged(jsonType, admin),
+                    body: ByteBuffer(string: json))
                 #expect(r.status == .ok, "\(r.text)")
             }
             try await patch(#"{"resultsPublic":true}"#)
@@ -300,36 +365,52 @@ struct OwnerHardeningTests {
             let anonymous = try await Self.streamAfter(port: port, slug: "open-sse", card: ids[0], headers: "") {
                 try await patch(#"{"resultsPublic":false}"#)
             }
-            #expect(anonymous.first.hasPrefix("HTTP/1.1 200") && anonymous.first.contains("event: results"), "\(anonymous.first.prefix(300))")
-            #expect(!anonymous.after.contains("event: results"), "an update reached a viewer who lost access: \(anonymous.after.prefix(300))")
-            #expect(anonymous.after.contains("0\r\n\r\n"), "the stream did not end: \(anonymous.after.debugDescription.prefix(300))")
+            #expect(
+                anonymous.first.hasPrefix("HTTP/1.1 200") && anonymous.first.contains("event: results"),
+                "\(anonymous.first.prefix(300))")
+            #expect(
+                !anonymous.after.contains("event: results"),
+                "an update reached a viewer who lost access: \(anonymous.after.prefix(300))")
+            #expect(
+                anonymous.after.contains("0\r\n\r\n"),
+                "the stream did not end: \(anonymous.after.debugDescription.prefix(300))")
 
             // The deck's owner, by session: signs out elsewhere.
             try await OwnerAuthTests.addOwner(env, "ivy")
             let store = try await env.openStore()
             let ivy = try #require(try await store.owner(named: "ivy")?.id)
             let owned = try await client.execute(
-                uri: "/api/v1/decks", method: .post, headers: merged(jsonType, try await OwnerAuthTests.signIn(client, "ivy")),
+                uri: "/api/v1/decks", method: .post,
+                headers: merged(jsonType, try await OwnerAuthTests.signIn(client, "ivy")),
                 body: ByteBuffer(string: #"{"slug":"ivys","title":"Ivy's","cards":[{"title":"a"}]}"#))
             #expect(owned.status == .created)
             let ivyCards = try await client.cardIds("ivys")
             let token = Secret.token()
             try await store.startSession(ownerId: ivy, tokenHash: Secret.sha256(token), now: fixedTime, lifetime: 3_600)
-            let bySession = try await Self.streamAfter(port: port, slug: "ivys", card: ivyCards[0], headers: "Cookie: sd_owner=\(token)\r\n") {
+            let bySession = try await Self.streamAfter(
+                port: port, slug: "ivys", card: ivyCards[0], headers: "Cookie: sd_owner=\(token)\r\n"
+            ) {
                 try await store.endSession(tokenHash: Secret.sha256(token), now: fixedTime)
             }
             #expect(bySession.first.contains("event: results"), "\(bySession.first.prefix(300))")
-            #expect(!bySession.after.contains("event: results") && bySession.after.contains("0\r\n\r\n"), "\(bySession.after.prefix(300))")
+            #expect(
+                !bySession.after.contains("event: results") && bySession.after.contains("0\r\n\r\n"),
+                "\(bySession.after.prefix(300))")
 
             // By API token: revoked.
             let apiToken = Secret.token(prefix: ApiTokenFormat.prefix)
-            try await store.createApiToken(ownerId: ivy, name: "t", tokenHash: Secret.sha256(apiToken), prefix: "sdt_", now: fixedTime)
+            try await store.createApiToken(
+                ownerId: ivy, name: "t", tokenHash: Secret.sha256(apiToken), prefix: "sdt_", now: fixedTime)
             let tokenId = try #require(try await store.apiTokens(ownerId: ivy).first?.id)
-            let byToken = try await Self.streamAfter(port: port, slug: "ivys", card: ivyCards[0], headers: "Authorization: Bearer \(apiToken)\r\n") {
+            let byToken = try await Self.streamAfter(
+                port: port, slug: "ivys", card: ivyCards[0], headers: "Authorization: Bearer \(apiToken)\r\n"
+            ) {
                 try await store.revokeApiToken(id: tokenId, ownerId: ivy, now: fixedTime)
             }
             #expect(byToken.first.contains("event: results"), "\(byToken.first.prefix(300))")
-            #expect(!byToken.after.contains("event: results") && byToken.after.contains("0\r\n\r\n"), "\(byToken.after.prefix(300))")
+            #expect(
+                !byToken.after.contains("event: results") && byToken.after.contains("0\r\n\r\n"),
+                "\(byToken.after.prefix(300))")
         }
     }
 
@@ -354,21 +435,31 @@ struct OwnerHardeningTests {
             try await queue.write { db in for s in statements { try db.execute(sql: s) } }
         case .postgres(let place):
             try await TestDatabase.connect(place) { connection in
-                for s in statements { _ = try await connection.query(PostgresQuery(unsafeSQL: s), logger: TestDatabase.logger).collect() }
+                for s in statements {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: s), logger: TestDatabase.logger).collect()
+                }
             }
         }
     }
 
-    @Test("the migration turns a stored plaintext admin token into its hash, which then authorises the token (both engines)")
+    @Test(
+        "the migration turns a stored plaintext admin token into its hash, which then authorises the token (both engines)"
+    )
     func migrationHashesAStoredPlaintextToken() async throws {
         let location = try await TestDatabase.fresh()
         let store = try await openStore(location)
         await store.close()
-        let undo = TestDatabase.onPostgres
+        let undo =
+            TestDatabase.onPostgres
             ? "DELETE FROM schemaMigrations WHERE name = 'v2'"
             : "DELETE FROM grdb_migrations WHERE identifier = 'v6-admin-token-hash'"
         // The database as an older version left it: the token in the clear, the migration not applied.
-        try await Self.execute(location, ["DELETE FROM settings", "INSERT INTO settings (key, value) VALUES ('adminToken', 'old-plain-token')", undo])
+        try await Self.execute(
+            location,
+            [
+                "DELETE FROM settings", "INSERT INTO settings (key, value) VALUES ('adminToken', 'old-plain-token')",
+                undo,
+            ])
         var config = AppConfiguration()
         config.database = location
         config.participantSecret = participantSecret
@@ -383,9 +474,14 @@ struct OwnerHardeningTests {
                 #expect(rows.count == 1)
                 #expect(rows.first?["key"] == AdminToken.settingKey)
                 #expect(rows.first?["value"] == Secret.sha256("old-plain-token"))
-                let r = try await client.get("/api/v1/decks/getaways/results", headers: [.authorization: "Bearer old-plain-token"])
+                let r = try await client.get(
+                    "/api/v1/decks/getaways/results", headers: [.authorization: "Bearer old-plain-token"])
                 #expect(r.status == .ok, "\(r.text.prefix(200))")
-                expectAPIError(try await client.get("/api/v1/decks/getaways/results", headers: [.authorization: "Bearer \(Secret.sha256("old-plain-token"))"]), .unauthorized, "unauthorized")
+                expectAPIError(
+                    try await client.get(
+                        "/api/v1/decks/getaways/results",
+                        headers: [.authorization: "Bearer \(Secret.sha256("old-plain-token"))"]), .unauthorized,
+                    "unauthorized")
             }
         } catch {
             await TestDatabase.drop(location)
@@ -398,7 +494,10 @@ struct OwnerHardeningTests {
     func copyCarriesNoPlaintextToken() async throws {
         let from = temporaryDatabasePath()
         let to = temporaryDatabasePath()
-        defer { removeDatabase(at: from); removeDatabase(at: to) }
+        defer {
+            removeDatabase(at: from)
+            removeDatabase(at: to)
+        }
         let source = try AppDatabase(path: from)
         let token = Secret.token()
         _ = try await source.setting(AdminToken.settingKey, orCreate: { Secret.sha256(token) })
@@ -406,7 +505,8 @@ struct OwnerHardeningTests {
         _ = try await StoreCopier(source: source, target: target).run()
         let copied = try await target.setting(AdminToken.settingKey, orCreate: { "unused" })
         #expect(copied.value == Secret.sha256(token) && !copied.created)
-        let all = try await target.readRows(try #require(CopyTable.all.first { $0.name == "settings" }), after: nil, limit: 100)
+        let all = try await target.readRows(
+            try #require(CopyTable.all.first { $0.name == "settings" }), after: nil, limit: 100)
         #expect(!all.contains { row in row.values.contains { $0.canonical.contains(token) } })
     }
 }

@@ -31,7 +31,8 @@ struct ProxyTests {
     static let proxy = try! TrustedProxies(parsing: ["127.0.0.0/8", "10.0.0.0/8"])
 
     static func origin(peer: String, _ fields: HTTPFields, publicHTTPS: Bool = false) -> ClientOrigin {
-        ClientOrigin.resolve(peer: peer, authority: "inner:8080", headers: fields, trusted: proxy, publicHTTPS: publicHTTPS)
+        ClientOrigin.resolve(
+            peer: peer, authority: "inner:8080", headers: fields, trusted: proxy, publicHTTPS: publicHTTPS)
     }
 
     @Test("forwarding headers count from a trusted proxy only; the client is the rightmost address that is no proxy")
@@ -43,7 +44,8 @@ struct ProxyTests {
         let forged = Self.origin(peer: "198.51.100.9", [xff: "203.0.113.1", proto: "https", host: "evil.example"])
         #expect(forged == ClientOrigin(address: "198.51.100.9", https: false, host: "inner:8080"))
         // A client's own claim left of the proxy's entry gains nothing.
-        let chained = Self.origin(peer: "127.0.0.1", [xff: "1.2.3.4, 203.0.113.7, 10.0.0.2", proto: "https", host: "decks.example.org"])
+        let chained = Self.origin(
+            peer: "127.0.0.1", [xff: "1.2.3.4, 203.0.113.7, 10.0.0.2", proto: "https", host: "decks.example.org"])
         #expect(chained == ClientOrigin(address: "203.0.113.7", https: true, host: "decks.example.org"))
         // Every entry a proxy: the leftmost; an entry that is no address: the peer.
         #expect(Self.origin(peer: "127.0.0.1", [xff: "10.1.1.1, 10.0.0.2"]).address == "10.1.1.1")
@@ -54,34 +56,55 @@ struct ProxyTests {
         #expect(forwarded == ClientOrigin(address: "2001:db8::17", https: true, host: "decks.example.org"))
         // A proxy that sets X-Forwarded-* passes a client's own Forwarded on: it is not read (field test).
         let smuggled = Self.origin(
-            peer: "127.0.0.1", [.init("Forwarded")!: "for=10.77.1.2;proto=http;host=evil.example", xff: "203.0.113.50", proto: "https"])
+            peer: "127.0.0.1",
+            [.init("Forwarded")!: "for=10.77.1.2;proto=http;host=evil.example", xff: "203.0.113.50", proto: "https"])
         #expect(smuggled == ClientOrigin(address: "203.0.113.50", https: true, host: "inner:8080"))
-        #expect(Self.origin(peer: "127.0.0.1", [.init("Forwarded")!: "for=192.0.2.60:8080, for=10.0.0.3"]).address == "192.0.2.60")
+        #expect(
+            Self.origin(peer: "127.0.0.1", [.init("Forwarded")!: "for=192.0.2.60:8080, for=10.0.0.3"]).address
+                == "192.0.2.60")
         // The nearest proxy's scheme; an https public URL makes every request https.
         #expect(!Self.origin(peer: "127.0.0.1", [proto: "https, http"]).https)
         #expect(Self.origin(peer: "198.51.100.9", [:], publicHTTPS: true).https)
     }
 
-    @Test("behind a trusted proxy, two clients have two join budgets; a client forging X-Forwarded-For to the server gains nothing")
+    @Test(
+        "behind a trusted proxy, two clients have two join budgets; a client forging X-Forwarded-For to the server gains nothing"
+    )
     func budgetsPerForwardedClient() async throws {
         // 0.05 joins a second: 3 at once.
-        try await withApp({ $0.port = 0; $0.mintRateLimit = 0.05; $0.trustedProxies = Self.proxy }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.mintRateLimit = 0.05
+                $0.trustedProxies = Self.proxy
+            }, testing: .live
+        ) { client, _ in
             _ = try await client.makeDeck("event", titles: ["a"])
             let xff = HTTPField.Name("X-Forwarded-For")!
             func join(_ address: String) async throws -> HTTPResponse.Status {
-                try await client.execute(uri: "/api/v1/decks/event/participants", method: .post, headers: [xff: address]).status
+                try await client.execute(
+                    uri: "/api/v1/decks/event/participants", method: .post, headers: [xff: address]
+                ).status
             }
             var first: [HTTPResponse.Status] = []
             for _ in 0..<4 { first.append(try await join("203.0.113.5")) }
             #expect(first == [.created, .created, .created, .tooManyRequests])
             #expect(try await join("198.51.100.20") == .created)
         }
-        try await withApp({ $0.port = 0; $0.mintRateLimit = 0.05 }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.mintRateLimit = 0.05
+            }, testing: .live
+        ) { client, _ in
             _ = try await client.makeDeck("event", titles: ["a"])
             var statuses: [HTTPResponse.Status] = []
             for i in 0..<8 {
-                statuses.append(try await client.execute(
-                    uri: "/api/v1/decks/event/participants", method: .post, headers: [.init("X-Forwarded-For")!: "203.0.113.\(i)"]).status)
+                statuses.append(
+                    try await client.execute(
+                        uri: "/api/v1/decks/event/participants", method: .post,
+                        headers: [.init("X-Forwarded-For")!: "203.0.113.\(i)"]
+                    ).status)
             }
             // `makeDeck`'s reads took none; the socket peer's budget runs out whatever the header says.
             #expect(statuses.filter { $0 == .created }.count <= 3)
@@ -93,9 +116,14 @@ struct ProxyTests {
         r.headers[values: .setCookie]
     }
 
-    @Test("with an https public URL, cookies are __Host- and Secure, read back by that name only; --hsts adds Strict-Transport-Security")
+    @Test(
+        "with an https public URL, cookies are __Host- and Secure, read back by that name only; --hsts adds Strict-Transport-Security"
+    )
     func secureCookies() async throws {
-        try await withApp({ $0.publicBaseURL = "https://decks.example.org"; $0.hsts = true }) { client, env in
+        try await withApp({
+            $0.publicBaseURL = "https://decks.example.org"
+            $0.hsts = true
+        }) { client, env in
             let ids = try await client.makeDeck("s", titles: ["a", "b"])
             let page = try await client.get("/d/s")
             let set = try #require(Self.setCookies(page).first)
@@ -104,7 +132,8 @@ struct ProxyTests {
             let token = String(set.dropFirst("__Host-sd_pid=".count).prefix { $0 != ";" })
             let body = try swipeBody(card: ids[0], direction: "right", participant: nil)
             let ok = try await client.execute(
-                uri: "/api/v1/decks/s/swipes", method: .post, headers: merged(jsonType, [.cookie: "__Host-sd_pid=\(token)"]),
+                uri: "/api/v1/decks/s/swipes", method: .post,
+                headers: merged(jsonType, [.cookie: "__Host-sd_pid=\(token)"]),
                 body: ByteBuffer(string: body))
             #expect(ok.status == .created)
             // The bare name, as a plain-HTTP page or a sibling domain could plant it, is not read.
@@ -114,7 +143,8 @@ struct ProxyTests {
             #expect(bare.status == .badRequest)
             // Nor after a tab, which the cookie parser trims as it trims a space (field test).
             let tabbed = try await client.execute(
-                uri: "/api/v1/decks/s/swipes", method: .post, headers: merged(jsonType, [.cookie: "a=b;\tsd_pid=\(token)"]),
+                uri: "/api/v1/decks/s/swipes", method: .post,
+                headers: merged(jsonType, [.cookie: "a=b;\tsd_pid=\(token)"]),
                 body: ByteBuffer(string: try swipeBody(card: ids[1], direction: "right", participant: nil)))
             #expect(tabbed.status == .badRequest)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 1)
@@ -130,30 +160,53 @@ struct ProxyTests {
     @Test("a trusted proxy's X-Forwarded-Proto: https makes cookies Secure; the same header from anyone else does not")
     func forwardedHTTPS() async throws {
         let proto: HTTPFields = [.init("X-Forwarded-Proto")!: "https"]
-        try await withApp({ $0.port = 0; $0.trustedProxies = Self.proxy; $0.hsts = true }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.trustedProxies = Self.proxy
+                $0.hsts = true
+            }, testing: .live
+        ) { client, _ in
             let page = try await client.get("/", headers: proto)
             #expect(Self.setCookies(page).first?.hasPrefix("__Host-sd_pid=") == true)
             #expect(Self.setCookies(page).first?.hasSuffix("; Secure") == true)
             #expect(page.headers[.strictTransportSecurity] != nil)
         }
-        try await withApp({ $0.port = 0; $0.hsts = true }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.hsts = true
+            }, testing: .live
+        ) { client, _ in
             let page = try await client.get("/", headers: proto)
             #expect(Self.setCookies(page).first?.hasPrefix("sd_pid=") == true)
             #expect(page.headers[.strictTransportSecurity] == nil)
         }
     }
 
-    @Test("a browser POST is same-origin for the forwarded host and for the public URL's host, and cross-origin otherwise")
+    @Test(
+        "a browser POST is same-origin for the forwarded host and for the public URL's host, and cross-origin otherwise"
+    )
     func sameOrigin() async throws {
-        try await withApp({ $0.port = 0; $0.trustedProxies = Self.proxy; $0.publicBaseURL = "https://decks.example.org" }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.trustedProxies = Self.proxy
+                $0.publicBaseURL = "https://decks.example.org"
+            }, testing: .live
+        ) { client, _ in
             let ids = try await client.makeDeck("o", titles: ["a", "b", "c"])
             func post(_ card: Int64, _ fields: HTTPFields) async throws -> HTTPResponse.Status {
                 try await client.execute(
                     uri: "/api/v1/decks/o/swipes", method: .post, headers: merged(jsonType, fields),
-                    body: ByteBuffer(string: try swipeBody(card: card, direction: "right", participant: "o1"))).status
+                    body: ByteBuffer(string: try swipeBody(card: card, direction: "right", participant: "o1"))
+                ).status
             }
             #expect(try await post(ids[0], [.origin: "https://decks.example.org"]) == .created)
-            #expect(try await post(ids[1], [.origin: "https://other.example:8443", .init("X-Forwarded-Host")!: "other.example:8443"]) == .created)
+            #expect(
+                try await post(
+                    ids[1], [.origin: "https://other.example:8443", .init("X-Forwarded-Host")!: "other.example:8443"])
+                    == .created)
             #expect(try await post(ids[2], [.origin: "https://evil.example"]) == .forbidden)
         }
     }

@@ -10,7 +10,8 @@ extension QRCodeTests {
     /// Decodes `code` drawn as a plain PBM (P1, "1" is black), 4 pixels per module with a
     /// 4-module quiet zone.
     static func decodePBM(_ code: QRCode) throws -> String? {
-        let scale = 4, quietZone = 4
+        let scale = 4
+        let quietZone = 4
         let side = (code.size + 2 * quietZone) * scale
         let light = [UInt8](repeating: UInt8(ascii: "0"), count: scale)
         let dark = [UInt8](repeating: UInt8(ascii: "1"), count: scale)
@@ -26,7 +27,8 @@ extension QRCodeTests {
 
     /// Decodes `code.svg` after rasterising it with rsvg-convert (at its intrinsic 8 px per module).
     static func decodeSVG(_ code: QRCode) throws -> String? {
-        let rsvgConvert = try #require(executable("rsvg-convert"),
+        let rsvgConvert = try #require(
+            executable("rsvg-convert"),
             "rsvg-convert is not installed; `make test` installs it (Debian package librsvg2-bin)")
         return try withTemporaryFile(extension: "svg", contents: Data(code.svg(title: "QR code").utf8)) { svgPath in
             try withTemporaryFile(extension: "png", contents: Data()) { pngPath in
@@ -39,7 +41,8 @@ extension QRCodeTests {
 
     /// The text zbarimg reads from the image at `path`, or nil when it finds no code.
     static func zbarDecode(_ path: String) throws -> String? {
-        let zbarimg = try #require(executable("zbarimg"),
+        let zbarimg = try #require(
+            executable("zbarimg"),
             "zbarimg is not installed; `make test` installs it (Debian package zbar-tools)")
         let (status, output) = try run(zbarimg, ["--quiet", "--raw", path])
         guard status == 0 else { return nil }
@@ -49,7 +52,9 @@ extension QRCodeTests {
     }
 
     /// Runs `body` with the path of a new temporary file holding `contents`, removed afterwards.
-    static func withTemporaryFile<Result>(extension fileExtension: String, contents: Data, _ body: (String) throws -> Result) throws -> Result {
+    static func withTemporaryFile<Result>(
+        extension fileExtension: String, contents: Data, _ body: (String) throws -> Result
+    ) throws -> Result {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("swipedeck-qr-\(UUID().uuidString).\(fileExtension)").path
         try contents.write(to: URL(fileURLWithPath: path))
@@ -73,7 +78,9 @@ extension QRCodeTests {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         // zbarimg reads images through ImageMagick, whose OpenMP threads would otherwise spin on every core.
-        process.environment = ProcessInfo.processInfo.environment.merging(["OMP_NUM_THREADS": "1", "MAGICK_THREAD_LIMIT": "1"]) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "OMP_NUM_THREADS": "1", "MAGICK_THREAD_LIMIT": "1",
+        ]) { _, new in new }
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

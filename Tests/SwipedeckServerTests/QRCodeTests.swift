@@ -12,14 +12,16 @@ struct QRCodeTests {
     static let shareURL = "http://192.168.1.20:8080/d/weekend-getaways"
     static let unicodeURL = "https://example.org/d/café-ß-日本"
     /// 304 bytes: version 13 at level M.
-    static let longURL = "http://192.168.1.20:8080/d/weekend-getaways?ref=share&utm_source=qr&note="
+    static let longURL =
+        "http://192.168.1.20:8080/d/weekend-getaways?ref=share&utm_source=qr&note="
         + String(repeating: "abcdefghij", count: 23)
     static let texts = ["Hi", shareURL, longURL, unicodeURL]
 
     // MARK: Structure
 
-    @Test("Size is 17 + 4·version; finders, separators, timing and the dark module are in place",
-          arguments: [1, 2, 6, 7, 14, 27, 32, 40])
+    @Test(
+        "Size is 17 + 4·version; finders, separators, timing and the dark module are in place",
+        arguments: [1, 2, 6, 7, 14, 27, 32, 40])
     func structure(version: Int) throws {
         let code = try QRCode(encoding: Self.text(filling: version, at: .low), correction: .low)
         #expect(code.version == version)
@@ -44,11 +46,13 @@ struct QRCodeTests {
         #expect(!code[-1, 0] && !code[0, n] && !code[n, n - 1], "outside the symbol reads light")
     }
 
-    @Test("Alignment patterns sit at the standard's centres", arguments: [
-        (2, [6, 18]), (7, [6, 22, 38]), (15, [6, 26, 48, 70]), (16, [6, 26, 50, 74]),
-        (32, [6, 34, 60, 86, 112, 138]), (36, [6, 24, 50, 76, 102, 128, 154]),
-        (40, [6, 30, 58, 86, 114, 142, 170]),
-    ])
+    @Test(
+        "Alignment patterns sit at the standard's centres",
+        arguments: [
+            (2, [6, 18]), (7, [6, 22, 38]), (15, [6, 26, 48, 70]), (16, [6, 26, 50, 74]),
+            (32, [6, 34, 60, 86, 112, 138]), (36, [6, 24, 50, 76, 102, 128, 154]),
+            (40, [6, 30, 58, 86, 114, 142, 170]),
+        ])
     func alignment(version: Int, centres: [Int]) throws {
         #expect(QRVersion(number: version).alignmentCentres == centres)
         let code = try QRCode(encoding: Self.text(filling: version, at: .medium), correction: .medium)
@@ -68,7 +72,9 @@ struct QRCodeTests {
 
     @Test("The smallest version holding the text is chosen; versions 1 and 40 hold the standard's capacities")
     func capacities() throws {
-        let table: [(QRCode.Correction, Int, Int)] = [(.low, 17, 2953), (.medium, 14, 2331), (.quartile, 11, 1663), (.high, 7, 1273)]
+        let table: [(QRCode.Correction, Int, Int)] = [
+            (.low, 17, 2953), (.medium, 14, 2331), (.quartile, 11, 1663), (.high, 7, 1273),
+        ]
         for (correction, first, last) in table {
             #expect(try QRCode(encoding: String(repeating: "a", count: first), correction: correction).version == 1)
             #expect(try QRCode(encoding: String(repeating: "a", count: first + 1), correction: correction).version == 2)
@@ -79,8 +85,9 @@ struct QRCodeTests {
         #expect(try QRCode(encoding: Self.longURL).version == 13)
     }
 
-    @Test("Format information: both copies are the same valid BCH word naming the level and mask",
-          arguments: QRCode.Correction.allCases)
+    @Test(
+        "Format information: both copies are the same valid BCH word naming the level and mask",
+        arguments: QRCode.Correction.allCases)
     func formatInformation(correction: QRCode.Correction) throws {
         let code = try QRCode(encoding: Self.shareURL, correction: correction)
         let n = code.size
@@ -93,13 +100,14 @@ struct QRCodeTests {
         #expect(unmasked >> 10 == correction.formatBits << 3 | code.mask)
         #expect(Self.polynomialRemainder(unmasked, divisor: 0x537) == 0)
         // A known word from the standard's list of all 32: level L, mask 4.
-        #expect(QRMatrix.bchCode(0b01_100, dataWidth: 5, generator: 0x537, degree: 10) ^ 0x5412 == 0b110011000101111)
+        #expect(QRMatrix.bchCode(0b01_100, dataWidth: 5, generator: 0x537, degree: 10) ^ 0x5412 == 0b1100110_00101111)
     }
 
     // MARK: Decoding with zbarimg
 
-    @Test("Texts decode exactly from a PBM raster and from the rasterised SVG",
-          arguments: QRCodeTests.texts, QRCode.Correction.allCases)
+    @Test(
+        "Texts decode exactly from a PBM raster and from the rasterised SVG",
+        arguments: QRCodeTests.texts, QRCode.Correction.allCases)
     func roundTrip(text: String, correction: QRCode.Correction) throws {
         let code = try QRCode(encoding: text, correction: correction)
         #expect(try Self.decodePBM(code) == text, "PBM, version \(code.version)")
@@ -119,7 +127,9 @@ struct QRCodeTests {
 
     @Test("Versions 7 and up carry version information, and decode", arguments: [(120, 7), (990, 25)])
     func versionInformation(byteCount: Int, expectedVersion: Int) throws {
-        let text = "https://example.org/d/" + String(repeating: "weekend-getaways-", count: byteCount / 17 + 1)
+        let text =
+            "https://example.org/d/"
+            + String(repeating: "weekend-getaways-", count: byteCount / 17 + 1)
             .prefix(byteCount - 22)
         #expect(text.utf8.count == byteCount)
         let code = try QRCode(encoding: text)
@@ -148,7 +158,10 @@ struct QRCodeTests {
             _ = try QRCode(encoding: text)
         } catch {
             let typed: QRCode.EncodingError = error  // typed throws: no cast needed
-            #expect(typed.description == "The text is 2332 bytes of UTF-8, but a QR code at error-correction level M holds at most 2331 bytes.")
+            #expect(
+                typed.description
+                    == "The text is 2332 bytes of UTF-8, but a QR code at error-correction level M holds at most 2331 bytes."
+            )
         }
         #expect(throws: QRCode.EncodingError.textTooLong(byteCount: 1274, maximumByteCount: 1273, correction: .high)) {
             try QRCode(encoding: String(repeating: "a", count: 1274), correction: .high)
@@ -224,7 +237,9 @@ struct QRCodeTests {
         // Redraw the path's runs and compare with the symbol module by module.
         var drawn = Set<[Int]>()
         for run in svg.matches(of: #/M(\d+) (\d+)h(\d+)v1h-(\d+)z/#) {
-            let x = Int(run.1)!, y = Int(run.2)!, length = Int(run.3)!
+            let x = Int(run.1)!
+            let y = Int(run.2)!
+            let length = Int(run.3)!
             #expect(run.4 == run.3, "each run closes where it started")
             for dx in 0..<length { drawn.insert([x + dx - 4, y - 4]) }
         }
@@ -241,10 +256,11 @@ struct QRCodeTests {
     static func text(filling version: Int, at correction: QRCode.Correction) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-./:?=&")
         var state = UInt32(version * 31 + 7)
-        return String((0..<QRVersion(number: version).byteCapacity(correction)).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223  // a fixed pseudo-random sequence
-            return alphabet[Int(state >> 16) % alphabet.count]
-        })
+        return String(
+            (0..<QRVersion(number: version).byteCapacity(correction)).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223  // a fixed pseudo-random sequence
+                return alphabet[Int(state >> 16) % alphabet.count]
+            })
     }
 
     /// The bits at `positions`, the first position being bit 0.
@@ -267,6 +283,8 @@ struct QRCodeTests {
     /// A square matrix whose first row is `pattern` ("1" dark) and whose other rows are light.
     static func firstRow(_ pattern: String) -> QRMatrix {
         let width = pattern.count
-        return QRMatrix(rows: [pattern.map { $0 == "1" }] + Array(repeating: Array(repeating: false, count: width), count: width - 1))
+        return QRMatrix(
+            rows: [pattern.map { $0 == "1" }]
+                + Array(repeating: Array(repeating: false, count: width), count: width - 1))
     }
 }

@@ -20,7 +20,9 @@ final class RawHTTPConnection {
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo("localhost", String(port), &hints, &list) == 0 else { throw Failure(description: "cannot resolve localhost") }
+        guard getaddrinfo("localhost", String(port), &hints, &list) == 0 else {
+            throw Failure(description: "cannot resolve localhost")
+        }
         defer { freeaddrinfo(list) }
         var node = list
         while let address = node {
@@ -41,7 +43,9 @@ final class RawHTTPConnection {
     func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return false }
             offset += sent
         }

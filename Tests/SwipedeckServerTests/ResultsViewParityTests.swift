@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SwipePhysics
+import Testing
+
 @testable import SwipedeckServer
 
 /// `ResultsView.swift` and `Public/js/results-view.js` (the live results page) must compute the same
@@ -95,7 +96,8 @@ struct ResultsViewParityTests {
         let committed = try Data(contentsOf: Self.url)
         #expect(
             String(decoding: committed, as: UTF8.self) == String(decoding: current, as: UTF8.self),
-            "Tests/Fixtures/results-view.json differs from ResultsView: regenerate with SWIPEDECK_REGENERATE_FIXTURES=1")
+            "Tests/Fixtures/results-view.json differs from ResultsView: regenerate with SWIPEDECK_REGENERATE_FIXTURES=1"
+        )
     }
 
     @Test("the fixture covers what tells the two languages apart")
@@ -106,7 +108,10 @@ struct ResultsViewParityTests {
         // printf rounds an exact tie to even (6.25 → 6.2), JavaScript's toFixed up; grapheme clusters, not code points.
         #expect(bars.contains { $0["mx"] as? String == "6.2%" })
         #expect(bars.contains { $0["sw"] as? String == "31.2%" })
-        #expect(bars.contains { ($0["label"] as? String)?.contains("👨‍👩‍👧") == true && ($0["label"] as? String)?.hasSuffix("…") == true })
+        #expect(
+            bars.contains {
+                ($0["label"] as? String)?.contains("👨‍👩‍👧") == true && ($0["label"] as? String)?.hasSuffix("…") == true
+            })
         #expect(context["median"] as? String == "1.2 s")
         #expect((context["archivedRows"] as? [[String: Any]])?.count == 2)
     }

@@ -16,11 +16,13 @@ struct SQLiteEngineTests {
     func inMemoryWriter() async throws {
         let db = try Self.inMemory()
         #expect(db.engineDescription == "SQLite (in memory)")
-        let input = DeckInput(slug: "mem", title: "Memory", cards: (0..<4).map { DeckInput.CardInput(title: "card \($0)") })
+        let input = DeckInput(
+            slug: "mem", title: "Memory", cards: (0..<4).map { DeckInput.CardInput(title: "card \($0)") })
         let (deck, rows) = try input.validated(now: fixedTime)
         let stored = try await db.importDeck(deck, cards: rows)
         // The shuffled order calls `sd_shuffle_key`, which only `configuration()` installs.
-        let dealt = try await db.unswipedCards(deckId: stored.id, participant: "p", order: .shuffled, after: -1, limit: 10)
+        let dealt = try await db.unswipedCards(
+            deckId: stored.id, participant: "p", order: .shuffled, after: -1, limit: 10)
         #expect(dealt.cards.count == 4 && dealt.remaining == 4)
         let card = dealt.cards[0].id
         let swipe = StorageTests.swipe(stored, card: card, participant: "p", id: "mem-1")
@@ -29,7 +31,9 @@ struct SQLiteEngineTests {
         #expect(outcomes == [.created(swipe), .refused(.alreadySwiped)])
         let report = try await db.results(for: stored)
         #expect(report.allSwipes == 1)
-        #expect(try await db.unswipedCards(deckId: stored.id, participant: "p", order: .shuffled, after: -1, limit: 10).remaining == 3)
+        #expect(
+            try await db.unswipedCards(deckId: stored.id, participant: "p", order: .shuffled, after: -1, limit: 10)
+                .remaining == 3)
     }
 
     /// Every row of the aggregate tables, in a fixed order. A `participantMasks` row with n = 0
@@ -52,13 +56,15 @@ struct SQLiteEngineTests {
         try AppDatabase.migrator.migrate(queue, upTo: "v3-owners-and-trust")
         var rng = SplitMix64(seed: 4)
         try queue.write { d in
-            try d.execute(sql: """
-                INSERT INTO decks (id, slug, title, profile, createdAt) VALUES (1, 'a', 'A', 'standard', 0), (2, 'b', 'B', 'standard', 0);
-                INSERT INTO cards (id, deckId, position, title) VALUES (1, 1, 0, 'a'), (2, 1, 1, 'b'), (3, 1, 2, 'c'), (4, 2, 0, 'd'), (5, 2, 1, 'e');
-                """)
+            try d.execute(
+                sql: """
+                    INSERT INTO decks (id, slug, title, profile, createdAt) VALUES (1, 'a', 'A', 'standard', 0), (2, 'b', 'B', 'standard', 0);
+                    INSERT INTO cards (id, deckId, position, title) VALUES (1, 1, 0, 'a'), (2, 1, 1, 'b'), (3, 1, 2, 'c'), (4, 2, 0, 'd'), (5, 2, 1, 'e');
+                    """)
             let people = (0..<9).map { "p\($0)" }
             for p in people {
-                try d.execute(sql: "INSERT INTO participants (id, kind, createdAt) VALUES (?, 'browser', 0)", arguments: [p])
+                try d.execute(
+                    sql: "INSERT INTO participants (id, kind, createdAt) VALUES (?, 'browser', 0)", arguments: [p])
             }
             let inputs = ["drag", "button", "key", "api"]
             let times: [Double?] = [nil, 0, -0.0, 812.5, 812.5, 1_000, 3.25e-3, 86_400_000, 250]
@@ -81,29 +87,34 @@ struct SQLiteEngineTests {
                         ])
                 }
             }
-            try d.execute(sql: """
-                INSERT INTO exclusions (deckId, participantId, reason, createdAt, liftedAt)
-                VALUES (1, 'p1', 'spam', 1, NULL), (1, 'p2', 'spam', 1, 5), (2, 'p3', 'spam', 1, NULL), (1, 'p8', 'spam', 1, NULL);
-                """)
+            try d.execute(
+                sql: """
+                    INSERT INTO exclusions (deckId, participantId, reason, createdAt, liftedAt)
+                    VALUES (1, 'p1', 'spam', 1, NULL), (1, 'p2', 'spam', 1, 5), (2, 'p3', 'spam', 1, NULL), (1, 'p8', 'spam', 1, NULL);
+                    """)
         }
         try AppDatabase.migrator.migrate(queue, upTo: "v4-compact-and-aggregate")
         let migrated = try queue.read(Self.aggregates)
         // The same rows through the writer's code (what v4 ran before it was frozen).
         try queue.write { d in
-            try d.execute(sql: """
-                DELETE FROM deckParticipants; DELETE FROM swipeTallies; DELETE FROM participantMasks;
-                DELETE FROM decisionBuckets; DELETE FROM decisionTimes;
-                INSERT OR IGNORE INTO deckParticipants (deckId, participantId, excluded)
-                SELECT DISTINCT deckId, participantId, 1 FROM exclusions WHERE liftedAt IS NULL;
-                """)
-            let rows = try Row.fetchAll(d, sql: """
-                SELECT deckId, cardId, participantId, direction, \(SwipeAggregates.kindSQL) AS kind, decisionMs
-                FROM swipes WHERE undoneAt IS NULL ORDER BY rowid
-                """)
+            try d.execute(
+                sql: """
+                    DELETE FROM deckParticipants; DELETE FROM swipeTallies; DELETE FROM participantMasks;
+                    DELETE FROM decisionBuckets; DELETE FROM decisionTimes;
+                    INSERT OR IGNORE INTO deckParticipants (deckId, participantId, excluded)
+                    SELECT DISTINCT deckId, participantId, 1 FROM exclusions WHERE liftedAt IS NULL;
+                    """)
+            let rows = try Row.fetchAll(
+                d,
+                sql: """
+                    SELECT deckId, cardId, participantId, direction, \(SwipeAggregates.kindSQL) AS kind, decisionMs
+                    FROM swipes WHERE undoneAt IS NULL ORDER BY rowid
+                    """)
             for r in rows {
                 let kind = try #require(SwipeKind.code(r["kind"] as Int))
                 try SwipeAggregates.add(
-                    d, deckId: r["deckId"], cardId: r["cardId"], participant: r["participantId"], direction: r["direction"],
+                    d, deckId: r["deckId"], cardId: r["cardId"], participant: r["participantId"],
+                    direction: r["direction"],
                     kind: kind, decisionMs: r["decisionMs"], sign: 1)
             }
         }
@@ -113,8 +124,12 @@ struct SQLiteEngineTests {
             #expect(rows == live[table], "\(table)")
         }
         // Every kind, an excluded participant's swipes and a -0 decision time are among the rows.
-        let kinds = try queue.read { d in try Int.fetchAll(d, sql: "SELECT DISTINCT kind FROM swipeTallies ORDER BY kind") }
+        let kinds = try queue.read { d in
+            try Int.fetchAll(d, sql: "SELECT DISTINCT kind FROM swipeTallies ORDER BY kind")
+        }
         #expect(kinds == [0, 1, 2, 3, 4])
-        #expect(try queue.read { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipeTallies WHERE outOfResults = 1") } ?? 0 > 0)
+        #expect(
+            try queue.read { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipeTallies WHERE outOfResults = 1") }
+                ?? 0 > 0)
     }
 }

@@ -27,16 +27,21 @@ struct SecurityTests {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("c", titles: ["a"])
             let gets = [
-                "/", "/d/c", "/d/c/results", "/d/c/history", "/d/c/cards/\(ids[0])", "/css/stack/standard.css", "/healthz",
-                "/api/v1/profiles", "/api/v1/decks", "/api/v1/decks/c/cards", "/api/v1/decks/c/results", "/api/v1/decks/c/results.csv",
+                "/", "/d/c", "/d/c/results", "/d/c/history", "/d/c/cards/\(ids[0])", "/css/stack/standard.css",
+                "/healthz",
+                "/api/v1/profiles", "/api/v1/decks", "/api/v1/decks/c/cards", "/api/v1/decks/c/results",
+                "/api/v1/decks/c/results.csv",
                 "/js/boot.js", "/d/nope", "/api/v1/nope", "/nope",
             ]
             for uri in gets { Self.expectCSP(try await client.get(uri), uri) }
-            Self.expectCSP(try await client.postForm("/d/c/swipe", "card=\(ids[0])&direction=right", headers: cookie("csp")), "form swipe")
+            Self.expectCSP(
+                try await client.postForm("/d/c/swipe", "card=\(ids[0])&direction=right", headers: cookie("csp")),
+                "form swipe")
             Self.expectCSP(try await client.postJSON("/api/v1/decks/c/swipes", "{"), "malformed")
             Self.expectCSP(try await client.postJSON("/api/v1/decks", "{}"), "unauthorized")
             Self.expectCSP(
-                try await client.postJSON("/api/v1/decks/c/swipes", "{}", headers: [.origin: "http://evil.example"]), "cross origin")
+                try await client.postJSON("/api/v1/decks/c/swipes", "{}", headers: [.origin: "http://evil.example"]),
+                "cross origin")
         }
     }
 
@@ -55,19 +60,28 @@ struct SecurityTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("o", titles: ["a", "b", "c"])
             let evil: HTTPFields = [.origin: "http://evil.example"]
-            expectAPIError(try await client.swipe("o", card: ids[0], direction: "right", headers: evil), .forbidden, "cross_origin")
             expectAPIError(
-                try await client.execute(uri: "/api/v1/swipes/x", method: .delete, headers: evil), .forbidden, "cross_origin")
+                try await client.swipe("o", card: ids[0], direction: "right", headers: evil), .forbidden, "cross_origin"
+            )
             expectAPIError(
-                try await client.swipe("o", card: ids[0], direction: "right", headers: [.origin: "null"]), .forbidden, "cross_origin")
-            expectAPIError(
-                try await client.swipe("o", card: ids[0], direction: "right", headers: [.init("Sec-Fetch-Site")!: "cross-site"]), .forbidden,
+                try await client.execute(uri: "/api/v1/swipes/x", method: .delete, headers: evil), .forbidden,
                 "cross_origin")
             expectAPIError(
-                try await client.swipe("o", card: ids[0], direction: "right", headers: [.origin: "http://localhost.evil.example"]), .forbidden,
+                try await client.swipe("o", card: ids[0], direction: "right", headers: [.origin: "null"]), .forbidden,
+                "cross_origin")
+            expectAPIError(
+                try await client.swipe(
+                    "o", card: ids[0], direction: "right", headers: [.init("Sec-Fetch-Site")!: "cross-site"]),
+                .forbidden,
+                "cross_origin")
+            expectAPIError(
+                try await client.swipe(
+                    "o", card: ids[0], direction: "right", headers: [.origin: "http://localhost.evil.example"]),
+                .forbidden,
                 "cross_origin")
             // The form post from another site gets the HTML error page.
-            let form = try await client.postForm("/d/o/swipe", "card=\(ids[0])&direction=right", headers: merged(evil, cookie("victim")))
+            let form = try await client.postForm(
+                "/d/o/swipe", "card=\(ids[0])&direction=right", headers: merged(evil, cookie("victim")))
             #expect(form.status == .forbidden)
             #expect(form.contentType.hasPrefix("text/html"))
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
@@ -75,15 +89,18 @@ struct SecurityTests {
             #expect(try await client.get("/api/v1/decks/o", headers: evil).status == .ok)
 
             // The router tests' requests have authority "localhost".
-            let same = try await client.swipe("o", card: ids[0], direction: "right", headers: [.origin: "http://localhost"])
+            let same = try await client.swipe(
+                "o", card: ids[0], direction: "right", headers: [.origin: "http://localhost"])
             #expect(same.status == .created)
-            let sameSite = try await client.swipe("o", card: ids[1], direction: "right", headers: [.init("Sec-Fetch-Site")!: "same-origin"])
+            let sameSite = try await client.swipe(
+                "o", card: ids[1], direction: "right", headers: [.init("Sec-Fetch-Site")!: "same-origin"])
             #expect(sameSite.status == .created)
             #expect(try await client.swipe("o", card: ids[2], direction: "right").status == .created)
         }
     }
 
-    @Test("rate limit: 429 with Retry-After for state-changing requests of one participant; reads and others unaffected")
+    @Test(
+        "rate limit: 429 with Retry-After for state-changing requests of one participant; reads and others unaffected")
     func rateLimit() async throws {
         // 0.25 per second, burst 1: the second write within 4 s is limited, however slow the machine.
         try await withApp({ $0.participantRateLimit = 0.25 }) { client, env in
@@ -101,12 +118,20 @@ struct SecurityTests {
             #expect(form.status == .tooManyRequests)
             #expect(form.contentType.hasPrefix("text/html"))
             #expect(form.headers[.retryAfter] != nil)
-            #expect(try await client.execute(uri: "/api/v1/swipes/\(firstId)", method: .delete, headers: me).status == .tooManyRequests)
-            #expect(try await env.count("SELECT COUNT(*) FROM swipes WHERE participantId = ? AND undoneAt IS NULL", [try await identity("speedy", in: "rl", env)]) == 1)
+            #expect(
+                try await client.execute(uri: "/api/v1/swipes/\(firstId)", method: .delete, headers: me).status
+                    == .tooManyRequests)
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM swipes WHERE participantId = ? AND undoneAt IS NULL",
+                    [try await identity("speedy", in: "rl", env)]) == 1)
             // Reads are not limited.
             for _ in 0..<10 { #expect(try await client.get("/d/rl", headers: me).status == .ok) }
             // Another participant has its own budget.
-            #expect(try await client.swipe("rl", card: ids[0], direction: "right", participant: nil, headers: cookie("calm")).status == .created)
+            #expect(
+                try await client.swipe(
+                    "rl", card: ids[0], direction: "right", participant: nil, headers: cookie("calm")
+                ).status == .created)
         }
     }
 
@@ -118,7 +143,8 @@ struct SecurityTests {
             let me = cookie("bursty")
             // Cheap decisions (undos of one swipe: the first undoes it, the rest answer it as it is), all
             // at one moment of the clock; the swipe itself was the first of the four.
-            let made = try await client.swipe("rb", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil, headers: me)
+            let made = try await client.swipe(
+                "rb", card: ids[0], direction: "right", input: "button", trace: nil, participant: nil, headers: me)
             let id = try #require(try made.json()["swipe"]["id"].string)
             func undo() async throws -> TestResponse {
                 try await client.execute(uri: "/api/v1/swipes/\(id)", method: .delete, headers: me)
@@ -144,7 +170,8 @@ struct SecurityTests {
             #expect(try await client.createDeck(body).status == .created)
             let id = try #require(try await client.cardIds("x").first)
             let me = cookie("xss")
-            #expect(try await client.postForm("/d/x/swipe", "card=\(id)&direction=right", headers: me).status == .seeOther)
+            #expect(
+                try await client.postForm("/d/x/swipe", "card=\(id)&direction=right", headers: me).status == .seeOther)
 
             // Deck page before the swipe (somebody else), results, history, detail, index.
             let pages = [
@@ -173,7 +200,8 @@ struct SecurityTests {
             for (name, r) in pages {
                 let scripts = r.text.components(separatedBy: "<script").dropFirst()
                 for s in scripts {
-                    let own = s.hasPrefix(#" type="module" src="/js/"#) || s.hasPrefix(#" src="/js/turn."#)
+                    let own =
+                        s.hasPrefix(#" type="module" src="/js/"#) || s.hasPrefix(#" src="/js/turn."#)
                         || s.hasPrefix(#" type="application/json" id=""#)
                     #expect(own, "\(name): <script\(s.prefix(60))")
                 }
@@ -192,7 +220,8 @@ struct SecurityTests {
             #expect(page.contentType.hasPrefix("text/html"))
             #expect(page.text.contains("<h1>404</h1>"))
             // A client asking for JSON gets JSON anywhere.
-            expectAPIError(try await client.get("/nope", headers: [.accept: "application/json"]), .notFound, "not_found")
+            expectAPIError(
+                try await client.get("/nope", headers: [.accept: "application/json"]), .notFound, "not_found")
         }
     }
 
@@ -229,7 +258,8 @@ struct SecurityTests {
             }
             expectAPIError(errors[3].1, .badRequest, "invalid_limit")
             // A POST never mints a participant: without cookie or body participant it is refused.
-            let post = try await client.swipe("e", card: ids[0], direction: "left", trace: rightDrag(), participant: nil)
+            let post = try await client.swipe(
+                "e", card: ids[0], direction: "left", trace: rightDrag(), participant: nil)
             expectAPIError(post, .badRequest, "participant_required")
             #expect(post.headers[.setCookie] == nil)
             // A request that carried a valid cookie gets none back, error or not.
@@ -254,7 +284,8 @@ struct SecurityTests {
         try await withApp { client, _ in
             let uris = [
                 "/", "/d/getaways", "/owner/sign-in", "/d/getaways/history", "/css/stack/standard.css", "/healthz",
-                "/api/v1/profiles", "/api/v1/decks/getaways", "/api/v1/decks/getaways/cards?limit=3", "/api/v1/decks/getaways/results.csv",
+                "/api/v1/profiles", "/api/v1/decks/getaways", "/api/v1/decks/getaways/cards?limit=3",
+                "/api/v1/decks/getaways/results.csv",
                 "/openapi.json", "/js/boot.js", "/css/app.css", "/img/logo.svg", "/nope", "/d/nope", "/api/v1/nope",
                 "/api/v1/decks/getaways/swipes",
             ]
@@ -264,7 +295,9 @@ struct SecurityTests {
                 #expect(head.status == get.status, "\(uri): HEAD \(head.status.code), GET \(get.status.code)")
                 #expect(head.body.readableBytes == 0, "\(uri): HEAD has a body")
                 #expect(get.body.readableBytes > 0, "\(uri): GET has no body")
-                #expect(head.headers[.contentLength] == String(get.body.readableBytes), "\(uri): Content-Length \(head.headers[.contentLength] ?? "none")")
+                #expect(
+                    head.headers[.contentLength] == String(get.body.readableBytes),
+                    "\(uri): Content-Length \(head.headers[.contentLength] ?? "none")")
                 #expect(Self.fieldLines(head.headers) == Self.fieldLines(get.headers), "\(uri)")
             }
             // Without a cookie, HEAD assigns one just as GET does.
@@ -306,8 +339,10 @@ struct SecurityTests {
                 #expect(form.status.code < 500, "\(uri) form: \(form.status.code)")
             }
             let gets = [
-                "/d/z/cards/99999999999999999999999", "/d/z/cards/-1", "/d/%00", "/d/z/results?x=%ZZ", "/api/v1/decks/z/cards?limit=&cursor=",
-                "/api/v1/decks/z/cards?limit=%ZZ", "/api/v1/decks/z/history", "/css/stack/.css", "/css/stack/..%2F..%2Fetc%2Fpasswd.css",
+                "/d/z/cards/99999999999999999999999", "/d/z/cards/-1", "/d/%00", "/d/z/results?x=%ZZ",
+                "/api/v1/decks/z/cards?limit=&cursor=",
+                "/api/v1/decks/z/cards?limit=%ZZ", "/api/v1/decks/z/history", "/css/stack/.css",
+                "/css/stack/..%2F..%2Fetc%2Fpasswd.css",
                 "/../../etc/passwd", "/api/v1/profiles/%2e%2e",
             ]
             for uri in gets {

@@ -12,7 +12,8 @@ import Testing
 struct ShareTests {
     /// zbarimg's reading of an SVG document rasterised by rsvg-convert.
     static func decode(svg: String) throws -> String? {
-        let rsvgConvert = try #require(QRCodeTests.executable("rsvg-convert"),
+        let rsvgConvert = try #require(
+            QRCodeTests.executable("rsvg-convert"),
             "rsvg-convert is not installed; `make test` installs it (Debian package librsvg2-bin)")
         return try QRCodeTests.withTemporaryFile(extension: "svg", contents: Data(svg.utf8)) { svgPath in
             try QRCodeTests.withTemporaryFile(extension: "png", contents: Data()) { pngPath in
@@ -32,10 +33,13 @@ struct ShareTests {
             #expect(r.headers[.setCookie] == nil)
             #expect(!r.text.contains("<script") && !r.text.contains("style="))
             #expect(try Self.decode(svg: r.text) == "http://192.168.1.20:8080/d/getaways")
-            let https = try await client.get("/d/getaways/qr.svg", headers: [.init("Host")!: "decks.example.org", .init("X-Forwarded-Proto")!: "https"])
+            let https = try await client.get(
+                "/d/getaways/qr.svg",
+                headers: [.init("Host")!: "decks.example.org", .init("X-Forwarded-Proto")!: "https"])
             // From a client that is no trusted proxy, a forwarded scheme is ignored (`ProxyTests`).
             #expect(try Self.decode(svg: https.text) == "http://decks.example.org/d/getaways")
-            expectAPIError(try await client.get("/d/nope/qr.svg", headers: [.accept: "application/json"]), .notFound, "not_found")
+            expectAPIError(
+                try await client.get("/d/nope/qr.svg", headers: [.accept: "application/json"]), .notFound, "not_found")
         }
     }
 
@@ -54,7 +58,8 @@ struct ShareTests {
             try await OwnerAuthTests.addOwner(env, "eli")
             let dee = try await OwnerAuthTests.signIn(client, "dee")
             let eli = try await OwnerAuthTests.signIn(client, "eli")
-            let page = try await client.get("/owner/decks/getaways/share", headers: merged(dee, [.init("Host")!: "decks.test"]))
+            let page = try await client.get(
+                "/owner/decks/getaways/share", headers: merged(dee, [.init("Host")!: "decks.test"]))
             #expect(page.status == .ok)
             #expect(page.text.contains(#"<label for="share-link">Link</label>"#))
             #expect(page.text.contains(#"value="http://decks.test/d/getaways""#))

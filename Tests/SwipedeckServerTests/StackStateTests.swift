@@ -10,7 +10,9 @@ import Testing
 @Suite("Stack states and the front page")
 struct StackStateTests {
     static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
+        try await client.execute(
+            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
+            body: ByteBuffer(string: json))
     }
 
     /// A deck whose only card is archived: no active card (the API makes no deck without cards;
@@ -18,13 +20,15 @@ struct StackStateTests {
     static func makeBare(_ client: any TestClientProtocol, _ slug: String) async throws {
         let ids = try await client.makeDeck(slug, titles: ["gone"])
         let r = try await client.execute(
-            uri: "/api/v1/decks/\(slug)/cards/\(ids[0])/archive", method: .post, headers: merged(jsonType, admin), body: ByteBuffer())
+            uri: "/api/v1/decks/\(slug)/cards/\(ids[0])/archive", method: .post, headers: merged(jsonType, admin),
+            body: ByteBuffer())
         #expect(r.status == .ok)
     }
 
     /// Whether the panel of `state` is rendered visible (no `hidden`) on `html`.
     static func shows(_ html: String, _ state: String) -> Bool {
-        html.range(of: #"<div class="stack-state state-\#(state)[^"]*" role="status">"#, options: .regularExpression) != nil
+        html.range(of: #"<div class="stack-state state-\#(state)[^"]*" role="status">"#, options: .regularExpression)
+            != nil
     }
 
     @Test("StackState.of: no cards, closed, finished, limit reached, open, in that order")
@@ -67,10 +71,14 @@ struct StackStateTests {
             let ids = try await client.makeDeck("q", titles: ["a", "b", "c"])
             #expect(try await Self.patch(client, "q", #"{"quota":2}"#).status == .ok)
             let me = cookie("quota-user")
-            #expect(try await client.postForm("/d/q/swipe", "card=\(ids[0])&direction=right", headers: me).status == .seeOther)
+            #expect(
+                try await client.postForm("/d/q/swipe", "card=\(ids[0])&direction=right", headers: me).status
+                    == .seeOther)
             let one = try await client.get("/d/q", headers: me).text
             #expect(one.contains(#"data-state="open""#) && one.contains(#"data-quota="2" data-decided="1""#))
-            #expect(try await client.postForm("/d/q/swipe", "card=\(ids[1])&direction=left", headers: me).status == .seeOther)
+            #expect(
+                try await client.postForm("/d/q/swipe", "card=\(ids[1])&direction=left", headers: me).status
+                    == .seeOther)
             let html = try await client.get("/d/q", headers: me).text
             #expect(html.contains(#"data-state="limitReached""#))
             #expect(Self.shows(html, "limitReached"))
@@ -93,7 +101,9 @@ struct StackStateTests {
             #expect(!Self.shows(bare, "finished"))
             let ids = try await client.makeDeck("one", titles: ["only"])
             let me = cookie("finisher")
-            #expect(try await client.postForm("/d/one/swipe", "card=\(ids[0])&direction=right", headers: me).status == .seeOther)
+            #expect(
+                try await client.postForm("/d/one/swipe", "card=\(ids[0])&direction=right", headers: me).status
+                    == .seeOther)
             let done = try await client.get("/d/one", headers: me).text
             #expect(done.contains(#"data-state="finished""#) && Self.shows(done, "finished"))
             #expect(!Self.shows(done, "noCards"))
@@ -103,10 +113,13 @@ struct StackStateTests {
     @Test("the deck's description is on its stack page, and the first-visit hint names its labels")
     func descriptionAndHint() async throws {
         try await withApp { client, _ in
-            let body = #"{"slug":"d","title":"D","description":"Pick the trips you would take.","labels":{"left":"SKIP","right":"GO"},"cards":[{"title":"a"}]}"#
+            let body =
+                #"{"slug":"d","title":"D","description":"Pick the trips you would take.","labels":{"left":"SKIP","right":"GO"},"cards":[{"title":"a"}]}"#
             #expect(try await client.createDeck(body).status == .created)
             let html = try await client.get("/d/d").text
-            #expect(html.contains(#"<p class="deck-description" dir="auto" tabindex="0">Pick the trips you would take.</p>"#))
+            #expect(
+                html.contains(
+                    #"<p class="deck-description" dir="auto" tabindex="0">Pick the trips you would take.</p>"#))
             #expect(html.contains("Drag a card left for SKIP, right for GO."))
             // A label that ends its own sentence takes no period after it.
             #expect(try await Self.patch(client, "d", #"{"labels":{"left":"Skip","right":"Yum!"}}"#).status == .ok)
@@ -122,7 +135,9 @@ struct StackStateTests {
             let ids = try await client.makeDeck("q1", titles: ["a", "b"])
             #expect(try await Self.patch(client, "q1", #"{"quota":1}"#).status == .ok)
             let me = cookie("single-quota")
-            #expect(try await client.postForm("/d/q1/swipe", "card=\(ids[0])&direction=right", headers: me).status == .seeOther)
+            #expect(
+                try await client.postForm("/d/q1/swipe", "card=\(ids[0])&direction=right", headers: me).status
+                    == .seeOther)
             let html = try await client.get("/d/q1", headers: me).text
             #expect(html.contains(#"up to <span class="quota">1 card</span> in this deck"#))
         }
@@ -142,13 +157,16 @@ struct StackStateTests {
             let listed = try unlisted.json()["listed"].bool
             #expect(listed == false)
             let archive = try await client.execute(
-                uri: "/api/v1/decks/three/cards/\(ids[0])/archive", method: .post, headers: merged(jsonType, admin), body: ByteBuffer())
+                uri: "/api/v1/decks/three/cards/\(ids[0])/archive", method: .post, headers: merged(jsonType, admin),
+                body: ByteBuffer())
             #expect(archive.status == .ok)
             let html = try await client.get("/").text
             #expect(html.contains(#"href="/d/three""#) && html.contains(#"href="/d/single""#))
             #expect(html.contains("2 cards") && html.contains("1 card<"))
             #expect(!html.contains("3 cards") && !html.contains("1 cards"))
-            for gone in ["shut", "hidden", "bare"] { #expect(!html.contains(#"href="/d/\#(gone)""#), "\(gone) is not listed") }
+            for gone in ["shut", "hidden", "bare"] {
+                #expect(!html.contains(#"href="/d/\#(gone)""#), "\(gone) is not listed")
+            }
             // An unlisted deck is still reachable by its link.
             #expect(try await client.get("/d/hidden").status == .ok)
             #expect(try await Self.patch(client, "hidden", #"{"listed":true}"#).status == .ok)

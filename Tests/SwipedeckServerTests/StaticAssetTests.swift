@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import SwipedeckServer
 
 /// Issue 13, served lean: static files under content-hashed, immutable URLs, precompressed; large
@@ -32,7 +33,9 @@ struct StaticAssetTests {
             let urls = Self.assetURLs(html)
             #expect(urls.count >= 7, "\(urls)")
             for url in urls {
-                #expect(url.range(of: #"\.[0-9a-f]{10}\.(css|js)$"#, options: .regularExpression) != nil, "not hashed: \(url)")
+                #expect(
+                    url.range(of: #"\.[0-9a-f]{10}\.(css|js)$"#, options: .regularExpression) != nil,
+                    "not hashed: \(url)")
                 let r = try await client.get(url, headers: Self.gzip)
                 #expect(r.status == .ok, "\(url)")
                 #expect(r.headers[.cacheControl] == "public, max-age=31536000, immutable", "\(url)")
@@ -48,7 +51,8 @@ struct StaticAssetTests {
             #expect(html.contains(#"<link rel="modulepreload" href="/js/physics."#))
             #expect(html.contains(#"<link rel="modulepreload" href="/js/queue."#))
             #expect(!html.contains(#"href="/css/app.css""#) && !html.contains(#"src="/js/deck.js""#))
-            let gzipped = try await client.get(try #require(urls.first { $0.hasPrefix("/js/deck.") }), headers: Self.gzip)
+            let gzipped = try await client.get(
+                try #require(urls.first { $0.hasPrefix("/js/deck.") }), headers: Self.gzip)
             #expect(gzipped.headers[.contentEncoding] == "gzip")
         }
     }
@@ -131,9 +135,11 @@ struct StaticAssetTests {
     @Test("a 1,000-card deck's results page is under 100 KB of HTML: the table is paged")
     func resultsPaged() async throws {
         try await withApp { client, _ in
-            let ids = try await client.makeDeck("big", titles: (1...1000).map { "Card number \($0) with a title of some length" })
+            let ids = try await client.makeDeck(
+                "big", titles: (1...1000).map { "Card number \($0) with a title of some length" })
             let patch = try await client.execute(
-                uri: "/api/v1/decks/big", method: .patch, headers: merged(admin, jsonType), body: ByteBuffer(string: #"{"resultsPublic":true}"#))
+                uri: "/api/v1/decks/big", method: .patch, headers: merged(admin, jsonType),
+                body: ByteBuffer(string: #"{"resultsPublic":true}"#))
             #expect(patch.status == .ok, "\(patch.text)")
             let first = try await client.get("/d/big/results")
             #expect(first.status == .ok)

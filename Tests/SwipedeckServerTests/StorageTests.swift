@@ -24,16 +24,23 @@ struct StorageTests {
 
     /// A deck with `cards` cards, imported; returns the deck and its card ids.
     static func importDeck(_ db: AppDatabase, slug: String = "s", cards: Int) async throws -> (Deck, [Int64]) {
-        let input = DeckInput(slug: slug, title: "Deck \(slug)", cards: (0..<cards).map { DeckInput.CardInput(title: "card \($0)") })
+        let input = DeckInput(
+            slug: slug, title: "Deck \(slug)", cards: (0..<cards).map { DeckInput.CardInput(title: "card \($0)") })
         let (deck, rows) = try input.validated(now: fixedTime)
         let stored = try await db.importDeck(deck, cards: rows)
-        let ids = try Self.read(db) { d in try Int64.fetchAll(d, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position", arguments: [stored.id]) }
+        let ids = try Self.read(db) { d in
+            try Int64.fetchAll(
+                d, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position", arguments: [stored.id])
+        }
         return (stored, ids)
     }
 
-    static func swipe(_ deck: Deck, card: Int64, participant: String, id: String = UUID().uuidString, direction: Decision = .right) -> Swipe {
+    static func swipe(
+        _ deck: Deck, card: Int64, participant: String, id: String = UUID().uuidString, direction: Decision = .right
+    ) -> Swipe {
         Swipe(
-            id: id, deckId: deck.id, cardId: card, participantId: participant, direction: direction, input: .api, trace: nil,
+            id: id, deckId: deck.id, cardId: card, participantId: participant, direction: direction, input: .api,
+            trace: nil,
             velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil, suspect: false, requestHash: "h-" + id,
             createdAt: fixedTime, undoneAt: nil, cardRevision: 1)
     }
@@ -41,18 +48,29 @@ struct StorageTests {
     @Test("migrations apply on a fresh file and re-opening is idempotent")
     func migrations() async throws {
         try await Self.withDatabase { db, path in
-            let tables = try Self.read(db) { d in try String.fetchAll(d, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+            let tables = try Self.read(db) { d in
+                try String.fetchAll(d, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            }
             for t in ["cards", "decks", "flips", "participants", "rejections", "settings", "swipes"] {
                 #expect(tables.contains(t), "missing table \(t)")
             }
             let applied = try Self.read(db) { d in try AppDatabase.migrator.appliedMigrations(d) }
-            #expect(applied == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access", "v9-deck-listed"])
+            #expect(
+                applied == [
+                    "v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries",
+                    "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access", "v9-deck-listed",
+                ])
             _ = try await Self.importDeck(db, cards: 3)
 
             // Re-open the same file (twice): nothing re-applied, data kept.
             for _ in 0..<2 {
                 let again = try AppDatabase(path: path)
-                #expect(try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == ["v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access", "v9-deck-listed"])
+                #expect(
+                    try Self.read(again) { d in try AppDatabase.migrator.appliedMigrations(d) } == [
+                        "v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate",
+                        "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access",
+                        "v9-deck-listed",
+                    ])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try await again.decks().map(\.deck.slug) == ["s"])
                 #expect(try await again.decks().first?.cardCount == 3)
@@ -80,7 +98,8 @@ struct StorageTests {
             #expect(db.synchronous == 2)
             #expect(db.synchronousName == "FULL")
             #expect(try Self.write(db) { d in try Int.fetchOne(d, sql: "PRAGMA synchronous") } == 2)
-            #expect(try Self.read(db) { d in try String.fetchOne(d, sql: "PRAGMA journal_mode") }?.lowercased() == "wal")
+            #expect(
+                try Self.read(db) { d in try String.fetchOne(d, sql: "PRAGMA journal_mode") }?.lowercased() == "wal")
             // Writes still work and stay FULL afterwards.
             _ = try await Self.importDeck(db, cards: 2)
             #expect(try Self.write(db) { d in try Int.fetchOne(d, sql: "PRAGMA synchronous") } == 2)
@@ -91,7 +110,7 @@ struct StorageTests {
     func importAndSlugTaken() async throws {
         try await Self.withDatabase { db, _ in
             let (deck, ids) = try await Self.importDeck(db, slug: "dup", cards: 4)
-            #expect(deck.id != nil)
+            #expect(try await db.deck(slug: "dup")?.id == deck.id)
             #expect(ids.count == 4)
             #expect(try await db.deck(slug: "dup")?.title == "Deck dup")
             #expect(try await db.cardIds(deckId: deck.id).active == Set(ids))
@@ -111,7 +130,9 @@ struct StorageTests {
             #expect(t1 == "first" && created1)
             let (t2, created2) = try await db.setting(AdminToken.settingKey, orCreate: { "second" })
             #expect(t2 == "first" && !created2)
-            #expect(try await AppDatabase(path: path).setting(AdminToken.settingKey, orCreate: { "third" }).value == "first")
+            #expect(
+                try await AppDatabase(path: path).setting(AdminToken.settingKey, orCreate: { "third" }).value == "first"
+            )
         }
     }
 
@@ -143,7 +164,8 @@ struct StorageTests {
             #expect(outcomes.allSatisfy { $0.1 }, "every row is readable when its submit returns")
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } == 500)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM participants") } == 10)
-            let commits = await writer.commits, items = await writer.items
+            let commits = await writer.commits
+            let items = await writer.items
             #expect(items == 500)
             #expect(commits >= 1 && commits <= 500)
         }
@@ -166,10 +188,11 @@ struct StorageTests {
             async let oc = writer.submit(.swipe(c))
             async let oe = writer.submit(.swipe(e))
             let pair = [try await oc, try await oe]
-            #expect(pair.filter { o in
-                if case .created? = o { return true }
-                return false
-            }.count == 1)
+            #expect(
+                pair.filter { o in
+                    if case .created? = o { return true }
+                    return false
+                }.count == 1)
             #expect(pair.filter { $0 == .refused(.alreadySwiped) }.count == 1)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } == 2)
 
@@ -179,8 +202,14 @@ struct StorageTests {
             other.requestHash = "different"
             #expect(try await writer.submit(.swipe(other)) == .refused(.idempotencyMismatch))
             // A rejection is logged and returns nil.
-            #expect(try await writer.submit(.rejection(deckId: deck.id, cardId: ids[0], participantId: "dup", code: "too_short", at: fixedTime)) == nil)
-            #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM rejections WHERE code = 'too_short'") } == 1)
+            #expect(
+                try await writer.submit(
+                    .rejection(deckId: deck.id, cardId: ids[0], participantId: "dup", code: "too_short", at: fixedTime))
+                    == nil)
+            #expect(
+                try Self.read(db) { d in
+                    try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM rejections WHERE code = 'too_short'")
+                } == 1)
             #expect(try await db.results(for: deck).rejections == ["too_short": 1])
         }
     }
@@ -195,13 +224,18 @@ struct StorageTests {
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "u", id: "newer")))
             let count = { try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } }
 
-            await #expect(throws: StoreError.notYourSwipe) { try await db.undoSwipe(id: "undo-me", participant: "v", at: fixedTime) }
-            await #expect(throws: StoreError.notFound(.swipe)) { try await db.undoSwipe(id: "nope", participant: "u", at: fixedTime) }
+            await #expect(throws: StoreError.notYourSwipe) {
+                try await db.undoSwipe(id: "undo-me", participant: "v", at: fixedTime)
+            }
+            await #expect(throws: StoreError.notFound(.swipe)) {
+                try await db.undoSwipe(id: "nope", participant: "u", at: fixedTime)
+            }
             let undone = try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 5)
             #expect(undone.undoneAt == fixedTime + 5)
             #expect(try count() == 2)
             #expect(try await db.swipe(id: "undo-me")?.undoneAt == fixedTime + 5)
-            #expect(try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 9).undoneAt == fixedTime + 5)
+            #expect(
+                try await db.undoSwipe(id: "undo-me", participant: "u", at: fixedTime + 9).undoneAt == fixedTime + 5)
 
             // The latest live swipe ("newer", inserted after) is undone by undoLatestSwipe.
             #expect(try await db.undoLatestSwipe(deckId: deck.id, participant: "u", at: fixedTime + 10)?.id == "newer")
@@ -212,7 +246,10 @@ struct StorageTests {
             // The card is free again for the participant.
             let again = Self.swipe(deck, card: ids[0], participant: "u", id: "again")
             #expect(try await writer.submit(.swipe(again)) == .created(again))
-            #expect(try await db.unswipedCards(deckId: deck.id, participant: "u", after: -1, limit: 10).cards.map(\.id) == [ids[1]])
+            #expect(
+                try await db.unswipedCards(deckId: deck.id, participant: "u", after: -1, limit: 10).cards.map(\.id) == [
+                    ids[1]
+                ])
         }
     }
 
@@ -234,9 +271,13 @@ struct StorageTests {
             // Flipping to the same direction logs nothing.
             _ = try await db.flipSwipe(id: "flip-me", participant: "f", to: .left, at: fixedTime + 2)
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM flips") } == 1)
-            await #expect(throws: StoreError.notYourSwipe) { try await db.flipSwipe(id: "flip-me", participant: "g", to: .right, at: fixedTime) }
+            await #expect(throws: StoreError.notYourSwipe) {
+                try await db.flipSwipe(id: "flip-me", participant: "g", to: .right, at: fixedTime)
+            }
             _ = try await db.undoSwipe(id: "flip-me", participant: "f", at: fixedTime + 3)
-            await #expect(throws: StoreError.alreadyUndone) { try await db.flipSwipe(id: "flip-me", participant: "f", to: .right, at: fixedTime) }
+            await #expect(throws: StoreError.alreadyUndone) {
+                try await db.flipSwipe(id: "flip-me", participant: "f", to: .right, at: fixedTime)
+            }
             #expect(try Self.read(db) { d in try Int.fetchOne(d, sql: "SELECT COUNT(*) FROM swipes") } == 1)
         }
     }
@@ -250,13 +291,15 @@ struct StorageTests {
             let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)
             let writer = SwipeWriter(store: db)
             for i in 0..<4 {
-                _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[1], participant: "r\(i)", direction: .right)))
+                _ = try await writer.submit(
+                    .swipe(Self.swipe(deck, card: ids[1], participant: "r\(i)", direction: .right)))
             }
             _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r0", direction: .left)))
             var bot = Self.swipe(deck, card: ids[0], participant: "bot", direction: .right)
             bot.suspect = true
             _ = try await writer.submit(.swipe(bot))
-            _ = try await writer.submit(.swipe(Self.swipe(deck, card: ids[0], participant: "r1", id: "gone", direction: .right)))
+            _ = try await writer.submit(
+                .swipe(Self.swipe(deck, card: ids[0], participant: "r1", id: "gone", direction: .right)))
             _ = try await db.undoSwipe(id: "gone", participant: "r1", at: fixedTime)
 
             let r = try await db.results(for: deck)

@@ -27,8 +27,11 @@ struct StoreContractTests {
         await TestDatabase.drop(location)
     }
 
-    static func importDeck(_ store: any Store, slug: String = "s", cards: Int, quota: Int? = nil) async throws -> (Deck, [Int64]) {
-        let input = DeckInput(slug: slug, title: "Deck \(slug)", cards: (0..<cards).map { DeckInput.CardInput(title: "card \($0)") })
+    static func importDeck(_ store: any Store, slug: String = "s", cards: Int, quota: Int? = nil) async throws -> (
+        Deck, [Int64]
+    ) {
+        let input = DeckInput(
+            slug: slug, title: "Deck \(slug)", cards: (0..<cards).map { DeckInput.CardInput(title: "card \($0)") })
         var (deck, rows) = try input.validated(now: fixedTime)
         deck.quota = quota
         // The contract's swipes are API swipes: count them.
@@ -37,13 +40,17 @@ struct StoreContractTests {
         return (stored, try await store.allCards(deckId: stored.id).map(\.id))
     }
 
-    @Test("the same keys raced to two stores: each key stored once, the loser replays it; rows, results and aggregates agree")
+    @Test(
+        "the same keys raced to two stores: each key stored once, the loser replays it; rows, results and aggregates agree"
+    )
     func racedKeys() async throws {
         try await Self.withTwoStores { a, b in
             let (deck, cards) = try await Self.importDeck(a, cards: 20)
             let writers = [SwipeWriter(store: a, changes: a.changes), SwipeWriter(store: b, changes: b.changes)]
             let swipes = (0..<400).map { i in
-                StorageTests.swipe(deck, card: cards[i % 20], participant: "p\(i / 20)", id: "k\(i)", direction: i % 3 == 0 ? .left : .right)
+                StorageTests.swipe(
+                    deck, card: cards[i % 20], participant: "p\(i / 20)", id: "k\(i)",
+                    direction: i % 3 == 0 ? .left : .right)
             }
             let outcomes = try await withThrowingTaskGroup(of: (String, SwipeOutcome?).self) { group in
                 for s in swipes {
@@ -77,7 +84,10 @@ struct StoreContractTests {
             // Two keys for one participant and card, one per store.
             let sameCard = try await withThrowingTaskGroup(of: SwipeOutcome?.self) { group in
                 for (i, writer) in writers.enumerated() {
-                    group.addTask { try await writer.submit(.swipe(StorageTests.swipe(deck, card: cards[0], participant: "solo", id: "card-\(i)"))) }
+                    group.addTask {
+                        try await writer.submit(
+                            .swipe(StorageTests.swipe(deck, card: cards[0], participant: "solo", id: "card-\(i)")))
+                    }
                 }
                 return try await group.reduce(into: [SwipeOutcome?]()) { $0.append($1) }
             }
@@ -88,7 +98,8 @@ struct StoreContractTests {
             for round in 0..<20 {
                 let key = try await withThrowingTaskGroup(of: SwipeOutcome?.self) { group in
                     for (i, writer) in writers.enumerated() {
-                        var s = StorageTests.swipe(deck, card: cards[1], participant: "k\(round)-\(i)", id: "shared-\(round)")
+                        var s = StorageTests.swipe(
+                            deck, card: cards[1], participant: "k\(round)-\(i)", id: "shared-\(round)")
                         s.requestHash = "h-\(round)-\(i)"
                         group.addTask { try await writer.submit(.swipe(s)) }
                     }
@@ -101,7 +112,10 @@ struct StoreContractTests {
             let quota = try await withThrowingTaskGroup(of: SwipeOutcome?.self) { group in
                 for (i, card) in cards.enumerated() {
                     let writer = writers[i % 2]
-                    group.addTask { try await writer.submit(.swipe(StorageTests.swipe(deck, card: card, participant: "greedy", id: "q-\(i)"), quota: 3)) }
+                    group.addTask {
+                        try await writer.submit(
+                            .swipe(StorageTests.swipe(deck, card: card, participant: "greedy", id: "q-\(i)"), quota: 3))
+                    }
                 }
                 return try await group.reduce(into: [SwipeOutcome?]()) { $0.append($1) }
             }
@@ -122,12 +136,15 @@ struct StoreContractTests {
         }
     }
 
-    @Test("a deck changed through one store is marked changed on the other (LISTEN/NOTIFY)", .enabled(if: TestDatabase.onPostgres))
+    @Test(
+        "a deck changed through one store is marked changed on the other (LISTEN/NOTIFY)",
+        .enabled(if: TestDatabase.onPostgres))
     func changesReachOtherServers() async throws {
         try await Self.withTwoStores { a, b in
             let (deck, cards) = try await Self.importDeck(a, cards: 2)
             _ = b.changes.take(deck.id)
-            _ = try await SwipeWriter(store: a).submit(.swipe(StorageTests.swipe(deck, card: cards[0], participant: "p", id: "n1")))
+            _ = try await SwipeWriter(store: a).submit(
+                .swipe(StorageTests.swipe(deck, card: cards[0], participant: "p", id: "n1")))
             let deadline = ContinuousClock.now + .seconds(5)
             var seen = false
             while !seen && ContinuousClock.now < deadline {
@@ -138,12 +155,15 @@ struct StoreContractTests {
         }
     }
 
-    @Test("the same random swipes, undos, flips, exclusions and edits on SQLite and PostgreSQL give the same answers",
-          .enabled(if: TestDatabase.onPostgres))
+    @Test(
+        "the same random swipes, undos, flips, exclusions and edits on SQLite and PostgreSQL give the same answers",
+        .enabled(if: TestDatabase.onPostgres))
     func enginesAgree() async throws {
         let sqlitePath = temporaryDatabasePath()
         defer { removeDatabase(at: sqlitePath) }
-        let stores: [any Store] = [try AppDatabase(path: sqlitePath), try await openStore(try await TestDatabase.fresh())]
+        let stores: [any Store] = [
+            try AppDatabase(path: sqlitePath), try await openStore(try await TestDatabase.fresh()),
+        ]
         var answers: [[String]] = [[], []]
         for (n, store) in stores.enumerated() {
             let (deck, cards) = try await Self.importDeck(store, cards: 6)
@@ -155,33 +175,44 @@ struct StoreContractTests {
             for step in 0..<400 {
                 switch rng.next() % 12 {
                 case 0...6:
-                    var s = StorageTests.swipe(deck, card: pick(cards), participant: pick(people), id: "s\(step)",
-                                               direction: pick([.left, .right, .up, .downLeft]))
+                    var s = StorageTests.swipe(
+                        deck, card: pick(cards), participant: pick(people), id: "s\(step)",
+                        direction: pick([.left, .right, .up, .downLeft]))
                     s.input = pick([.drag, .drag, .api, .button, .key])
                     s.decisionMs = pick([nil, 0, -0.0, 250, 250, 400, 1234.5, 9_000])
                     s.suspect = rng.next() % 5 == 0
                     s.createdAt = fixedTime + Double(step)
-                    if s.input == .drag { s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng))) }
+                    if s.input == .drag {
+                        s.traceData = Data(TraceCodec.encode(SwipeSeeder.trace(right: true, rng: &rng)))
+                    }
                     let quota = rng.next() % 4 == 0 ? 4 : nil
-                    let outcome = try await writer.submit(.swipe(s, quota: quota, origin: .init(mintedAt: nil, network: nil)))
+                    let outcome = try await writer.submit(
+                        .swipe(s, quota: quota, origin: .init(mintedAt: nil, network: nil)))
                     answers[n].append("\(step) \(outcome.map(Self.describe) ?? "nil")")
                     if case .created(let c) = outcome { stored.append(c) }
                 case 7:
                     guard !stored.isEmpty else { continue }
                     let s = pick(stored)
-                    let undone = try await store.undoSwipe(id: s.id, participant: s.participantId, at: fixedTime + Double(step))
+                    let undone = try await store.undoSwipe(
+                        id: s.id, participant: s.participantId, at: fixedTime + Double(step))
                     answers[n].append("\(step) undo \(undone.id) \(undone.undoneAt ?? -1)")
                 case 8:
                     guard !stored.isEmpty else { continue }
                     let s = pick(stored)
-                    let flipped = try? await store.flipSwipe(id: s.id, participant: s.participantId, to: pick([.left, .right]), at: fixedTime)
+                    let flipped = try? await store.flipSwipe(
+                        id: s.id, participant: s.participantId, to: pick([.left, .right]), at: fixedTime)
                     answers[n].append("\(step) flip \(flipped?.direction.rawValue ?? "refused")")
                 case 9:
-                    try await store.setExcluded(deck: deck, participant: pick(people), rng.next() % 3 != 0, reason: "r", by: nil, now: fixedTime)
+                    try await store.setExcluded(
+                        deck: deck, participant: pick(people), rng.next() % 3 != 0, reason: "r", by: nil, now: fixedTime
+                    )
                 case 10:
                     try await store.moveCard(cardId: pick(cards), to: Int(rng.next() % 6), by: nil, now: fixedTime)
                 default:
-                    _ = try await writer.submit(.rejection(deckId: deck.id, cardId: pick(cards), participantId: pick(people), code: "too_fast", at: fixedTime))
+                    _ = try await writer.submit(
+                        .rejection(
+                            deckId: deck.id, cardId: pick(cards), participantId: pick(people), code: "too_fast",
+                            at: fixedTime))
                 }
                 if step % 100 == 99 {
                     for counted in [CountedInput.defaultSet, [.api], Set(CountedInput.allCases)] {
@@ -191,12 +222,15 @@ struct StoreContractTests {
                     }
                     for p in people {
                         let report = try await store.participantReport(deck: deck, participant: p)
-                        answers[n].append("\(p) \(report.kinds.sorted { $0.key < $1.key }) \(report.rejections) \(report.excluded)")
+                        answers[n].append(
+                            "\(p) \(report.kinds.sorted { $0.key < $1.key }) \(report.rejections) \(report.excluded)")
                         let history = try await store.history(deckId: deck.id, participant: p, limit: 500)
-                        answers[n].append(history.map { "\($0.swipe.id):\($0.swipe.direction):\($0.card.id)" }.joined(separator: ","))
+                        answers[n].append(
+                            history.map { "\($0.swipe.id):\($0.swipe.direction):\($0.card.id)" }.joined(separator: ","))
                     }
                     answers[n].append("\(try await store.flaggedParticipants(deckId: deck.id, limit: 50))")
-                    let unswiped = try await store.unswipedCards(deckId: deck.id, participant: "p1", order: .shuffled, after: -1, limit: 3)
+                    let unswiped = try await store.unswipedCards(
+                        deckId: deck.id, participant: "p1", order: .shuffled, after: -1, limit: 3)
                     answers[n].append("\(unswiped.cards.map(\.id)) \(unswiped.remaining)")
                 }
             }
@@ -213,13 +247,16 @@ struct StoreContractTests {
 
     static func describe(_ outcome: SwipeOutcome) -> String {
         switch outcome {
-        case .created(let s): return "created \(s.id) suspect=\(s.suspect) \(s.suspectReason ?? "-") rev=\(s.cardRevision ?? -1)"
+        case .created(let s):
+            return "created \(s.id) suspect=\(s.suspect) \(s.suspectReason ?? "-") rev=\(s.cardRevision ?? -1)"
         case .replayed(let s): return "replayed \(s.id)"
         case .refused(let e): return "refused \(e)"
         }
     }
 
-    @Test("copy: SQLite to this run's engine and back keeps every row, the results and the swipes' checksum; a non-empty target is refused")
+    @Test(
+        "copy: SQLite to this run's engine and back keeps every row, the results and the swipes' checksum; a non-empty target is refused"
+    )
     func copyRoundTrip() async throws {
         let firstPath = temporaryDatabasePath()
         let lastPath = temporaryDatabasePath()
@@ -238,11 +275,14 @@ struct StoreContractTests {
         #expect(seeded == 700)
         let someone = try #require(try await first.swipePage(deckId: deck.id, after: 0, limit: 1).first?.swipe)
         _ = try await first.undoSwipe(id: someone.id, participant: someone.participantId, at: fixedTime + 1)
-        try await first.setExcluded(deck: deck, participant: someone.participantId, true, reason: "test", by: nil, now: fixedTime + 2)
+        try await first.setExcluded(
+            deck: deck, participant: someone.participantId, true, reason: "test", by: nil, now: fixedTime + 2)
         _ = try await first.setting("participantSecret", orCreate: { participantSecret })
 
         let second = try await openStore(middle)
-        guard let secondTables = second as? any Store & RawTables else { throw StoreCopier.Refusal(description: "no raw tables") }
+        guard let secondTables = second as? any Store & RawTables else {
+            throw StoreCopier.Refusal(description: "no raw tables")
+        }
         let there = try await StoreCopier(source: first, target: secondTables).run()
         let third = try AppDatabase(path: lastPath)
         let back = try await StoreCopier(source: secondTables, target: third).run()
@@ -258,10 +298,13 @@ struct StoreContractTests {
         #expect(answers[0] == answers[2] && answers[0] == answers[4])
         #expect(answers[1] == answers[3] && answers[1] == answers[5])
         // New rows after a copy get fresh ids (PostgreSQL's sequences were moved past the copied ones).
-        let added = try await second.addCard(NewCard(deckId: deck.id, position: 0, title: "after the copy"), deckId: deck.id, by: nil, now: fixedTime)
+        let added = try await second.addCard(
+            NewCard(deckId: deck.id, position: 0, title: "after the copy"), deckId: deck.id, by: nil, now: fixedTime)
         #expect(added.id == Int64(cards.count + 1))
 
-        await #expect(throws: StoreCopier.Refusal.self) { _ = try await StoreCopier(source: first, target: third).run() }
+        await #expect(throws: StoreCopier.Refusal.self) {
+            _ = try await StoreCopier(source: first, target: third).run()
+        }
         await second.close()
     }
 }

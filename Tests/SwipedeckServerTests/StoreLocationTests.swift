@@ -11,7 +11,10 @@ struct StoreLocationTests {
         #expect(try StoreLocation("/srv/d.sqlite") == .sqlite(path: "/srv/d.sqlite"))
         #expect(try StoreLocation("sqlite:data/d.sqlite") == .sqlite(path: "data/d.sqlite"))
         #expect(try StoreLocation("sqlite:///abs/d.sqlite") == .sqlite(path: "/abs/d.sqlite"))
-        guard case .postgres(let p) = try StoreLocation("postgres://ada:s%40cret@db.internal:6543/decks?sslmode=require&pool=32") else {
+        guard
+            case .postgres(let p) = try StoreLocation(
+                "postgres://ada:s%40cret@db.internal:6543/decks?sslmode=require&pool=32")
+        else {
             Issue.record("not PostgreSQL")
             return
         }
@@ -25,13 +28,15 @@ struct StoreLocationTests {
         #expect(q.socketDirectory == "/run/postgresql" && q.port == 5432 && q.sslMode == "prefer" && q.poolSize == 16)
     }
 
-    @Test("what cannot be used is refused with a sentence naming the rule", arguments: [
-        ("mysql://x/y", "unknown engine"),
-        ("postgres://u@h:5432/", "names no database"),
-        ("postgres://u@h/db?sslmode=verify", "sslmode must be"),
-        ("postgres://u@h/db?pool=0", "pool must be"),
-        ("sqlite:", "path is empty"),
-    ])
+    @Test(
+        "what cannot be used is refused with a sentence naming the rule",
+        arguments: [
+            ("mysql://x/y", "unknown engine"),
+            ("postgres://u@h:5432/", "names no database"),
+            ("postgres://u@h/db?sslmode=verify", "sslmode must be"),
+            ("postgres://u@h/db?pool=0", "pool must be"),
+            ("sqlite:", "path is empty"),
+        ])
     func refuses(_ text: String, _ words: String) {
         #expect(throws: StoreLocationError.self) { try StoreLocation(text) }
         do {

@@ -38,7 +38,8 @@ func pid(_ name: String) -> String {
 /// The identity (stored participant id) the credential `pid(name)` acts as in deck `deckId`.
 func identity(_ name: String, deckId: Int64) -> String {
     let signer = ParticipantSigner(secret: participantSecret)
-    guard case .valid(let credential) = signer.check(pid(name), now: fixedTime), let identity = signer.identity(of: credential, deckId: deckId)
+    guard case .valid(let credential) = signer.check(pid(name), now: fixedTime),
+        let identity = signer.identity(of: credential, deckId: deckId)
     else { preconditionFailure("\(name) is no test credential") }
     return identity.id
 }
@@ -101,7 +102,9 @@ struct TestEnv: Sendable {
         switch try StoreLocation(location) {
         case .sqlite:
             let args = StatementArguments(arguments.map { ($0 as any DatabaseValueConvertible).databaseValue })
-            return try await queue().read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(TestRow.init(sqlite:)) }
+            return try await queue().read { db in
+                try Row.fetchAll(db, sql: sql, arguments: args).map(TestRow.init(sqlite:))
+            }
         case .postgres(let place):
             var text = ""
             var n = 0
@@ -155,7 +158,9 @@ func withApp(
     // PostgreSQL has no file to put uploads beside: a folder of the test's own (removed after).
     var uploads: String?
     if config.dataDirectory == nil, case .postgres? = try? StoreLocation(config.database) {
-        uploads = FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-test-data-\(UUID().uuidString)").path
+        uploads =
+            FileManager.default.temporaryDirectory.appendingPathComponent("swipedeck-test-data-\(UUID().uuidString)")
+            .path
         config.dataDirectory = uploads
     }
     defer { if let uploads { try? FileManager.default.removeItem(atPath: uploads) } }
@@ -232,7 +237,9 @@ extension TestClientProtocol {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [Int64] {
         let cards = titles.map { ["title": $0] }
-        let body = try jsonString(["slug": slug, "title": "Deck \(slug)", "profile": profile, "allowButtons": allowButtons, "cards": cards])
+        let body = try jsonString([
+            "slug": slug, "title": "Deck \(slug)", "profile": profile, "allowButtons": allowButtons, "cards": cards,
+        ])
         let r = try await createDeck(body)
         #expect(r.status == .created, "creating deck \(slug): \(r.text)", sourceLocation: sourceLocation)
         return try await cardIds(slug)
@@ -244,7 +251,8 @@ extension TestClientProtocol {
         var ids: [Int64] = []
         var cursor = -1
         while true {
-            let r = try await get("/api/v1/decks/\(slug)/cards?limit=100&cursor=\(cursor)&participant=\(pid("nobody-yet"))")
+            let r = try await get(
+                "/api/v1/decks/\(slug)/cards?limit=100&cursor=\(cursor)&participant=\(pid("nobody-yet"))")
             let j = try r.json()
             ids += j["cards"].array.compactMap { $0["id"].int.map(Int64.init) }
             guard let next = j["nextCursor"].string, let c = Int(next) else { break }
@@ -265,9 +273,13 @@ extension TestClientProtocol {
     }
 }
 
-func swipeBody(card: Int64, direction: String, input: String? = "drag", trace: Trace? = rightDrag(), participant: String? = "alice", decisionMs: Double? = nil, key: String? = nil) throws -> String {
+func swipeBody(
+    card: Int64, direction: String, input: String? = "drag", trace: Trace? = rightDrag(),
+    participant: String? = "alice", decisionMs: Double? = nil, key: String? = nil
+) throws -> String {
     let r = SwipeRequest(
-        card: card, direction: direction, input: input, trace: trace, participant: participant.map(pid), decisionMs: decisionMs, idempotencyKey: key)
+        card: card, direction: direction, input: input, trace: trace, participant: participant.map(pid),
+        decisionMs: decisionMs, idempotencyKey: key)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     return String(decoding: try encoder.encode(r), as: UTF8.self)
@@ -295,13 +307,16 @@ func expectAPIError(
     _ r: TestResponse, _ status: HTTPResponse.Status, _ code: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(r.status == status, "status \(r.status.code), body \(r.text)", sourceLocation: sourceLocation)
-    #expect(r.contentType.hasPrefix("application/json"), "content type \(r.contentType)", sourceLocation: sourceLocation)
+    #expect(
+        r.contentType.hasPrefix("application/json"), "content type \(r.contentType)", sourceLocation: sourceLocation)
     guard let j = try? r.json() else {
         Issue.record("not JSON: \(r.text)", sourceLocation: sourceLocation)
         return
     }
     #expect(j.object.map { Array($0.keys) } == ["error"], "keys of \(r.text)", sourceLocation: sourceLocation)
-    #expect(Set(j["error"].object?.keys.map { $0 } ?? []) == ["code", "message"], "error keys of \(r.text)", sourceLocation: sourceLocation)
+    #expect(
+        Set(j["error"].object?.keys.map { $0 } ?? []) == ["code", "message"], "error keys of \(r.text)",
+        sourceLocation: sourceLocation)
     #expect(j["error"]["code"].string == code, "code in \(r.text)", sourceLocation: sourceLocation)
     #expect(!(j["error"]["message"].string ?? "").isEmpty, "message in \(r.text)", sourceLocation: sourceLocation)
 }
@@ -369,12 +384,18 @@ func trace(_ t: [Double], _ x: [Double], _ y: [Double], w: Double = 400, h: Doub
 /// release velocity is 0, so the decision is by distance: |dx| / 400 against 0.35). Not suspect:
 /// the speed is not constant.
 func drag(dx: Double) -> Trace {
-    var t: [Double] = [], x: [Double] = [], y: [Double] = []
+    var t: [Double] = []
+    var x: [Double] = []
+    var y: [Double] = []
     for i in 1...20 {
-        t.append(16 * Double(i)); x.append(dx * Double(i) / 20); y.append(0)
+        t.append(16 * Double(i))
+        x.append(dx * Double(i) / 20)
+        y.append(0)
     }
     for i in 1...7 {
-        t.append(320 + 16 * Double(i)); x.append(dx); y.append(0)
+        t.append(320 + 16 * Double(i))
+        x.append(dx)
+        y.append(0)
     }
     return trace(t, x, y)
 }

@@ -18,8 +18,10 @@ struct SwipeApiTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a", "b"])
             let sent = rightDrag()
-            let body = try swipeBody(card: ids[0], direction: "right", trace: sent, participant: "alice", decisionMs: 1234)
-            let r = try await client.postJSON("/api/v1/decks/d/swipes", body, headers: [.init("Idempotency-Key")!: "key-1"])
+            let body = try swipeBody(
+                card: ids[0], direction: "right", trace: sent, participant: "alice", decisionMs: 1234)
+            let r = try await client.postJSON(
+                "/api/v1/decks/d/swipes", body, headers: [.init("Idempotency-Key")!: "key-1"])
             #expect(r.status == .created)
             #expect(r.headers[.location] == "/api/v1/swipes/key-1")
             let j = try r.json()["swipe"]
@@ -52,11 +54,16 @@ struct SwipeApiTests {
             #expect((row["trace"] as String?) == nil)
             let stored = try #require(row["traceData"] as Data?)
             #expect(TraceCodec.decode(Array(stored)) == sent)
-            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = ? AND kind = 'browser'", [try await identity("alice", in: "d", env)]) == 1)
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM participants WHERE id = ? AND kind = 'browser'",
+                    [try await identity("alice", in: "d", env)]) == 1)
         }
     }
 
-    @Test("a replay with the same Idempotency-Key and body is 201 Idempotent-Replayed with no new row; another body is 422")
+    @Test(
+        "a replay with the same Idempotency-Key and body is 201 Idempotent-Replayed with no new row; another body is 422"
+    )
     func idempotency() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a", "b"])
@@ -72,9 +79,13 @@ struct SwipeApiTests {
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == before)
 
             // A browser replays with its cookie instead of a participant field.
-            let c1 = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), participant: nil, key: "cookie-key", headers: cookie("bob"))
+            let c1 = try await client.swipe(
+                "d", card: ids[1], direction: "left", trace: leftDrag(), participant: nil, key: "cookie-key",
+                headers: cookie("bob"))
             #expect(c1.status == .created)
-            let c2 = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), participant: nil, key: "cookie-key", headers: cookie("bob"))
+            let c2 = try await client.swipe(
+                "d", card: ids[1], direction: "left", trace: leftDrag(), participant: nil, key: "cookie-key",
+                headers: cookie("bob"))
             #expect(c2.status == .created)
             #expect(c2.headers[Self.replayedHeader] == "true")
 
@@ -86,10 +97,13 @@ struct SwipeApiTests {
 
             let other = try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(other, .unprocessableContent, "idempotency_mismatch")
-            let otherDirection = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "same-key")
+            let otherDirection = try await client.swipe(
+                "d", card: ids[0], direction: "left", trace: leftDrag(), key: "same-key")
             expectAPIError(otherDirection, .unprocessableContent, "idempotency_mismatch")
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == before + 1)
-            #expect(try await env.row("SELECT direction FROM swipes WHERE id = 'same-key'")?["direction"] as String? == "right")
+            #expect(
+                try await env.row("SELECT direction FROM swipes WHERE id = 'same-key'")?["direction"] as String?
+                    == "right")
         }
     }
 
@@ -97,10 +111,16 @@ struct SwipeApiTests {
     func decisionRules() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
-            expectAPIError(try await client.swipe("d", card: ids[0], direction: "left", trace: rightDrag()), .unprocessableContent, "decision_mismatch")
-            expectAPIError(try await client.swipe("d", card: ids[0], direction: "right", trace: springBack()), .unprocessableContent, "not_a_throw")
+            expectAPIError(
+                try await client.swipe("d", card: ids[0], direction: "left", trace: rightDrag()), .unprocessableContent,
+                "decision_mismatch")
+            expectAPIError(
+                try await client.swipe("d", card: ids[0], direction: "right", trace: springBack()),
+                .unprocessableContent, "not_a_throw")
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
-            #expect(try await env.count("SELECT COUNT(*) FROM rejections WHERE code IN ('decision_mismatch', 'not_a_throw')") == 2)
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM rejections WHERE code IN ('decision_mismatch', 'not_a_throw')") == 2)
         }
     }
 
@@ -132,7 +152,8 @@ struct SwipeApiTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
             for (trace, code) in Self.badTraces {
-                let body = #"{"card":\#(ids[0]),"direction":"right","input":"drag","participant":"\#(pid("alice"))","trace":\#(trace)}"#
+                let body =
+                    #"{"card":\#(ids[0]),"direction":"right","input":"drag","participant":"\#(pid("alice"))","trace":\#(trace)}"#
                 let r = try await client.postJSON("/api/v1/decks/d/swipes", body)
                 expectAPIError(r, .unprocessableContent, code)
             }
@@ -151,7 +172,8 @@ struct SwipeApiTests {
                 let message = try #require(SwipeRejection(rawValue: code)).message
                 #expect(page.text.contains(#"<span class="reason" title="\#(code)">\#(message)</span>"#), "\(code)")
             }
-            #expect(page.text.contains("Swipes refused <small data-stat=\"rejectedTotal\">\(Self.badTraces.count)</small>"))
+            #expect(
+                page.text.contains("Swipes refused <small data-stat=\"rejectedTotal\">\(Self.badTraces.count)</small>"))
         }
     }
 
@@ -159,11 +181,13 @@ struct SwipeApiTests {
     func suspect() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a", "b"])
-            let r = try await client.swipe("d", card: ids[0], direction: "right", trace: machineDrag(), participant: "bot", key: "bot-1")
+            let r = try await client.swipe(
+                "d", card: ids[0], direction: "right", trace: machineDrag(), participant: "bot", key: "bot-1")
             #expect(r.status == .created)
             #expect(try r.json()["swipe"]["suspect"].bool == true)
             #expect(try await env.row("SELECT suspect FROM swipes WHERE id = 'bot-1'")?["suspect"] as Bool? == true)
-            #expect(try await client.swipe("d", card: ids[1], direction: "right", participant: "human").status == .created)
+            #expect(
+                try await client.swipe("d", card: ids[1], direction: "right", participant: "human").status == .created)
 
             let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
             #expect(results["suspectExcluded"].int == 1)
@@ -196,9 +220,14 @@ struct SwipeApiTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
             #expect(try await client.swipe("d", card: ids[0], direction: "right", key: "k1").status == .created)
-            expectAPIError(try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "k2"), .conflict, "already_swiped")
+            expectAPIError(
+                try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), key: "k2"), .conflict,
+                "already_swiped")
             // Another participant may.
-            #expect(try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "zoe", key: "k3").status == .created)
+            #expect(
+                try await client.swipe(
+                    "d", card: ids[0], direction: "left", trace: leftDrag(), participant: "zoe", key: "k3"
+                ).status == .created)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
         }
     }
@@ -207,32 +236,53 @@ struct SwipeApiTests {
     func buttons() async throws {
         try await withApp { client, env in
             let open = try await client.makeDeck("open", titles: ["a", "b", "c"])
-            let r = try await client.swipe("open", card: open[0], direction: "left", input: "button", trace: nil, key: "btn")
+            let r = try await client.swipe(
+                "open", card: open[0], direction: "left", input: "button", trace: nil, key: "btn")
             #expect(r.status == .created)
             let row = try #require(try await env.row("SELECT * FROM swipes WHERE id = 'btn'"))
             #expect(row["input"] as String? == "button")
             #expect((row["trace"] as String?) == nil)
             #expect((row["velocityX"] as Double?) == nil)
             // A key swipe; a trace sent with it is ignored.
-            #expect(try await client.swipe("open", card: open[1], direction: "right", input: "key", trace: springBack(), key: "kbd").status == .created)
+            #expect(
+                try await client.swipe(
+                    "open", card: open[1], direction: "right", input: "key", trace: springBack(), key: "kbd"
+                ).status == .created)
             #expect(try await env.row("SELECT trace FROM swipes WHERE id = 'kbd'")?["trace"] as String? == nil)
             // An API decision without a trace.
-            #expect(try await client.swipe("open", card: open[2], direction: "right", input: nil, trace: nil, key: "prog").status == .created)
+            #expect(
+                try await client.swipe("open", card: open[2], direction: "right", input: nil, trace: nil, key: "prog")
+                    .status == .created)
             #expect(try await env.row("SELECT input FROM swipes WHERE id = 'prog'")?["input"] as String? == "api")
-            #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = ? AND kind = 'browser'", [try await identity("alice", in: "open", env)]) == 1)
+            #expect(
+                try await env.count(
+                    "SELECT COUNT(*) FROM participants WHERE id = ? AND kind = 'browser'",
+                    [try await identity("alice", in: "open", env)]) == 1)
             // The standard profile enables left and right only.
             expectAPIError(
-                try await client.swipe("open", card: open[2], direction: "up", input: "button", trace: nil, participant: "other"),
+                try await client.swipe(
+                    "open", card: open[2], direction: "up", input: "button", trace: nil, participant: "other"),
                 .badRequest, "direction_not_enabled")
 
             let closed = try await client.makeDeck("closed", titles: ["a"], allowButtons: false)
-            expectAPIError(try await client.swipe("closed", card: closed[0], direction: "left", input: "button", trace: nil), .unprocessableContent, "input_not_allowed")
-            expectAPIError(try await client.swipe("closed", card: closed[0], direction: "left", input: "key", trace: nil), .unprocessableContent, "input_not_allowed")
-            expectAPIError(try await client.swipe("closed", card: closed[0], direction: "left", input: "api", trace: nil), .unprocessableContent, "input_not_allowed")
+            expectAPIError(
+                try await client.swipe("closed", card: closed[0], direction: "left", input: "button", trace: nil),
+                .unprocessableContent, "input_not_allowed")
+            expectAPIError(
+                try await client.swipe("closed", card: closed[0], direction: "left", input: "key", trace: nil),
+                .unprocessableContent, "input_not_allowed")
+            expectAPIError(
+                try await client.swipe("closed", card: closed[0], direction: "left", input: "api", trace: nil),
+                .unprocessableContent, "input_not_allowed")
             // A drag needs its trace on any deck.
-            expectAPIError(try await client.swipe("open", card: open[2], direction: "left", input: "drag", trace: nil, participant: "other"), .unprocessableContent, "input_not_allowed")
+            expectAPIError(
+                try await client.swipe(
+                    "open", card: open[2], direction: "left", input: "drag", trace: nil, participant: "other"),
+                .unprocessableContent, "input_not_allowed")
             // The drag-only deck still takes drags.
-            #expect(try await client.swipe("closed", card: closed[0], direction: "left", trace: leftDrag()).status == .created)
+            #expect(
+                try await client.swipe("closed", card: closed[0], direction: "left", trace: leftDrag()).status
+                    == .created)
         }
     }
 
@@ -241,28 +291,50 @@ struct SwipeApiTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
             let card = ids[0]
-            expectAPIError(try await client.swipe("d", card: card, direction: "sideways"), .badRequest, "invalid_direction")
-            expectAPIError(try await client.swipe("d", card: card, direction: "none", trace: springBack()), .badRequest, "invalid_direction")
-            expectAPIError(try await client.swipe("d", card: card, direction: "right", input: "telepathy"), .badRequest, "invalid_input")
-            expectAPIError(try await client.swipe("d", card: card, direction: "right", participant: "bad id!"), .badRequest, "invalid_participant")
-            expectAPIError(try await client.swipe("d", card: card, direction: "right", participant: ""), .badRequest, "invalid_participant")
             expectAPIError(
-                try await client.swipe("d", card: card, direction: "right", participant: String(repeating: "p", count: 65)), .badRequest,
+                try await client.swipe("d", card: card, direction: "sideways"), .badRequest, "invalid_direction")
+            expectAPIError(
+                try await client.swipe("d", card: card, direction: "none", trace: springBack()), .badRequest,
+                "invalid_direction")
+            expectAPIError(
+                try await client.swipe("d", card: card, direction: "right", input: "telepathy"), .badRequest,
+                "invalid_input")
+            expectAPIError(
+                try await client.swipe("d", card: card, direction: "right", participant: "bad id!"), .badRequest,
                 "invalid_participant")
-            expectAPIError(try await client.swipe("d", card: card, direction: "right", key: "has space"), .badRequest, "invalid_idempotency_key")
-            expectAPIError(try await client.swipe("d", card: card, direction: "right", key: "slash/key"), .badRequest, "invalid_idempotency_key")
             expectAPIError(
-                try await client.swipe("d", card: card, direction: "right", key: String(repeating: "k", count: 129)), .badRequest,
+                try await client.swipe("d", card: card, direction: "right", participant: ""), .badRequest,
+                "invalid_participant")
+            expectAPIError(
+                try await client.swipe(
+                    "d", card: card, direction: "right", participant: String(repeating: "p", count: 65)), .badRequest,
+                "invalid_participant")
+            expectAPIError(
+                try await client.swipe("d", card: card, direction: "right", key: "has space"), .badRequest,
+                "invalid_idempotency_key")
+            expectAPIError(
+                try await client.swipe("d", card: card, direction: "right", key: "slash/key"), .badRequest,
+                "invalid_idempotency_key")
+            expectAPIError(
+                try await client.swipe("d", card: card, direction: "right", key: String(repeating: "k", count: 129)),
+                .badRequest,
                 "invalid_idempotency_key")
             let negative = try swipeBody(card: card, direction: "right", decisionMs: -1)
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", negative), .badRequest, "invalid_decision_ms")
-            for bad in [#"{"card":"#, "not json", "[]", #"{"direction":"right"}"#, #"{"card":"one","direction":"right"}"#, "{}", ""] {
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes", negative), .badRequest, "invalid_decision_ms")
+            for bad in [
+                #"{"card":"#, "not json", "[]", #"{"direction":"right"}"#, #"{"card":"one","direction":"right"}"#, "{}",
+                "",
+            ] {
                 expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", bad), .badRequest, "malformed_json")
             }
             let badTraceShape = #"{"card":\#(card),"direction":"right","trace":{"t":[1,2]}}"#
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", badTraceShape), .badRequest, "malformed_json")
-            let badTraceString = #"{"card":\#(card),"direction":"right","trace":{"t":[16,"soon"],"x":[0,1],"y":[0,0],"w":400,"h":600,"vw":400,"vh":800,"gx":1,"gy":1}}"#
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", badTraceString), .badRequest, "malformed_json")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes", badTraceShape), .badRequest, "malformed_json")
+            let badTraceString =
+                #"{"card":\#(card),"direction":"right","trace":{"t":[16,"soon"],"x":[0,1],"y":[0,0],"w":400,"h":600,"vw":400,"vh":800,"gx":1,"gy":1}}"#
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes", badTraceString), .badRequest, "malformed_json")
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
         }
     }
@@ -273,9 +345,11 @@ struct SwipeApiTests {
             let ids = try await client.makeDeck("d", titles: ["a"])
             let small = try swipeBody(card: ids[0], direction: "left", input: "button", trace: nil)
             let plain = try await client.execute(
-                uri: "/api/v1/decks/d/swipes", method: .post, headers: [.contentType: "text/plain"], body: .init(string: small))
+                uri: "/api/v1/decks/d/swipes", method: .post, headers: [.contentType: "text/plain"],
+                body: .init(string: small))
             expectAPIError(plain, .unsupportedMediaType, "unsupported_media_type")
-            let none = try await client.execute(uri: "/api/v1/decks/d/swipes", method: .post, body: .init(string: small))
+            let none = try await client.execute(
+                uri: "/api/v1/decks/d/swipes", method: .post, body: .init(string: small))
             expectAPIError(none, .unsupportedMediaType, "unsupported_media_type")
             let form = try await client.postForm("/api/v1/decks/d/swipes", "card=\(ids[0])&direction=left")
             expectAPIError(form, .unsupportedMediaType, "unsupported_media_type")
@@ -285,7 +359,8 @@ struct SwipeApiTests {
             #expect(small.utf8.count < 200)
             expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", big), .contentTooLarge, "body_too_large")
             expectAPIError(
-                try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[\#(big)]}"#), .contentTooLarge, "body_too_large")
+                try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[\#(big)]}"#), .contentTooLarge,
+                "body_too_large")
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
 
             // Under the limit the same route works.
@@ -300,9 +375,12 @@ struct SwipeApiTests {
             let n = 100_000
             let t = (1...n).map { String($0) }.joined(separator: ",")
             let z = [String](repeating: "0", count: n).joined(separator: ",")
-            let body = #"{"card":\#(ids[0]),"direction":"right","input":"drag","trace":{"t":[\#(t)],"x":[\#(z)],"y":[\#(z)],"w":400,"h":600,"vw":400,"vh":800,"gx":1,"gy":1}}"#
+            let body =
+                #"{"card":\#(ids[0]),"direction":"right","input":"drag","trace":{"t":[\#(t)],"x":[\#(z)],"y":[\#(z)],"w":400,"h":600,"vw":400,"vh":800,"gx":1,"gy":1}}"#
             #expect(body.utf8.count < 2 * 1024 * 1024)
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes", body, headers: cookie("huge")), .unprocessableContent, "too_long")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes", body, headers: cookie("huge")),
+                .unprocessableContent, "too_long")
         }
     }
 
@@ -315,7 +393,8 @@ struct SwipeApiTests {
                 try swipeBody(card: ids[1], direction: "sideways", participant: "bat", key: "b-2"),
                 try swipeBody(card: 999_999, direction: "left", participant: "bat", key: "b-3"),
                 try swipeBody(card: ids[2], direction: "left", trace: rightDrag(), participant: "bat", key: "b-4"),
-                try swipeBody(card: ids[2], direction: "left", input: "button", trace: nil, participant: "bat", key: "b-5"),
+                try swipeBody(
+                    card: ids[2], direction: "left", input: "button", trace: nil, participant: "bat", key: "b-5"),
             ]
             let body = #"{"swipes":[\#(items.joined(separator: ","))]}"#
             let r = try await client.postJSON("/api/v1/decks/d/swipes/batch", body)
@@ -337,12 +416,19 @@ struct SwipeApiTests {
             #expect(again[4]["replayed"].bool == true)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
 
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[]}"#), .badRequest, "invalid_batch_size")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"swipes":[]}"#), .badRequest,
+                "invalid_batch_size")
             let one = try swipeBody(card: ids[0], direction: "left", input: "button", trace: nil, participant: "many")
             let many = #"{"swipes":[\#([String](repeating: one, count: 101).joined(separator: ","))]}"#
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes/batch", many), .badRequest, "invalid_batch_size")
-            expectAPIError(try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"items":[]}"#), .badRequest, "malformed_json")
-            expectAPIError(try await client.postJSON("/api/v1/decks/nope/swipes/batch", #"{"swipes":[\#(one)]}"#), .notFound, "not_found")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes/batch", many), .badRequest, "invalid_batch_size")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/d/swipes/batch", #"{"items":[]}"#), .badRequest,
+                "malformed_json")
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/nope/swipes/batch", #"{"swipes":[\#(one)]}"#), .notFound,
+                "not_found")
 
             // 100 is allowed, each item a decision of its participant: the budget's burst of 40 goes
             // through (one created, 39 already swiped: same participant and card, fresh keys), the
@@ -360,24 +446,38 @@ struct SwipeApiTests {
     func undo() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
-            #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "ann", key: "u-1").status == .created)
+            #expect(
+                try await client.swipe("d", card: ids[0], direction: "right", participant: "ann", key: "u-1").status
+                    == .created)
 
-            expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1?participant=\(pid("ben"))", method: .delete), .forbidden, "not_your_swipe")
-            expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ben")), .forbidden, "not_your_swipe")
-            expectAPIError(try await client.execute(uri: "/api/v1/swipes/nope?participant=\(pid("ann"))", method: .delete), .notFound, "not_found")
-            expectAPIError(try await client.execute(uri: "/api/v1/swipes/u-1?participant=bad%20id", method: .delete), .badRequest, "invalid_participant")
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/swipes/u-1?participant=\(pid("ben"))", method: .delete),
+                .forbidden, "not_your_swipe")
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ben")),
+                .forbidden, "not_your_swipe")
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/swipes/nope?participant=\(pid("ann"))", method: .delete),
+                .notFound, "not_found")
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/swipes/u-1?participant=bad%20id", method: .delete), .badRequest,
+                "invalid_participant")
             #expect(try await env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == nil)
 
             let r = try await client.execute(uri: "/api/v1/swipes/u-1?participant=\(pid("ann"))", method: .delete)
             #expect(r.status == .ok)
             #expect(try r.json()["swipe"]["undone"].bool == true)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 1)
-            #expect(try await env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == fixedTime)
+            #expect(
+                try await env.row("SELECT undoneAt FROM swipes WHERE id = 'u-1'")?["undoneAt"] as Double? == fixedTime)
             // Undo is idempotent.
-            #expect(try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ann")).status == .ok)
+            #expect(
+                try await client.execute(uri: "/api/v1/swipes/u-1", method: .delete, headers: cookie("ann")).status
+                    == .ok)
 
             // The card can be swiped again, under a new key.
-            let again = try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "ann", key: "u-2")
+            let again = try await client.swipe(
+                "d", card: ids[0], direction: "left", trace: leftDrag(), participant: "ann", key: "u-2")
             #expect(again.status == .created)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 2)
             let results = try await client.get("/api/v1/decks/d/results", headers: admin).json()
@@ -391,28 +491,54 @@ struct SwipeApiTests {
     func flip() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a"])
-            #expect(try await client.swipe("d", card: ids[0], direction: "right", input: "button", trace: nil, participant: "fay", key: "f-1").status == .created)
+            #expect(
+                try await client.swipe(
+                    "d", card: ids[0], direction: "right", input: "button", trace: nil, participant: "fay", key: "f-1"
+                ).status == .created)
 
-            let r = try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#)
+            let r = try await client.postJSON(
+                "/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#)
             #expect(r.status == .ok)
             #expect(try r.json()["swipe"]["direction"].string == "left")
-            #expect(try await env.row("SELECT direction FROM swipes WHERE id = 'f-1'")?["direction"] as String? == "left")
+            #expect(
+                try await env.row("SELECT direction FROM swipes WHERE id = 'f-1'")?["direction"] as String? == "left")
             let log = try #require(try await env.row("SELECT * FROM flips WHERE swipeId = 'f-1'"))
             #expect(log["fromDirection"] as String? == "right")
             #expect(log["toDirection"] as String? == "left")
             #expect(log["createdAt"] as Double? == fixedTime)
             // The participant may come from the cookie too.
-            #expect(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"right"}"#, headers: cookie("fay")).status == .ok)
+            #expect(
+                try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"right"}"#, headers: cookie("fay"))
+                    .status == .ok)
             #expect(try await env.count("SELECT COUNT(*) FROM flips WHERE swipeId = 'f-1'") == 2)
 
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("gus"))"}"#), .forbidden, "not_your_swipe")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/nope/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .notFound, "not_found")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"sideways","participant":"\#(pid("fay"))"}"#), .badRequest, "invalid_direction")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"up","participant":"\#(pid("fay"))"}"#), .badRequest, "direction_not_enabled")
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"participant":"\#(pid("fay"))"}"#), .badRequest, "malformed_json")
+            expectAPIError(
+                try await client.postJSON(
+                    "/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("gus"))"}"#), .forbidden,
+                "not_your_swipe")
+            expectAPIError(
+                try await client.postJSON(
+                    "/api/v1/swipes/nope/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .notFound,
+                "not_found")
+            expectAPIError(
+                try await client.postJSON(
+                    "/api/v1/swipes/f-1/flip", #"{"direction":"sideways","participant":"\#(pid("fay"))"}"#),
+                .badRequest, "invalid_direction")
+            expectAPIError(
+                try await client.postJSON(
+                    "/api/v1/swipes/f-1/flip", #"{"direction":"up","participant":"\#(pid("fay"))"}"#), .badRequest,
+                "direction_not_enabled")
+            expectAPIError(
+                try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"participant":"\#(pid("fay"))"}"#), .badRequest,
+                "malformed_json")
 
-            #expect(try await client.execute(uri: "/api/v1/swipes/f-1?participant=\(pid("fay"))", method: .delete).status == .ok)
-            expectAPIError(try await client.postJSON("/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .conflict, "already_undone")
+            #expect(
+                try await client.execute(uri: "/api/v1/swipes/f-1?participant=\(pid("fay"))", method: .delete).status
+                    == .ok)
+            expectAPIError(
+                try await client.postJSON(
+                    "/api/v1/swipes/f-1/flip", #"{"direction":"left","participant":"\#(pid("fay"))"}"#), .conflict,
+                "already_undone")
         }
     }
 
@@ -420,21 +546,36 @@ struct SwipeApiTests {
     func historyApi() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("d", titles: ["a", "b", "c"])
-            #expect(try await client.swipe("d", card: ids[0], direction: "right", participant: "hal", key: "h-1").status == .created)
-            #expect(try await client.swipe("d", card: ids[1], direction: "left", trace: leftDrag(), participant: "hal", key: "h-2").status == .created)
-            #expect(try await client.swipe("d", card: ids[2], direction: "right", participant: "ivy", key: "h-3").status == .created)
-            #expect(try await client.execute(uri: "/api/v1/swipes/h-1?participant=\(pid("hal"))", method: .delete).status == .ok)
-            #expect(try await client.swipe("d", card: ids[0], direction: "left", trace: leftDrag(), participant: "hal", key: "h-4").status == .created)
+            #expect(
+                try await client.swipe("d", card: ids[0], direction: "right", participant: "hal", key: "h-1").status
+                    == .created)
+            #expect(
+                try await client.swipe(
+                    "d", card: ids[1], direction: "left", trace: leftDrag(), participant: "hal", key: "h-2"
+                ).status == .created)
+            #expect(
+                try await client.swipe("d", card: ids[2], direction: "right", participant: "ivy", key: "h-3").status
+                    == .created)
+            #expect(
+                try await client.execute(uri: "/api/v1/swipes/h-1?participant=\(pid("hal"))", method: .delete).status
+                    == .ok)
+            #expect(
+                try await client.swipe(
+                    "d", card: ids[0], direction: "left", trace: leftDrag(), participant: "hal", key: "h-4"
+                ).status == .created)
 
             let h = try await client.get("/api/v1/decks/d/history?participant=\(pid("hal"))").json()["swipes"].array
             #expect(h.map { $0["id"].string } == ["h-4", "h-2"])
             let hal = try await identity("hal", in: "d", env)
             #expect(h.allSatisfy { $0["participant"].string == hal && $0["deck"].string == "d" })
-            let byCookie = try await client.get("/api/v1/decks/d/history", headers: cookie("ivy")).json()["swipes"].array
+            let byCookie = try await client.get("/api/v1/decks/d/history", headers: cookie("ivy")).json()["swipes"]
+                .array
             #expect(byCookie.map { $0["id"].string } == ["h-3"])
-            let nobody = try await client.get("/api/v1/decks/d/history?participant=\(pid("nobody"))").json()["swipes"].array
+            let nobody = try await client.get("/api/v1/decks/d/history?participant=\(pid("nobody"))").json()["swipes"]
+                .array
             #expect(nobody.isEmpty)
-            expectAPIError(try await client.get("/api/v1/decks/d/history?participant=a%2Fb"), .badRequest, "invalid_participant")
+            expectAPIError(
+                try await client.get("/api/v1/decks/d/history?participant=a%2Fb"), .badRequest, "invalid_participant")
         }
     }
 
@@ -447,13 +588,20 @@ struct SwipeApiTests {
                 uri: "/api/v1/decks/rank", method: .patch, headers: merged(jsonType, admin),
                 body: ByteBuffer(string: #"{"countedInputs":["drag","button","api"]}"#))
             #expect(counting.status == .ok)
-            let a = ids[1], b = ids[0]
+            let a = ids[1]
+            let b = ids[0]
             var items: [String] = []
             for i in 0..<10 {
-                items.append(try swipeBody(card: a, direction: i < 9 ? "right" : "left", input: "api", trace: nil, participant: "voter\(i)", decisionMs: Double(100 * (i + 1))))
+                items.append(
+                    try swipeBody(
+                        card: a, direction: i < 9 ? "right" : "left", input: "api", trace: nil,
+                        participant: "voter\(i)", decisionMs: Double(100 * (i + 1))))
             }
-            items.append(try swipeBody(card: b, direction: "right", input: "api", trace: nil, participant: "voter0", decisionMs: 5000))
-            let r = try await client.postJSON("/api/v1/decks/rank/swipes/batch", #"{"swipes":[\#(items.joined(separator: ","))]}"#)
+            items.append(
+                try swipeBody(
+                    card: b, direction: "right", input: "api", trace: nil, participant: "voter0", decisionMs: 5000))
+            let r = try await client.postJSON(
+                "/api/v1/decks/rank/swipes/batch", #"{"swipes":[\#(items.joined(separator: ","))]}"#)
             #expect(try r.json()["results"].array.allSatisfy { $0["status"].int == 201 })
 
             let j = try await client.get("/api/v1/decks/rank/results", headers: admin).json()
@@ -465,7 +613,8 @@ struct SwipeApiTests {
             #expect(cards[0]["total"].int == 10)
             #expect(cards[0]["counts"]["right"].int == 9)
             #expect(cards[0]["counts"]["left"].int == 1)
-            let wa = WilsonInterval(successes: 9, trials: 10), wb = WilsonInterval(successes: 1, trials: 1)
+            let wa = WilsonInterval(successes: 9, trials: 10)
+            let wb = WilsonInterval(successes: 1, trials: 1)
             #expect(cards[0]["wilson"]["lower"].double == wa.lower)
             #expect(cards[1]["wilson"]["lower"].double == wb.lower)
             #expect(wa.lower > wb.lower)
@@ -481,7 +630,9 @@ struct SwipeApiTests {
             let page = try await client.get("/d/rank/results", headers: admin)
             #expect(page.status == .ok)
             let html = page.text
-            #expect(html.contains(#"<b data-stat="participants">10</b><span data-stat="participantsLabel">participants</span>"#))
+            #expect(
+                html.contains(
+                    #"<b data-stat="participants">10</b><span data-stat="participantsLabel">participants</span>"#))
             #expect(html.contains(#"<b data-stat="swipes">11</b><span>swipes counted</span>"#))
             #expect(html.contains(#"<b data-stat="median">0.6 s</b><span>typical time to decide</span>"#))
             let first = try #require(html.range(of: "A nine of ten</span></div></td>"))
@@ -495,7 +646,8 @@ struct SwipeApiTests {
     func resultsCSV() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("csv", titles: [#"=HYPERLINK("http://evil.example"),cheap"#, "Plain"])
-            #expect(try await client.swipe("csv", card: ids[0], direction: "right", participant: "cat").status == .created)
+            #expect(
+                try await client.swipe("csv", card: ids[0], direction: "right", participant: "cat").status == .created)
             let r = try await client.get("/api/v1/decks/csv/results.csv", headers: admin)
             #expect(r.status == .ok)
             #expect(r.contentType.hasPrefix("text/csv"))

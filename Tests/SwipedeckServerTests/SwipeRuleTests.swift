@@ -15,7 +15,8 @@ struct SwipeRuleTests {
     }
 
     static func facts(
-        existing: Swipe? = nil, live: Bool = false, counts: [Int] = [0, 0, 0, 0, 0], recent: [Double] = [], revision: Int? = 3
+        existing: Swipe? = nil, live: Bool = false, counts: [Int] = [0, 0, 0, 0, 0], recent: [Double] = [],
+        revision: Int? = 3
     ) -> SwipeRule.Facts {
         SwipeRule.Facts(
             existing: existing, liveOnCard: live, participant: .init(excluded: false, counts: counts), recent: recent,
@@ -25,7 +26,9 @@ struct SwipeRuleTests {
     @Test("a stored swipe under the key is replayed for the same fingerprint, refused for another")
     func key() {
         let stored = Self.swipe(at: 50)
-        #expect(SwipeRule.decide(Self.swipe(), quota: nil, origin: nil, facts: Self.facts(existing: stored)) == .replay(stored))
+        #expect(
+            SwipeRule.decide(Self.swipe(), quota: nil, origin: nil, facts: Self.facts(existing: stored))
+                == .replay(stored))
         #expect(
             SwipeRule.decide(Self.swipe(hash: "other"), quota: nil, origin: nil, facts: Self.facts(existing: stored))
                 == .refuse(.idempotencyMismatch))
@@ -56,7 +59,8 @@ struct SwipeRuleTests {
 
     @Test("a created swipe carries the card's revision and counts in the participant's row by its kind")
     func created() {
-        let verdict = SwipeRule.decide(Self.swipe(), quota: nil, origin: nil, facts: Self.facts(counts: [0, 0, 2, 0, 0], revision: 4))
+        let verdict = SwipeRule.decide(
+            Self.swipe(), quota: nil, origin: nil, facts: Self.facts(counts: [0, 0, 2, 0, 0], revision: 4))
         var expected = Self.swipe()
         expected.cardRevision = 4
         #expect(verdict == .create(expected, participant: .init(excluded: false, counts: [0, 0, 3, 0, 0]), join: nil))
@@ -73,8 +77,9 @@ struct SwipeRuleTests {
     func pace() throws {
         let origin = SwipeWriter.Origin(mintedAt: 0, network: nil)
         func reason(_ input: SwipeInput, at: Double, recent: [Double], origin: SwipeWriter.Origin?) -> String? {
-            guard case .create(let s, _, _) = SwipeRule.decide(
-                Self.swipe(input: input, at: at), quota: nil, origin: origin, facts: Self.facts(recent: recent))
+            guard
+                case .create(let s, _, _) = SwipeRule.decide(
+                    Self.swipe(input: input, at: at), quota: nil, origin: origin, facts: Self.facts(recent: recent))
             else { return "refused" }
             #expect(s.suspect == (s.suspectReason != nil))
             return s.suspectReason
@@ -92,12 +97,18 @@ struct SwipeRuleTests {
     @Test("an origin with a network records the join at the minting, else at the swipe")
     func join() {
         func join(_ origin: SwipeWriter.Origin?) -> SwipeRule.Join? {
-            guard case .create(_, _, let join) = SwipeRule.decide(Self.swipe(at: 100), quota: nil, origin: origin, facts: Self.facts())
+            guard
+                case .create(_, _, let join) = SwipeRule.decide(
+                    Self.swipe(at: 100), quota: nil, origin: origin, facts: Self.facts())
             else { return nil }
             return join
         }
-        #expect(join(SwipeWriter.Origin(mintedAt: 40, network: "10.0.0.0/24")) == SwipeRule.Join(network: "10.0.0.0/24", at: 40))
-        #expect(join(SwipeWriter.Origin(mintedAt: nil, network: "10.0.0.0/24")) == SwipeRule.Join(network: "10.0.0.0/24", at: 100))
+        #expect(
+            join(SwipeWriter.Origin(mintedAt: 40, network: "10.0.0.0/24"))
+                == SwipeRule.Join(network: "10.0.0.0/24", at: 40))
+        #expect(
+            join(SwipeWriter.Origin(mintedAt: nil, network: "10.0.0.0/24"))
+                == SwipeRule.Join(network: "10.0.0.0/24", at: 100))
         #expect(join(SwipeWriter.Origin(mintedAt: 40, network: nil)) == nil)
         #expect(join(nil) == nil)
     }
@@ -111,17 +122,21 @@ struct SwipeRuleTests {
 
 @Suite("Swipe fingerprint")
 struct SwipeFingerprintTests {
-    static let trace = Trace(t: [0, 16, 32], x: [0, 40, 120], y: [0, 1, -0.0], w: 320, h: 440, vw: 390, vh: 844, gx: 160, gy: 220)
+    static let trace = Trace(
+        t: [0, 16, 32], x: [0, 40, 120], y: [0, 1, -0.0], w: 320, h: 440, vw: 390, vh: 844, gx: 160, gy: 220)
 
     @Test("the same request spelt alone or as a batch item, in any key order, has one fingerprint")
     func spelling() throws {
-        let single = #"{"card": 7, "direction": "right", "input": "drag", "decisionMs": 812.5,"#
+        let single =
+            #"{"card": 7, "direction": "right", "input": "drag", "decisionMs": 812.5,"#
             + #" "trace": {"t":[0,16,32],"x":[0,40,120],"y":[0,1,-0],"w":320,"h":440,"vw":390,"vh":844,"gx":160,"gy":220}}"#
-        let item = #"{"trace":{"gy":220,"gx":160,"vh":844,"vw":390,"h":440,"w":320,"y":[0,1,-0.0],"x":[0,40,120],"t":[0,16,32]},"#
+        let item =
+            #"{"trace":{"gy":220,"gx":160,"vh":844,"vw":390,"h":440,"w":320,"y":[0,1,-0.0],"x":[0,40,120],"t":[0,16,32]},"#
             + #""idempotencyKey":"k1","decisionMs":812.5,"input":"drag","direction":"right","card":7}"#
         let a = try JSONDecoder().decode(SwipeRequest.self, from: Data(single.utf8))
         let b = try JSONDecoder().decode(SwipeRequest.self, from: Data(item.utf8))
-        #expect(SwipeFingerprint.of(a, deck: "d", participant: "p") == SwipeFingerprint.of(b, deck: "d", participant: "p"))
+        #expect(
+            SwipeFingerprint.of(a, deck: "d", participant: "p") == SwipeFingerprint.of(b, deck: "d", participant: "p"))
     }
 
     @Test("every field the request decides changes the fingerprint")
@@ -154,6 +169,8 @@ struct SwipeFingerprintTests {
         #expect(SwipeFingerprint.of(base, deck: "e", participant: "p") != f)
         #expect(SwipeFingerprint.of(base, deck: "d", participant: "q") != f)
         // Fields are delimited: moving a character across a boundary is another request.
-        #expect(SwipeFingerprint.of(base, deck: "dp", participant: "") != SwipeFingerprint.of(base, deck: "d", participant: "p"))
+        #expect(
+            SwipeFingerprint.of(base, deck: "dp", participant: "")
+                != SwipeFingerprint.of(base, deck: "d", participant: "p"))
     }
 }

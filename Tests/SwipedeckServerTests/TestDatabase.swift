@@ -69,7 +69,9 @@ enum TestDatabase {
     }
 
     /// One connection to `database` (default: the location's own), closed after `body`.
-    static func connect<T>(_ place: PostgresLocation, database: String? = nil, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    static func connect<T>(
+        _ place: PostgresLocation, database: String? = nil, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let config = PostgresConnection.Configuration(
             host: place.host, port: place.port, username: place.user, password: place.password,
             database: database ?? place.database, tls: .disable)
@@ -111,7 +113,11 @@ struct TestRow: Sendable {
     }
 
     subscript<T: DatabaseValueConvertible & PostgresDecodable>(_ column: String) -> T? {
-        if let sqlite { return sqlite.first { $0.name.lowercased() == column.lowercased() }.flatMap { T.fromDatabaseValue($0.value) } }
+        if let sqlite {
+            return sqlite.first { $0.name.lowercased() == column.lowercased() }.flatMap {
+                T.fromDatabaseValue($0.value)
+            }
+        }
         return Self.decode(postgres.first { $0.columnName.lowercased() == column.lowercased() })
     }
 

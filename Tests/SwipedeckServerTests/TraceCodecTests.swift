@@ -21,11 +21,13 @@ struct TraceCodecTests {
     func roundTrip() throws {
         var rng = SplitMix64(seed: 42)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
-        let specials: [Double] = [0, -0.0, 1e-5, 16.6, 134.29999999999995, 1e300, -1e-300, .leastNonzeroMagnitude,
-                                  .greatestFiniteMagnitude, 0.1 + 0.2, -3.5,
-                                  // Around the integer limit of `scaled` (|M| < 2⁵³): the last integer it keeps, the
-                                  // first it leaves to the exceptions, and the next double after that.
-                                  9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_994, -9_007_199_254_740_992]
+        let specials: [Double] = [
+            0, -0.0, 1e-5, 16.6, 134.29999999999995, 1e300, -1e-300, .leastNonzeroMagnitude,
+            .greatestFiniteMagnitude, 0.1 + 0.2, -3.5,
+            // Around the integer limit of `scaled` (|M| < 2⁵³): the last integer it keeps, the
+            // first it leaves to the exceptions, and the next double after that.
+            9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_994, -9_007_199_254_740_992,
+        ]
         for round in 0..<2_000 {
             let n = 2 + Int(rng.next() % 60)
             func value(_ i: Int) -> Double {
@@ -74,8 +76,10 @@ struct TraceCodecTests {
             let reparsed = try JSONDecoder().decode(Trace.self, from: Data(stored.utf8))
             #expect(Self.same(reparsed, trace))
             let claimed: Decision = i % 2 == 0 ? .right : .left
-            let a = Classification.of(line: Data("{\"trace\":\(json),\"claimed\":\"\(claimed.rawValue)\"}".utf8), profile: .standard)
-            let b = Classification.of(line: Data("{\"trace\":\(stored),\"claimed\":\"\(claimed.rawValue)\"}".utf8), profile: .standard)
+            let a = Classification.of(
+                line: Data("{\"trace\":\(json),\"claimed\":\"\(claimed.rawValue)\"}".utf8), profile: .standard)
+            let b = Classification.of(
+                line: Data("{\"trace\":\(stored),\"claimed\":\"\(claimed.rawValue)\"}".utf8), profile: .standard)
             #expect(a.jsonLine == b.jsonLine)
             #expect(Self.same(decoded, trace))
         }
@@ -98,7 +102,9 @@ struct TraceCodecTests {
         let n = limits.maxSamples
         // Numbers without a short decimal (every bit of the mantissa used), so the columns are stored
         // raw; x and y swing ±165 px each sample, within 20 px/ms over the 24 ms window.
-        var t: [Double] = [], x: [Double] = [], y: [Double] = []
+        var t: [Double] = []
+        var x: [Double] = []
+        var y: [Double] = []
         for i in 0..<n {
             let sign: Double = i % 2 == 0 ? 1 : -1
             t.append(7.4 * Double(i + 1) + Double.random(in: 0..<1, using: &rng))
@@ -106,8 +112,9 @@ struct TraceCodecTests {
             y.append(-sign * (164 - Double.random(in: 0..<1, using: &rng)))
         }
         let scalar = { (v: Double) in v - Double.random(in: 0..<1, using: &rng) }
-        let trace = Trace(t: t, x: x, y: y, w: scalar(4096), h: scalar(4096), vw: scalar(16384), vh: scalar(16384),
-                          gx: scalar(2048), gy: scalar(2048), ox: scalar(8192), oy: scalar(8192))
+        let trace = Trace(
+            t: t, x: x, y: y, w: scalar(4096), h: scalar(4096), vw: scalar(16384), vh: scalar(16384),
+            gx: scalar(2048), gy: scalar(2048), ox: scalar(8192), oy: scalar(8192))
         try checkTrace(trace, limits: limits)
         let bytes = TraceCodec.encode(trace)
         // 8 raw bytes per value (24 per sample), 3 column bytes, the 4-byte header and 77 of scalars:
@@ -118,7 +125,9 @@ struct TraceCodecTests {
         #expect(Self.same(decoded, trace))
         // One sample more is refused before anything is stored.
         var over = trace
-        over.t.append(t[n - 1] + 8); over.x.append(x[n - 1]); over.y.append(y[n - 1])
+        over.t.append(t[n - 1] + 8)
+        over.x.append(x[n - 1])
+        over.y.append(y[n - 1])
         #expect(throws: SwipeRejection.tooLong) { try checkTrace(over, limits: limits) }
     }
 

@@ -26,7 +26,8 @@ struct TrustTests {
             let before = try await Self.ranking(client, "vote")
             for sock in ["sock1", "sock2", "sock3"] {
                 let body = #"{"card":\#(ids[1]),"direction":"right","input":"button","participant":"\#(sock)"}"#
-                expectAPIError(try await client.postJSON("/api/v1/decks/vote/swipes", body), .forbidden, "unknown_participant")
+                expectAPIError(
+                    try await client.postJSON("/api/v1/decks/vote/swipes", body), .forbidden, "unknown_participant")
             }
             #expect(try await Self.ranking(client, "vote") == before)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
@@ -44,12 +45,17 @@ struct TrustTests {
             let bodyOnly = String(good.prefix { $0 != "-" })
             for id in [altered, foreign, bodyOnly, "p0123456789abcdef0123456789abcdef"] {
                 // Built by hand: `client.swipe` would sign the id with the test secret.
-                let body = #"{"participant":"\#(id)","# + String(try swipeBody(card: ids[0], direction: "right", participant: nil).dropFirst())
+                let body =
+                    #"{"participant":"\#(id)","#
+                    + String(try swipeBody(card: ids[0], direction: "right", participant: nil).dropFirst())
                 let r = try await client.postJSON("/api/v1/decks/f/swipes", body)
                 expectAPIError(r, .forbidden, "unknown_participant")
-                let viaCookie = try await client.swipe("f", card: ids[0], direction: "right", participant: nil, headers: [.cookie: "sd_pid=\(id)"])
+                let viaCookie = try await client.swipe(
+                    "f", card: ids[0], direction: "right", participant: nil, headers: [.cookie: "sd_pid=\(id)"])
                 expectAPIError(viaCookie, .forbidden, "unknown_participant")
-                expectAPIError(try await client.get("/api/v1/decks/f/history?participant=\(id)"), .forbidden, "unknown_participant")
+                expectAPIError(
+                    try await client.get("/api/v1/decks/f/history?participant=\(id)"), .forbidden, "unknown_participant"
+                )
             }
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
             // A page view with a forged cookie gets a fresh, signed one.
@@ -58,7 +64,8 @@ struct TrustTests {
             #expect(set.hasPrefix("sd_pid=b"))
             let fresh = String(set.dropFirst("sd_pid=".count).prefix { $0 != ";" })
             #expect(ParticipantSigner(secret: participantSecret).check(fresh, now: fixedTime) != .unknown)
-            #expect(try await client.swipe("f", card: ids[0], direction: "right", participant: fresh).status == .created)
+            #expect(
+                try await client.swipe("f", card: ids[0], direction: "right", participant: fresh).status == .created)
         }
     }
 
@@ -69,7 +76,8 @@ struct TrustTests {
             let r = try await client.execute(uri: "/api/v1/decks/m/participants", method: .post)
             #expect(r.status == .created)
             let id = try #require(try r.json()["participant"].string)
-            guard case .valid(let credential) = ParticipantSigner(secret: participantSecret).check(id, now: fixedTime) else {
+            guard case .valid(let credential) = ParticipantSigner(secret: participantSecret).check(id, now: fixedTime)
+            else {
                 Issue.record("not a valid credential: \(id)")
                 return
             }
@@ -78,10 +86,13 @@ struct TrustTests {
             // What is stored is the identity derived for this deck, never the credential.
             #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE id = '\(id)'") == 0)
             #expect(try await env.count("SELECT COUNT(*) FROM participants WHERE legacy = FALSE") == 1)
-            expectAPIError(try await client.execute(uri: "/api/v1/decks/nope/participants", method: .post), .notFound, "not_found")
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/decks/nope/participants", method: .post), .notFound, "not_found")
             _ = try await client.execute(
-                uri: "/api/v1/decks/m", method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: #"{"open":false}"#))
-            expectAPIError(try await client.execute(uri: "/api/v1/decks/m/participants", method: .post), .conflict, "deck_closed")
+                uri: "/api/v1/decks/m", method: .patch, headers: merged(jsonType, admin),
+                body: ByteBuffer(string: #"{"open":false}"#))
+            expectAPIError(
+                try await client.execute(uri: "/api/v1/decks/m/participants", method: .post), .conflict, "deck_closed")
         }
     }
 
@@ -93,7 +104,12 @@ struct TrustTests {
             var limited: TestResponse?
             for _ in 0..<130 {
                 let r = try await client.execute(uri: "/api/v1/decks/class/participants", method: .post)
-                if r.status == .created { created += 1 } else { limited = r; break }
+                if r.status == .created {
+                    created += 1
+                } else {
+                    limited = r
+                    break
+                }
             }
             // The default (2 a second, a minute's worth at once) lets 120 join; the cards API calls of
             // `makeDeck` were page-like reads that took a token or so from the same budget.
@@ -109,10 +125,16 @@ struct TrustTests {
 
     @Test("--rate-mint 0 turns the mint limit off")
     func mintLimitOff() async throws {
-        try await withApp({ $0.port = 0; $0.mintRateLimit = 0 }, testing: .live) { client, _ in
+        try await withApp(
+            {
+                $0.port = 0
+                $0.mintRateLimit = 0
+            }, testing: .live
+        ) { client, _ in
             _ = try await client.makeDeck("free", titles: ["a"])
             for _ in 0..<150 {
-                #expect(try await client.execute(uri: "/api/v1/decks/free/participants", method: .post).status == .created)
+                #expect(
+                    try await client.execute(uri: "/api/v1/decks/free/participants", method: .post).status == .created)
             }
         }
     }
@@ -122,10 +144,12 @@ struct TrustTests {
         try await withApp { client, env in
             let ids = try await client.makeDeck("drag", titles: ["a"], allowButtons: false)
             for input in ["button", "key", "api"] {
-                let r = try await client.swipe("drag", card: ids[0], direction: "right", input: input, trace: nil, participant: "b-\(input)")
+                let r = try await client.swipe(
+                    "drag", card: ids[0], direction: "right", input: input, trace: nil, participant: "b-\(input)")
                 expectAPIError(r, .unprocessableContent, "input_not_allowed")
             }
-            let form = try await client.postForm("/d/drag/swipe", "card=\(ids[0])&direction=right", headers: cookie("form"))
+            let form = try await client.postForm(
+                "/d/drag/swipe", "card=\(ids[0])&direction=right", headers: cookie("form"))
             #expect(form.status == .unprocessableContent)
             #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
         }

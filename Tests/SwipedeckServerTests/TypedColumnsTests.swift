@@ -10,7 +10,9 @@ import Testing
 @Suite("Typed columns (both engines)")
 struct TypedColumnsTests {
     /// The row of `table` whose column `keyColumn` is `key`, as `RawTables` reads it.
-    static func rawRow(_ store: any SwipeStore, _ table: String, where keyColumn: String, is key: CopyValue) async throws -> [CopyValue] {
+    static func rawRow(_ store: any SwipeStore, _ table: String, where keyColumn: String, is key: CopyValue)
+        async throws -> [CopyValue]
+    {
         let raw = try #require(store as? any RawTables)
         let t = try #require(CopyTable.all.first { $0.name == table })
         let at = try #require(t.columns.firstIndex { $0.name == keyColumn })
@@ -19,7 +21,9 @@ struct TypedColumnsTests {
     }
 
     /// Inserts a copy of `row` into `table` with the given columns replaced.
-    static func insertCopy(_ store: any SwipeStore, _ table: String, of row: [CopyValue], with changes: [String: CopyValue]) async throws {
+    static func insertCopy(
+        _ store: any SwipeStore, _ table: String, of row: [CopyValue], with changes: [String: CopyValue]
+    ) async throws {
         let raw = try #require(store as? any RawTables)
         let t = try #require(CopyTable.all.first { $0.name == table })
         var copy = row
@@ -43,35 +47,45 @@ struct TypedColumnsTests {
         }
     }
 
-    @Test("a stored text that names no case fails the read with an error", arguments: [
-        ("cardOrder", CopyValue.text("sideways")), ("countedInputs", .text("drag,telepathy")), ("countedInputs", .text("")),
-        ("access", .text("everyone")),
-    ])
+    @Test(
+        "a stored text that names no case fails the read with an error",
+        arguments: [
+            ("cardOrder", CopyValue.text("sideways")), ("countedInputs", .text("drag,telepathy")),
+            ("countedInputs", .text("")),
+            ("access", .text("everyone")),
+        ])
     func unknownDeckValue(column: String, value: CopyValue) async throws {
         try await StoreContractTests.withTwoStores { store, _ in
             let (deck, _) = try await StoreContractTests.importDeck(store, slug: "good", cards: 1)
             let row = try await Self.rawRow(store, "decks", where: "slug", is: .text("good"))
-            try await Self.insertCopy(store, "decks", of: row, with: [
-                "id": .int(deck.id + 100), "slug": .text("odd"), column: value,
-            ])
+            try await Self.insertCopy(
+                store, "decks", of: row,
+                with: [
+                    "id": .int(deck.id + 100), "slug": .text("odd"), column: value,
+                ])
             await #expect(throws: (any Error).self) { try await store.deck(slug: "odd") }
             #expect(try await store.deck(slug: "good")?.countedInputs == Set(CountedInput.allCases))
         }
     }
 
-    @Test("a stored swipe whose direction or input names no case fails the read with an error", arguments: [
-        ("direction", "sideways"), ("direction", "upLeft"), ("input", "telepathy"),
-    ])
+    @Test(
+        "a stored swipe whose direction or input names no case fails the read with an error",
+        arguments: [
+            ("direction", "sideways"), ("direction", "upLeft"), ("input", "telepathy"),
+        ])
     func unknownSwipeValue(column: String, text: String) async throws {
         try await StoreContractTests.withTwoStores { store, _ in
             let (deck, cards) = try await StoreContractTests.importDeck(store, cards: 1)
             let writer = SwipeWriter(store: store, changes: store.changes)
-            _ = try await writer.submit(.swipe(StorageTests.swipe(deck, card: cards[0], participant: "p", id: "good", direction: .upLeft)))
+            _ = try await writer.submit(
+                .swipe(StorageTests.swipe(deck, card: cards[0], participant: "p", id: "good", direction: .upLeft)))
             #expect(try await store.swipe(id: "good")?.direction == .upLeft)
             let row = try await Self.rawRow(store, "swipes", where: "id", is: .text("good"))
-            try await Self.insertCopy(store, "swipes", of: row, with: [
-                "id": .text("odd"), "undoneAt": .double(fixedTime), column: .text(text),
-            ])
+            try await Self.insertCopy(
+                store, "swipes", of: row,
+                with: [
+                    "id": .text("odd"), "undoneAt": .double(fixedTime), column: .text(text),
+                ])
             await #expect(throws: (any Error).self) { try await store.swipe(id: "odd") }
         }
     }

@@ -36,7 +36,8 @@ struct AccessController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codes = try await store.accessCodes(deckId: deck.id).count
         return AccessJSON(
-            access: deck.access.rawValue, link: Self.invitation(deck), signatureKey: deck.access == .allowList ? deck.accessSecret : nil,
+            access: deck.access.rawValue, link: Self.invitation(deck),
+            signatureKey: deck.access == .allowList ? deck.accessSecret : nil,
             codes: codes)
     }
 
@@ -48,7 +49,9 @@ struct AccessController: Sendable {
     struct MakeCodes: Decodable { var count: Int }
 
     /// Makes `count` (1–1,000) new codes; they admit people once the deck's access is `codes`.
-    @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<[String: [String]]> {
+    @Sendable func makeCodes(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        [String: [String]]
+    > {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let body = try await decoding.decodeJSON(MakeCodes.self, from: request)
         let codes = try await Self.make(body.count, for: deck, store, now: clock())
@@ -59,7 +62,8 @@ struct AccessController: Sendable {
     /// - Throws: `invalid_count` outside 1…`AccessCode.maxPerRequest`.
     static func make(_ count: Int, for deck: Deck, _ store: any Store, now: Double) async throws -> [String] {
         guard (1...AccessCode.maxPerRequest).contains(count) else {
-            throw ApiError.invalidField(code: "invalid_count", message: "count must be a whole number from 1 to \(AccessCode.maxPerRequest).")
+            throw ApiError.invalidField(
+                code: "invalid_count", message: "count must be a whole number from 1 to \(AccessCode.maxPerRequest).")
         }
         let codes = (0..<count).map { _ in AccessCode.make() }
         try await store.addAccessCodes(deckId: deck.id, codes, now: now)

@@ -26,7 +26,8 @@ struct DeckJSON: ResponseEncodable {
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
-        case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order, countedInputs, access,
+        case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order,
+            countedInputs, access,
             joinLimit, listed, links
     }
 
@@ -66,7 +67,10 @@ struct DeckJSON: ResponseEncodable {
         access = d.access.rawValue
         joinLimit = d.joinLimit
         listed = d.listed
-        links = ["page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards", "results": "/api/v1/decks/\(d.slug)/results"]
+        links = [
+            "page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards",
+            "results": "/api/v1/decks/\(d.slug)/results",
+        ]
     }
 }
 
@@ -170,7 +174,8 @@ struct BatchItemResult: Encodable, Sendable {
     }
 
     init(_ e: ApiError) {
-        self.init(status: Int(e.status.code), swipe: nil, replayed: false, error: ErrorJSON(code: e.code, message: e.message))
+        self.init(
+            status: Int(e.status.code), swipe: nil, replayed: false, error: ErrorJSON(code: e.code, message: e.message))
     }
 }
 

@@ -24,17 +24,21 @@ struct CardsController: Sendable {
     @Sendable func listCards(_ request: Request, context: AppRequestContext) async throws -> CardPage {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
-        let limit = try RequestDecoding.intParam(try RequestDecoding.query(request, "limit"), name: "limit", default: 20, range: 1...100)
+        let limit = try RequestDecoding.intParam(
+            try RequestDecoding.query(request, "limit"), name: "limit", default: 20, range: 1...100)
         let cursor = try RequestDecoding.intParam(
             try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
         let named = try RequestDecoding.query(request, "participant")
         // An invitation-only deck's cards are for the people it admitted (and its owner).
         let reader = deck.access != .link && context.owner?.manages(deck) != true
-        let participant = named == nil && context.participant == nil && !reader
+        let participant =
+            named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let order = deck.cardOrder
-        let (cards, remaining) = try await store.unswipedCards(deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
-        let next = remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
+        let (cards, remaining) = try await store.unswipedCards(
+            deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
+        let next =
+            remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
         return CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining)
     }
 
@@ -84,7 +88,9 @@ struct CardsController: Sendable {
     func managedCard(_ context: AppRequestContext) async throws -> (String, Card) {
         let slug = try context.parameters.require("deck")
         let deck = try await access.managed(slug, context)
-        guard let id = Int64(try context.parameters.require("card")), let card = try await store.card(id: id), card.deckId == deck.id else {
+        guard let id = Int64(try context.parameters.require("card")), let card = try await store.card(id: id),
+            card.deckId == deck.id
+        else {
             throw ApiError.notFound("card")
         }
         return (slug, card)

@@ -16,7 +16,9 @@ struct DecksController: Sendable {
         let api = router.group("/api/v1")
         api.get("/profiles") { _, _ in ProfileList(profiles: SwipeProfile.all) }
         api.get("/profiles/:name") { _, ctx in
-            guard let p = SwipeProfile.named(try ctx.parameters.require("name")) else { throw ApiError.notFound("profile") }
+            guard let p = SwipeProfile.named(try ctx.parameters.require("name")) else {
+                throw ApiError.notFound("profile")
+            }
             return ProfileJSON(profile: p)
         }
         api.get("/decks", use: listDecks)
@@ -35,7 +37,9 @@ struct DecksController: Sendable {
 
     @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> [String: [DeckJSON]] {
         // Decks that take invited people only are listed to their owner alone.
-        let decks = try await store.decks().filter { $0.deck.access == .link || context.owner?.manages($0.deck) == true }
+        let decks = try await store.decks().filter {
+            $0.deck.access == .link || context.owner?.manages($0.deck) == true
+        }
         return ["decks": decks.map { DeckJSON($0.deck, cardCount: $0.cardCount) }]
     }
 
@@ -62,7 +66,8 @@ struct DecksController: Sendable {
         let body = try await decoding.collectJSONBody(request)
         let patch = try RequestDecoding.decode(DeckPatch.self, body)
         let changed = try patch.applied(to: deck)
-        let stored = try await store.updateDeck(changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
+        let stored = try await store.updateDeck(
+            changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
         return DeckJSON(stored, cardCount: try await catalog.cardCount(slug))
     }
 }

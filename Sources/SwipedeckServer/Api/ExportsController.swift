@@ -21,7 +21,10 @@ struct ExportsController: Sendable {
     @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let names = DirectionNames(deck: deck)
-        return stream(deck, type: "text/csv; charset=utf-8", file: "\(deck.slug)-swipes.csv", header: SwipeExport.csvHeader + "\r\n") { rows in
+        return stream(
+            deck, type: "text/csv; charset=utf-8", file: "\(deck.slug)-swipes.csv",
+            header: SwipeExport.csvHeader + "\r\n"
+        ) { rows in
             rows.map { SwipeExport.csvLine($0.swipe, names: names) }.joined()
         }
     }
@@ -33,20 +36,27 @@ struct ExportsController: Sendable {
         }
     }
 
-    func stream(_ deck: Deck, type: String, file: String, header: String, render: @escaping @Sendable ([SwipeExportRow]) throws -> String) -> Response {
+    func stream(
+        _ deck: Deck, type: String, file: String, header: String,
+        render: @escaping @Sendable ([SwipeExportRow]) throws -> String
+    ) -> Response {
         let store = store
         let names = names
         let deckId = deck.id
         return Response(
             status: .ok,
-            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(file)\"", .cacheControl: "no-store"],
+            headers: [
+                .contentType: type, .contentDisposition: "attachment; filename=\"\(file)\"", .cacheControl: "no-store",
+            ],
             body: ResponseBody { writer in
                 if !header.isEmpty { try await writer.write(ByteBuffer(string: header)) }
                 var after: Int64 = 0
                 while true {
                     var rows = try await store.swipePage(deckId: deckId, after: after, limit: Self.pageSize)
                     guard let last = rows.last else { break }
-                    for i in rows.indices { rows[i].swipe.participantId = names.shown(rows[i].swipe.participantId, deckId: deckId) }
+                    for i in rows.indices {
+                        rows[i].swipe.participantId = names.shown(rows[i].swipe.participantId, deckId: deckId)
+                    }
                     try await writer.write(ByteBuffer(string: try render(rows)))
                     after = last.cursor
                 }

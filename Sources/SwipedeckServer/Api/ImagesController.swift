@@ -39,7 +39,8 @@ struct ImagesController: Sendable {
         let uploaded = try await Self.collect(request, limit: maxImageBytes)
         let image: InspectedImage
         do {
-            image = try ImageSniffer.inspect(uploaded, declaredType: request.headers[.contentType], maxPixels: maxPixels)
+            image = try ImageSniffer.inspect(
+                uploaded, declaredType: request.headers[.contentType], maxPixels: maxPixels)
         } catch {
             throw ApiError.imageRefused(error)
         }
@@ -49,10 +50,12 @@ struct ImagesController: Sendable {
         // The file first: a row always names a file that is there.
         _ = try await images.store(bytes, as: name)
         let row = StoredImage(
-            hash: name.hash, contentType: image.format.contentType, bytes: bytes.count, width: image.width, height: image.height,
+            hash: name.hash, contentType: image.format.contentType, bytes: bytes.count, width: image.width,
+            height: image.height,
             ownerId: owner.ownerId, createdAt: clock())
         let added = try await store.recordImage(row)
-        let body = ImageJSON(url: name.url, contentType: row.contentType, bytes: row.bytes, width: row.width, height: row.height)
+        let body = ImageJSON(
+            url: name.url, contentType: row.contentType, bytes: row.bytes, width: row.width, height: row.height)
         return EditedResponse(status: added ? .created : .ok, headers: [.location: name.url], response: body)
     }
 
@@ -60,9 +63,13 @@ struct ImagesController: Sendable {
     /// (304 on a matching `If-None-Match`). 404 unless the name is exactly 64 lowercase hex digits,
     /// a dot and `png`, `jpg`, `webp` or `gif`, and such a file is stored.
     @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let name = ImageName(fileName: try context.parameters.require("name")) else { throw ApiError.notFound("image") }
+        guard let name = ImageName(fileName: try context.parameters.require("name")) else {
+            throw ApiError.notFound("image")
+        }
         let etag = "\"\(name.hash)\""
-        var headers: HTTPFields = [.contentType: name.format.contentType, .cacheControl: Self.cacheControl, .eTag: etag]
+        var headers: HTTPFields = [
+            .contentType: name.format.contentType, .cacheControl: Self.cacheControl, .eTag: etag,
+        ]
         headers[.xContentTypeOptions] = "nosniff"
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
             return Response(status: .notModified, headers: headers)

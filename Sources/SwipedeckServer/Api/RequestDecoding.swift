@@ -70,7 +70,9 @@ public struct RequestDecoding: Sendable {
     static func intParam(_ s: String?, name: String, default d: Int, range: ClosedRange<Int>) throws -> Int {
         guard let s else { return d }
         guard let v = Int(s), range.contains(v) else {
-            throw ApiError.invalidField(code: "invalid_\(name)", message: "\(name) must be an integer in \(range.lowerBound)…\(range.upperBound).")
+            throw ApiError.invalidField(
+                code: "invalid_\(name)",
+                message: "\(name) must be an integer in \(range.lowerBound)…\(range.upperBound).")
         }
         return v
     }

@@ -40,7 +40,10 @@ struct ResultsController: Sendable {
         let csv = ResultsCSV.render(try await store.results(for: deck), names: DirectionNames(deck: deck))
         return Response(
             status: .ok,
-            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(deck.slug)-results.csv\""],
+            headers: [
+                .contentType: "text/csv; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"\(deck.slug)-results.csv\"",
+            ],
             body: .init(byteBuffer: ByteBuffer(string: csv)))
     }
 
@@ -64,7 +67,9 @@ struct ResultsController: Sendable {
         let clock = clock
         let identity = context.owner
         let logger = context.logger
-        let bearerHash = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil }
+        let bearerHash = request.headers[.authorization].flatMap {
+            $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil
+        }
         guard let ticket = streams.take(client: context.remoteAddress) else {
             throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
         }
@@ -74,8 +79,9 @@ struct ResultsController: Sendable {
             body: ResponseBody { writer in
                 defer { ticket.release() }
                 for await event in live.events(deckId: deck.id, slug: deck.slug).cancelOnGracefulShutdown() {
-                    guard await access.stillReadsResults(
-                        slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
+                    guard
+                        await access.stillReadsResults(
+                            slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
                     else {
                         break
                     }
@@ -101,16 +107,21 @@ struct ResultsController: Sendable {
         try await setExcluded(false, request, context)
     }
 
-    func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws -> ParticipantReport {
+    func setExcluded(_ excluded: Bool, _ request: Request, _ context: AppRequestContext) async throws
+        -> ParticipantReport
+    {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let shown = try context.parameters.require("participant")
         var reason = ""
         if excluded, request.headers[.contentType] != nil {
             reason = try await decoding.decodeJSON(ExcludeBody.self, from: request).reason ?? ""
         }
-        if reason.count > 500 { throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.") }
+        if reason.count > 500 {
+            throw ApiError.invalidField(code: "invalid_reason", message: "reason must be at most 500 characters.")
+        }
         let id = try await names.stored(shown, deckId: deck.id)
-        try await store.setExcluded(deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
+        try await store.setExcluded(
+            deck: deck, participant: id, excluded, reason: reason, by: context.owner?.ownerId, now: clock())
         return try await names.report(deck: deck, shown: shown)
     }
 }

@@ -48,7 +48,9 @@ enum SwipeBodyParser {
         /// `null` (consumed) or not (nothing consumed).
         mutating func null() -> Bool {
             skipSpace()
-            guard i + 4 <= bytes.count, bytes[i] == 0x6E, bytes[i + 1] == 0x75, bytes[i + 2] == 0x6C, bytes[i + 3] == 0x6C else { return false }
+            guard i + 4 <= bytes.count, bytes[i] == 0x6E, bytes[i + 1] == 0x75, bytes[i + 2] == 0x6C,
+                bytes[i + 3] == 0x6C
+            else { return false }
             i += 4
             return true
         }
@@ -76,7 +78,9 @@ enum SwipeBodyParser {
             return .some(s)
         }
 
-        static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+        static let powersOfTen: [Double] = [
+            1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        ]
 
         /// A JSON number (strict grammar) as a finite double.
         mutating func number() -> Double? {
@@ -176,7 +180,9 @@ enum SwipeBodyParser {
             var seen = 0
             if eat(0x7D) { return true }
             repeat {
-                guard let key = string(), let k = keys.firstIndex(of: key), seen & (1 << k) == 0, eat(0x3A) else { return false }
+                guard let key = string(), let k = keys.firstIndex(of: key), seen & (1 << k) == 0, eat(0x3A) else {
+                    return false
+                }
                 seen |= 1 << k
                 guard member(&self, k) else { return false }
             } while eat(0x2C)
@@ -212,7 +218,9 @@ enum SwipeBodyParser {
         mutating func swipeRequest() -> SwipeRequest? {
             var card: Int64?
             var direction: String?
-            var input: String?, participant: String?, key: String?
+            var input: String?
+            var participant: String?
+            var key: String?
             var decisionMs: Double?
             var trace: Trace?
             let ok = object(Self.requestKeys) { p, k in

@@ -28,7 +28,8 @@ struct SwipesController: Sendable {
         let body = try await decoding.collectJSONBody(request)
         let fast = SwipeBodyParser.parse(body)
         let r: SwipeRequest = try fast ?? RequestDecoding.decode(SwipeRequest.self, body)
-        let fingerprint = SwipeFingerprint.of(r, deck: slug, participant: r.participant ?? context.knownParticipant ?? "")
+        let fingerprint = SwipeFingerprint.of(
+            r, deck: slug, participant: r.participant ?? context.knownParticipant ?? "")
         let outcome = try await swipes.submit(
             deck: slug, r, key: request.headers[.idempotencyKey], fingerprint: fingerprint,
             cookies: context.cookies, network: context.network, now: clock())
@@ -37,7 +38,9 @@ struct SwipesController: Sendable {
         func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
             headers.append(contentsOf: extra)
-            return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)).json)))
+            return Response(
+                status: .created, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)).json)))
         }
         switch outcome {
         case .created(let s): return answer(s, [.location: "/api/v1/swipes/\(s.id)"])
@@ -48,7 +51,8 @@ struct SwipesController: Sendable {
 
     struct Batch: Decodable { var swipes: [SwipeRequest] }
 
-    @Sendable func postBatch(_ request: Request, context: AppRequestContext) async throws -> [String: [BatchItemResult]] {
+    @Sendable func postBatch(_ request: Request, context: AppRequestContext) async throws -> [String: [BatchItemResult]]
+    {
         let slug = try context.parameters.require("deck")
         let body = try await decoding.collectJSONBody(request)
         let batch = try RequestDecoding.decode(Batch.self, body)
@@ -65,13 +69,25 @@ struct SwipesController: Sendable {
         let results = await withTaskGroup(of: (Int, BatchItemResult).self) { group in
             for (i, item) in batch.swipes.enumerated() {
                 group.addTask {
-                    let fp = SwipeFingerprint.of(item, deck: slug, participant: item.participant ?? context.knownParticipant ?? "")
+                    let fp = SwipeFingerprint.of(
+                        item, deck: slug, participant: item.participant ?? context.knownParticipant ?? "")
                     do {
-                        let o = try await swipes.submit(deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookies: context.cookies,
+                        let o = try await swipes.submit(
+                            deck: slug, item, key: item.idempotencyKey, fingerprint: fp, cookies: context.cookies,
                             network: context.network, now: clock())
                         switch o {
-                        case .created(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil))
-                        case .replayed(let s): return (i, BatchItemResult(status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil))
+                        case .created(let s):
+                            return (
+                                i,
+                                BatchItemResult(
+                                    status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil)
+                            )
+                        case .replayed(let s):
+                            return (
+                                i,
+                                BatchItemResult(
+                                    status: 201, swipe: SwipeJSON(s, deck: slug), replayed: true, error: nil)
+                            )
                         case .refused(let e): return (i, BatchItemResult(ApiError(e)))
                         }
                     } catch let e as ApiError {
@@ -106,10 +122,13 @@ struct SwipesController: Sendable {
         let id = try context.parameters.require("id")
         let body = try RequestDecoding.decode(FlipBody.self, try await decoding.collectJSONBody(request))
         guard let d = Decision(rawValue: body.direction), d != .none else {
-            throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
+            throw ApiError.invalidField(
+                code: "invalid_direction",
+                message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
         }
         let (s, deck) = try await swipes.flip(
-            id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"), cookies: context.cookies, network: context.network, now: clock())
+            id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"),
+            cookies: context.cookies, network: context.network, now: clock())
         return SwipeEnvelope(swipe: SwipeJSON(s, deck: deck))
     }
 

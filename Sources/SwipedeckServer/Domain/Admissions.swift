@@ -16,10 +16,16 @@ public struct Admissions: Sendable {
     /// first, so wrong codes and signatures are guessed no faster than people join; an admission by
     /// code or signed id gives it back (the code is the person: nobody new joined).
     /// - Throws: `rateLimited` past the join budget, then as `admit`.
-    public func join(_ deck: Deck, _ proof: Proof, address: String?, now: Double) async throws -> (token: String, credential: ParticipantCredential) {
-        if let wait = try await joins.take(address: address, deck: deck, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
+    public func join(_ deck: Deck, _ proof: Proof, address: String?, now: Double) async throws -> (
+        token: String, credential: ParticipantCredential
+    ) {
+        if let wait = try await joins.take(address: address, deck: deck, now: now) {
+            throw ApiError.rateLimited(retryAfter: wait)
+        }
         let (admission, subject) = try await admit(deck, proof)
-        if admission == .code || admission == .external { try await joins.refund(address: address, deck: deck, now: now) }
+        if admission == .code || admission == .external {
+            try await joins.refund(address: address, deck: deck, now: now)
+        }
         return signer.issue(.deck(deck.id, admission), subject: subject, now: now)
     }
 
@@ -49,7 +55,9 @@ public struct Admissions: Sendable {
         case .link:
             return (.open, "")
         case .unlisted:
-            guard let key = proof.key, !deck.accessSecret.isEmpty, Self.same(key, deck.accessSecret) else { throw ApiError.accessRequired }
+            guard let key = proof.key, !deck.accessSecret.isEmpty, Self.same(key, deck.accessSecret) else {
+                throw ApiError.accessRequired
+            }
             return (.secretLink, "")
         case .codes:
             guard let code = proof.code.map(AccessCode.normalized), AccessCode.isWellFormed(code),
@@ -58,7 +66,8 @@ public struct Admissions: Sendable {
             return (.code, code)
         case .allowList:
             guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid), !deck.accessSecret.isEmpty,
-                Self.same(sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: deck.accessSecret))
+                Self.same(
+                    sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: deck.accessSecret))
             else { throw ApiError.accessRequired }
             return (.external, pid)
         }
@@ -66,14 +75,17 @@ public struct Admissions: Sendable {
 
     /// An external id: 1–128 characters of `[A-Za-z0-9._@:-]` (an email address, a student number, a UUID).
     public static func isExternalId(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { b in
-            (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 46 || b == 95 || b == 64 || b == 58 || b == 45
-        }
+        !s.isEmpty && s.utf8.count <= 128
+            && s.utf8.allSatisfy { b in
+                (48...57).contains(b) || (65...90).contains(b) || (97...122).contains(b) || b == 46 || b == 95
+                    || b == 64 || b == 58 || b == 45
+            }
     }
 
     /// `a == b` in time independent of where they differ.
     static func same(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0
         for (p, q) in zip(x, y) { difference |= p ^ q }

@@ -28,12 +28,14 @@ struct ByteReader {
 
     func u32be(_ offset: Int) -> Int? {
         guard has(offset, 4) else { return nil }
-        return Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        return Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+            | Int(bytes[offset + 3])
     }
 
     func u32le(_ offset: Int) -> Int? {
         guard has(offset, 4) else { return nil }
-        return Int(bytes[offset + 3]) << 24 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset])
+        return Int(bytes[offset + 3]) << 24 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 1]) << 8
+            | Int(bytes[offset])
     }
 
     /// True when the bytes at `offset` are exactly `pattern`.

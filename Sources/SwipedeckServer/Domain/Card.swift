@@ -1,4 +1,5 @@
 import Foundation
+
 /// A stored card: its row id (exposed in the API as `id`) and its content (`NewCard`), whose fields
 /// read and write through as the card's own (`card.title`). Only storage makes one, from the id
 /// its insert returned or a row.

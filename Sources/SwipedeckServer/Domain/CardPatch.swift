@@ -12,7 +12,8 @@ public struct CardPatch: Sendable, Codable {
     public var accent: String?
 
     public init(
-        title: String? = nil, subtitle: String? = nil, body: String? = nil, image: String? = nil, images: [String]? = nil,
+        title: String? = nil, subtitle: String? = nil, body: String? = nil, image: String? = nil,
+        images: [String]? = nil,
         link: String? = nil, accent: String? = nil
     ) {
         self.title = title

@@ -40,7 +40,8 @@ public final class ClusterGuard: Sendable {
         let states = try await store.exclusionStates(deckId: deckId)
         for cluster in clusters {
             for id in cluster.members where !states.excluded.contains(id) && !states.lifted.contains(id) {
-                try await store.setExcluded(deck: deck, participant: id, true, reason: Self.reasonPrefix + cluster.reason, by: nil, now: now)
+                try await store.setExcluded(
+                    deck: deck, participant: id, true, reason: Self.reasonPrefix + cluster.reason, by: nil, now: now)
             }
         }
         return clusters

@@ -19,7 +19,8 @@ public enum DeckCSV {
         let cards = rows.dropFirst().filter { !($0.count == 1 && $0[0].isEmpty) }.map { row in
             DeckInput.CardInput(
                 title: ti < row.count ? row[ti] : "", subtitle: col("subtitle", row), body: col("body", row),
-                image: col("image", row), images: col("images", row).map { $0.split(whereSeparator: \.isWhitespace).map(String.init) },
+                image: col("image", row),
+                images: col("images", row).map { $0.split(whereSeparator: \.isWhitespace).map(String.init) },
                 link: col("link", row), accent: col("accent", row))
         }
         return DeckInput(slug: slug, title: title, profile: profile, cards: cards)
@@ -36,7 +37,12 @@ public enum DeckCSV {
         while let c = it.popFirst() {
             if quoted {
                 if c == "\"" {
-                    if it.first == "\"" { field.unicodeScalars.append("\""); it.removeFirst() } else { quoted = false }
+                    if it.first == "\"" {
+                        field.unicodeScalars.append("\"")
+                        it.removeFirst()
+                    } else {
+                        quoted = false
+                    }
                 } else {
                     field.unicodeScalars.append(c)
                 }

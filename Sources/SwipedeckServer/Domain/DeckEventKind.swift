@@ -20,5 +20,7 @@ public enum DeckEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     public static func archiving(_ archived: Bool) -> DeckEventKind { archived ? .cardArchived : .cardRestored }
 
     /// `participantExcluded` or `participantIncluded`.
-    public static func excluding(_ excluded: Bool) -> DeckEventKind { excluded ? .participantExcluded : .participantIncluded }
+    public static func excluding(_ excluded: Bool) -> DeckEventKind {
+        excluded ? .participantExcluded : .participantIncluded
+    }
 }

@@ -40,21 +40,28 @@ public struct DeckInput: Sendable, Codable {
         /// in messages ("card 3").
         public func validated(position: Int, label at: String) throws(ApiError) -> NewCard {
             func fail(_ code: String, _ message: String) -> ApiError { .invalidField(code: code, message: message) }
-            let (title, subtitle, body) = (DeckInput.lines(title), DeckInput.lines(subtitle ?? ""), DeckInput.lines(body ?? ""))
+            let (title, subtitle, body) = (
+                DeckInput.lines(title), DeckInput.lines(subtitle ?? ""), DeckInput.lines(body ?? "")
+            )
             if !DeckInput.isText(title, max: Card.maxTitleLength, required: true) {
                 throw fail("invalid_card_title", "\(at): title must be 1–\(Card.maxTitleLength) characters.")
             }
             if !DeckInput.isText(subtitle, max: Card.maxSubtitleLength, required: false) {
                 throw fail(
                     "invalid_card_text",
-                    "\(at): the subtitle must be at most \(Card.maxSubtitleLength) characters, without control characters.")
+                    "\(at): the subtitle must be at most \(Card.maxSubtitleLength) characters, without control characters."
+                )
             }
             if !DeckInput.isText(body, max: Card.maxBodyLength, required: false) {
-                throw fail("invalid_card_text", "\(at): the text must be at most 5,000 characters, without control characters.")
+                throw fail(
+                    "invalid_card_text", "\(at): the text must be at most 5,000 characters, without control characters."
+                )
             }
             let images = try imageList(label: at)
             let link = link ?? ""
-            if !link.isEmpty && !DeckInput.isLink(link) { throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.") }
+            if !link.isEmpty && !DeckInput.isLink(link) {
+                throw fail("invalid_link", "\(at): link must be a /path or an http(s) URL.")
+            }
             let accent = accent ?? Card.defaultAccent
             if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
             return NewCard(
@@ -96,7 +103,10 @@ public struct DeckInput: Sendable, Codable {
     public var labels: Labels?
     public var cards: [CardInput]
 
-    public init(slug: String, title: String, description: String? = nil, profile: String? = nil, allowButtons: Bool? = nil, labels: Labels? = nil, cards: [CardInput]) {
+    public init(
+        slug: String, title: String, description: String? = nil, profile: String? = nil, allowButtons: Bool? = nil,
+        labels: Labels? = nil, cards: [CardInput]
+    ) {
         self.slug = slug
         self.title = title
         self.description = description
@@ -126,7 +136,8 @@ public struct DeckInput: Sendable, Codable {
         }
         let profileName = profile ?? Deck.defaultProfile
         if SwipeProfile.named(profileName) == nil {
-            throw fail("unknown_profile", "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
+            throw fail(
+                "unknown_profile", "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
         }
         for l in [labels?.left, labels?.right, labels?.up, labels?.down] {
             if let l, !Self.isText(l, max: Deck.maxLabelLength, required: true) {
@@ -136,9 +147,11 @@ public struct DeckInput: Sendable, Codable {
         if cards.isEmpty { throw fail("no_cards", "a deck needs at least one card.") }
         if cards.count > Self.maxCards { throw fail("too_many_cards", "a deck holds at most \(Self.maxCards) cards.") }
         var deck = NewDeck(
-            slug: slug, title: title, description: description ?? "", profile: profileName, allowButtons: allowButtons ?? true,
+            slug: slug, title: title, description: description ?? "", profile: profileName,
+            allowButtons: allowButtons ?? true,
             leftLabel: labels?.left ?? Deck.defaultLabels.left, rightLabel: labels?.right ?? Deck.defaultLabels.right,
-            upLabel: labels?.up ?? Deck.defaultLabels.up, downLabel: labels?.down ?? Deck.defaultLabels.down, createdAt: now)
+            upLabel: labels?.up ?? Deck.defaultLabels.up, downLabel: labels?.down ?? Deck.defaultLabels.down,
+            createdAt: now)
         deck.accessSecret = Secret.token()
         var rows: [NewCard] = []
         rows.reserveCapacity(cards.count)
@@ -149,7 +162,8 @@ public struct DeckInput: Sendable, Codable {
     }
 
     public static func isValidSlug(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+        !s.isEmpty && s.utf8.count <= 64
+            && s.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
     }
 
     /// `s` with every line break as one line feed: browsers send a textarea's line breaks as CR LF
@@ -180,6 +194,7 @@ public struct DeckInput: Sendable, Codable {
 
     static func isHexColor(_ s: String) -> Bool {
         let u = Array(s.utf8)
-        return u.count == 7 && u[0] == 35 && u[1...].allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
+        return u.count == 7 && u[0] == 35
+            && u[1...].allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
     }
 }

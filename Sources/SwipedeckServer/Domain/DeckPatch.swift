@@ -31,7 +31,8 @@ public struct DeckPatch: Sendable, Decodable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs, access, joinLimit, listed
+        case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs,
+            access, joinLimit, listed
     }
 
     public init(from decoder: any Decoder) throws {
@@ -78,7 +79,9 @@ public struct DeckPatch: Sendable, Decodable {
         }
         if let profile {
             if SwipeProfile.named(profile) == nil {
-                throw fail("unknown_profile", "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
+                throw fail(
+                    "unknown_profile",
+                    "profile must be one of: \(SwipeProfile.all.map(\.name).joined(separator: ", ")).")
             }
             d.profile = profile
         }
@@ -96,31 +99,42 @@ public struct DeckPatch: Sendable, Decodable {
         if let resultsPublic { d.resultsPublic = resultsPublic }
         if let quota {
             if let q = quota, !(1...DeckInput.maxCards).contains(q) {
-                throw fail("invalid_quota", "quota must be a whole number of cards from 1 to \(DeckInput.maxCards), or null for no limit.")
+                throw fail(
+                    "invalid_quota",
+                    "quota must be a whole number of cards from 1 to \(DeckInput.maxCards), or null for no limit.")
             }
             d.quota = quota
         }
         if let order {
-            guard let order = CardOrder(rawValue: order) else { throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".") }
+            guard let order = CardOrder(rawValue: order) else {
+                throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".")
+            }
             d.cardOrder = order
         }
         if let countedInputs {
             let kinds = countedInputs.compactMap(CountedInput.init(rawValue:))
             if kinds.isEmpty || kinds.count != countedInputs.count {
-                throw fail("invalid_counted_inputs", "countedInputs must list one or more of: drag, button, api (suspect swipes never count).")
+                throw fail(
+                    "invalid_counted_inputs",
+                    "countedInputs must list one or more of: drag, button, api (suspect swipes never count).")
             }
             d.countedInputs = Set(kinds)
         }
         if let access {
             guard let mode = DeckAccessMode(rawValue: access) else {
-                throw fail("invalid_access", "access must be one of: \(DeckAccessMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw fail(
+                    "invalid_access",
+                    "access must be one of: \(DeckAccessMode.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             d.access = mode
         }
         if d.access != .link && d.accessSecret.isEmpty { d.accessSecret = Secret.token() }
         if let joinLimit {
             if let n = joinLimit, !(1...Self.maxJoinLimit).contains(n) {
-                throw fail("invalid_join_limit", "joinLimit must be a whole number of people from 1 to \(Self.maxJoinLimit), or null for the server's budget.")
+                throw fail(
+                    "invalid_join_limit",
+                    "joinLimit must be a whole number of people from 1 to \(Self.maxJoinLimit), or null for the server's budget."
+                )
             }
             d.joinLimit = joinLimit
         }

@@ -25,7 +25,9 @@ public enum HumanPace {
     ///   - now: the swipe's arrival, seconds since 1970.
     ///   - mintedAt: when the participant's credential was minted, if it says so.
     ///   - previous: the participant's latest decisions in this deck, newest first (at most two read).
-    public static func suspectReason(input: SwipeInput, now: Double, mintedAt: Double?, previous: [Double]) -> SuspectReason? {
+    public static func suspectReason(input: SwipeInput, now: Double, mintedAt: Double?, previous: [Double])
+        -> SuspectReason?
+    {
         let button = input == .button || input == .key
         if previous.count >= 2 && now - previous[1] < burstWindowSeconds { return button ? .buttonBurst : .dragBurst }
         if let mintedAt, now - mintedAt < readingSeconds { return button ? .buttonBeforeRead : .dragBeforeRead }

@@ -34,7 +34,8 @@ public enum ImageMetadata {
     /// PNG chunk types kept: the critical ones, transparency, colour space and profile, gamma,
     /// significant bits, background, pixel size, APNG animation, HDR signalling.
     static let pngKept: Set<String> = [
-        "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "cHRM", "gAMA", "iCCP", "sBIT", "sRGB", "cICP", "mDCv", "cLLi", "bKGD", "pHYs",
+        "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "cHRM", "gAMA", "iCCP", "sBIT", "sRGB", "cICP", "mDCv", "cLLi", "bKGD",
+        "pHYs",
         "acTL", "fcTL", "fdAT",
     ]
     /// WebP chunk types kept: the image (lossy, lossless, extended), alpha, animation, ICC profile.
@@ -65,10 +66,16 @@ public enum ImageMetadata {
         var offset = 2
         while offset < bytes.count {
             // A marker: FF, fill FFs, the marker byte.
-            guard bytes[offset] == 0xFF else { out += bytes[offset...]; return out }
+            guard bytes[offset] == 0xFF else {
+                out += bytes[offset...]
+                return out
+            }
             var markerAt = offset
             while markerAt + 1 < bytes.count, bytes[markerAt + 1] == 0xFF { markerAt += 1 }
-            guard let marker = reader.u8(markerAt + 1) else { out += bytes[offset...]; return out }
+            guard let marker = reader.u8(markerAt + 1) else {
+                out += bytes[offset...]
+                return out
+            }
             let segmentStart = markerAt + 2
             if marker == 0xD9 {
                 out += [0xFF, 0xD9]
@@ -144,7 +151,8 @@ public enum ImageMetadata {
         out.reserveCapacity(bytes.count)
         var offset = 12
         while offset < end {
-            guard let type = reader.fourCC(offset), let length = reader.u32le(offset + 4), offset + 8 + length <= end else {
+            guard let type = reader.fourCC(offset), let length = reader.u32le(offset + 4), offset + 8 + length <= end
+            else {
                 out += bytes[offset..<end]
                 break
             }
@@ -188,11 +196,13 @@ public enum ImageMetadata {
                     guard let label = reader.u8(offset + 1) else { throw ImageRefusal.empty }
                     blockEnd = try ImageSniffer.skipSubBlocks(reader, from: offset + 2)
                     // An application extension's first sub-block is 11 bytes: identifier and code.
-                    let isXMP = label == 0xFF && reader.u8(offset + 2) == 11 && reader.matches(offset + 3, ascii: "XMP DataXMP")
+                    let isXMP =
+                        label == 0xFF && reader.u8(offset + 2) == 11 && reader.matches(offset + 3, ascii: "XMP DataXMP")
                     keep = label != 0xFE && !isXMP
                 case 0x2C:
                     guard let localFlags = reader.u8(offset + 9) else { throw ImageRefusal.empty }
-                    blockEnd = try ImageSniffer.skipSubBlocks(reader, from: offset + 11 + ImageSniffer.colourTableLength(localFlags))
+                    blockEnd = try ImageSniffer.skipSubBlocks(
+                        reader, from: offset + 11 + ImageSniffer.colourTableLength(localFlags))
                 default:
                     throw ImageRefusal.empty
                 }

@@ -17,7 +17,9 @@ public struct ImageName: Sendable, Hashable, CustomStringConvertible {
     /// four extensions (so no path, no `..`, no other file in the folder can be named).
     public init?(fileName: String) {
         let parts = fileName.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, Self.isHash(parts[0]), let format = ImageFormat(fileExtension: String(parts[1])) else { return nil }
+        guard parts.count == 2, Self.isHash(parts[0]), let format = ImageFormat(fileExtension: String(parts[1])) else {
+            return nil
+        }
         self.hash = String(parts[0])
         self.format = format
     }

@@ -33,7 +33,8 @@ public enum ImageRefusal: Error, Sendable, Equatable {
         case .unreadable(let format, let reason):
             return "This file starts like a \(format.displayName) image but cannot be read: \(reason)."
         case .tooManyPixels(let width, let height, let limit):
-            return "This image is \(width) × \(height) pixels; at most \(limit) pixels are accepted. Scale it down and upload it again."
+            return
+                "This image is \(width) × \(height) pixels; at most \(limit) pixels are accepted. Scale it down and upload it again."
         }
     }
 }

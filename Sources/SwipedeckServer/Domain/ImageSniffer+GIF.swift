@@ -7,7 +7,8 @@ extension ImageSniffer {
     /// sub-blocks), `0x21` extension (label, sub-blocks), `0x3B` trailer. A file that ends at a
     /// block boundary without the trailer is accepted, as browsers show it. Every step advances.
     static func gifSize(_ reader: ByteReader) throws(ImageRefusal) -> (Int, Int) {
-        guard let width = reader.u16le(6), let height = reader.u16le(8), let flags = reader.u8(10), reader.has(11, 2) else {
+        guard let width = reader.u16le(6), let height = reader.u16le(8), let flags = reader.u8(10), reader.has(11, 2)
+        else {
             throw .unreadable(.gif, reason: "it is cut off inside its header")
         }
         var offset = 13 + colourTableLength(flags)
@@ -18,10 +19,13 @@ extension ImageSniffer {
             case 0x3B:
                 offset = reader.count
             case 0x21:
-                guard reader.has(offset + 1, 1) else { throw .unreadable(.gif, reason: "it is cut off inside an extension") }
+                guard reader.has(offset + 1, 1) else {
+                    throw .unreadable(.gif, reason: "it is cut off inside an extension")
+                }
                 offset = try skipSubBlocks(reader, from: offset + 2)
             case 0x2C:
-                guard let localFlags = reader.u8(offset + 9), reader.has(offset + 10 + colourTableLength(localFlags), 1) else {
+                guard let localFlags = reader.u8(offset + 9), reader.has(offset + 10 + colourTableLength(localFlags), 1)
+                else {
                     throw .unreadable(.gif, reason: "it is cut off inside an image descriptor")
                 }
                 offset = try skipSubBlocks(reader, from: offset + 11 + colourTableLength(localFlags))
@@ -44,10 +48,14 @@ extension ImageSniffer {
     static func skipSubBlocks(_ reader: ByteReader, from start: Int) throws(ImageRefusal) -> Int {
         var offset = start
         while true {
-            guard let size = reader.u8(offset) else { throw .unreadable(.gif, reason: "it is cut off inside a block of data") }
+            guard let size = reader.u8(offset) else {
+                throw .unreadable(.gif, reason: "it is cut off inside a block of data")
+            }
             offset += 1
             if size == 0 { return offset }
-            guard reader.has(offset, size) else { throw .unreadable(.gif, reason: "it is cut off inside a block of data") }
+            guard reader.has(offset, size) else {
+                throw .unreadable(.gif, reason: "it is cut off inside a block of data")
+            }
             offset += size
         }
     }

@@ -10,10 +10,16 @@ extension ImageSniffer {
         var offset = 2
         var size: (Int, Int)?
         while true {
-            guard let byte = reader.u8(offset) else { throw .unreadable(.jpeg, reason: "it is cut off before its image data") }
-            guard byte == 0xFF else { throw .unreadable(.jpeg, reason: "it has no marker where one belongs, at byte \(offset)") }
+            guard let byte = reader.u8(offset) else {
+                throw .unreadable(.jpeg, reason: "it is cut off before its image data")
+            }
+            guard byte == 0xFF else {
+                throw .unreadable(.jpeg, reason: "it has no marker where one belongs, at byte \(offset)")
+            }
             while reader.u8(offset) == 0xFF { offset += 1 }
-            guard let marker = reader.u8(offset) else { throw .unreadable(.jpeg, reason: "it is cut off before its image data") }
+            guard let marker = reader.u8(offset) else {
+                throw .unreadable(.jpeg, reason: "it is cut off before its image data")
+            }
             offset += 1
             if marker == 0x01 || marker == 0xD8 || (0xD0...0xD7).contains(marker) { continue }
             if marker == 0xD9 || marker == 0x00 { throw .unreadable(.jpeg, reason: "it ends before its image data") }
@@ -24,7 +30,10 @@ extension ImageSniffer {
                 guard length >= 8, let height = reader.u16be(offset + 3), let width = reader.u16be(offset + 5) else {
                     throw .unreadable(.jpeg, reason: "its frame header is too short")
                 }
-                if height == 0 { throw .unreadable(.jpeg, reason: "its height is left to a later marker (DNL), which is not supported") }
+                if height == 0 {
+                    throw .unreadable(
+                        .jpeg, reason: "its height is left to a later marker (DNL), which is not supported")
+                }
                 size = (width, height)
             }
             if marker == 0xDA {

@@ -65,7 +65,9 @@ public enum ImageSniffer {
         if reader.matches(0, ascii: "%PDF-") { return "a PDF document" }
         if reader.matches(0, ascii: "II*\u{0}") || reader.matches(0, ascii: "MM\u{0}*") { return "a TIFF image" }
         if reader.matches(0, [0x00, 0x00, 0x01, 0x00]) { return "an ICO icon" }
-        if reader.matches(0, [0xFF, 0x0A]) || reader.matches(0, [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "a JPEG XL image" }
+        if reader.matches(0, [0xFF, 0x0A]) || reader.matches(0, [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
+            return "a JPEG XL image"
+        }
         if reader.matches(4, ascii: "ftyp") {
             let brand = reader.fourCC(8) ?? ""
             if brand.hasPrefix("avi") { return "an AVIF image" }
@@ -74,7 +76,9 @@ public enum ImageSniffer {
         }
         if reader.matches(0, ascii: "RIFF") { return "a RIFF file (\(reader.fourCC(8) ?? "cut short")), not WebP" }
         if reader.matches(0, ascii: "PK\u{3}\u{4}") { return "a ZIP archive" }
-        if reader.matches(0, ascii: "BM"), let header = reader.u32le(14), [12, 40, 52, 56, 64, 108, 124].contains(header) {
+        if reader.matches(0, ascii: "BM"), let header = reader.u32le(14),
+            [12, 40, 52, 56, 64, 108, 124].contains(header)
+        {
             return "a BMP image"
         }
         return describeText(reader.bytes)
@@ -89,8 +93,12 @@ public enum ImageSniffer {
         guard isText else { return "of an unknown type" }
         let text = String(decoding: head, as: UTF8.self).lowercased()
         if text.contains("<svg") { return "an SVG image, which can run scripts" }
-        let htmlStarts = ["<!doctype html", "<html", "<head", "<body", "<script", "<iframe", "<meta", "<div", "<p>", "<a "]
-        if htmlStarts.contains(where: text.hasPrefix) || (text.hasPrefix("<") && text.contains("<html")) { return "an HTML page" }
+        let htmlStarts = [
+            "<!doctype html", "<html", "<head", "<body", "<script", "<iframe", "<meta", "<div", "<p>", "<a ",
+        ]
+        if htmlStarts.contains(where: text.hasPrefix) || (text.hasPrefix("<") && text.contains("<html")) {
+            return "an HTML page"
+        }
         if text.hasPrefix("<?xml") || text.hasPrefix("<") { return "XML or markup" }
         if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON or other text" }
         return "text"

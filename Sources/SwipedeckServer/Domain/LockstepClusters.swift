@@ -76,9 +76,11 @@ public enum LockstepClusters {
         /// than 1 would".
         public var reason: String {
             let span = Int((joinedTo - joinedFrom).rounded())
-            let within = span < 2 ? "within a second" : span < 120 ? "within \(span) seconds" : "within \(span / 60) minutes"
+            let within =
+                span < 2 ? "within a second" : span < 120 ? "within \(span) seconds" : "within \(span / 60) minutes"
             let chance = expected < 1 ? "fewer than 1" : "about \(Int(expected.rounded()))"
-            return "\(members.count) people joined from one network (\(network)) \(within) and decided \(mode.count) cards the same way; "
+            return
+                "\(members.count) people joined from one network (\(network)) \(within) and decided \(mode.count) cards the same way; "
                 + "by chance, \(chance) would"
         }
     }
@@ -101,7 +103,9 @@ public enum LockstepClusters {
                 if let c = candidate(burst, network: network, needed: needed) { candidates.append(c) }
             }
         }
-        candidates.sort { ($0.near.count, $1.network, $1.burst[0].joinedAt) > ($1.near.count, $0.network, $0.burst[0].joinedAt) }
+        candidates.sort {
+            ($0.near.count, $1.network, $1.burst[0].joinedAt) > ($1.near.count, $0.network, $0.burst[0].joinedAt)
+        }
         var clusters: [Cluster] = []
         var flagged = Set<String>()
         for c in candidates {
@@ -135,15 +139,20 @@ public enum LockstepClusters {
         guard compared.count >= minSize else { return nil }
         var counts: [[Int64: String]: Int] = [:]
         for m in compared { counts[m.decisions, default: 0] += 1 }
-        func spelled(_ v: [Int64: String]) -> String { v.keys.sorted().map { "\($0)=\(v[$0] ?? "")" }.joined(separator: ",") }
-        guard let mode = counts.max(by: { a, b in
-            (a.value, a.key.count, spelled(b.key)) < (b.value, b.key.count, spelled(a.key))
-        })?.key, mode.count >= needed else { return nil }
+        func spelled(_ v: [Int64: String]) -> String {
+            v.keys.sorted().map { "\($0)=\(v[$0] ?? "")" }.joined(separator: ",")
+        }
+        guard
+            let mode = counts.max(by: { a, b in
+                (a.value, a.key.count, spelled(b.key)) < (b.value, b.key.count, spelled(a.key))
+            })?.key, mode.count >= needed
+        else { return nil }
         let cards = mode.keys.sorted()
         let near = compared.filter { m in
             let shared = cards.filter { m.decisions[$0] != nil }
             guard shared.count >= needed else { return false }
-            return shared.filter { m.decisions[$0] != mode[$0] }.count <= Int((Double(shared.count) * maxDifferenceShare).rounded(.down))
+            return shared.filter { m.decisions[$0] != mode[$0] }.count
+                <= Int((Double(shared.count) * maxDifferenceShare).rounded(.down))
         }
         guard near.count >= minSize else { return nil }
         return Candidate(network: network, burst: burst, compared: compared.count, mode: mode, near: near)
@@ -189,7 +198,8 @@ public enum LockstepClusters {
         if p >= 1 { return 1 }
         var total = 0.0
         for i in k...n {
-            let logTerm = lgamma(Double(n + 1)) - lgamma(Double(i + 1)) - lgamma(Double(n - i + 1))
+            let logTerm =
+                lgamma(Double(n + 1)) - lgamma(Double(i + 1)) - lgamma(Double(n - i + 1))
                 + Double(i) * log(p) + Double(n - i) * log1p(-p)
             total += exp(logTerm)
         }

@@ -11,9 +11,10 @@ public struct Owner: Sendable, Hashable, Codable {
 
     /// Whether `s` is a well-formed owner name.
     public static func isValidName(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { b in
-            (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
-        }
+        !s.isEmpty && s.utf8.count <= 64
+            && s.utf8.allSatisfy { b in
+                (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
+            }
     }
 
     /// Whether `s` passes `PasswordPolicy` (10–200 characters, not a common password).

@@ -20,8 +20,9 @@ public struct Participant: Sendable, Hashable, Codable {
 
     /// Whether `s` is a well-formed participant id.
     public static func isValidId(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { b in
-            (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
-        }
+        !s.isEmpty && s.utf8.count <= 64
+            && s.utf8.allSatisfy { b in
+                (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
+            }
     }
 }

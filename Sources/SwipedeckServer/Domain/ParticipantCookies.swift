@@ -11,7 +11,9 @@ public struct ParticipantCookies: Sendable {
     /// expired, retired, or signed with another secret).
     public var rejected = false
 
-    public init(device: ParticipantCredential? = nil, decks: [Int64: ParticipantCredential] = [:], rejected: Bool = false) {
+    public init(
+        device: ParticipantCredential? = nil, decks: [Int64: ParticipantCredential] = [:], rejected: Bool = false
+    ) {
         self.device = device
         self.decks = decks
         self.rejected = rejected
@@ -29,6 +31,8 @@ public struct ParticipantCookies: Sendable {
 
     /// The cookie that admits a browser to deck `deckId` with `token`, for the token's lifetime.
     static func deckCookie(_ deckId: Int64, _ token: String) -> Cookie {
-        Cookie(name: deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/", httpOnly: true, sameSite: .lax)
+        Cookie(
+            name: deckCookieName(deckId), value: token, maxAge: Int(ParticipantSigner.deckLifetime), path: "/",
+            httpOnly: true, sameSite: .lax)
     }
 }

@@ -21,12 +21,15 @@ public struct ParticipantNames: Sendable {
     /// returned as it is (the store then reports a participant without swipes).
     public func stored(_ shown: String, deckId: Int64) async throws -> String {
         if ParticipantSigner.isIdentity(shown) { return shown }
-        return try await store.participantIds(deckId: deckId).first { signer.pseudonym(of: $0, deckId: deckId) == shown } ?? shown
+        return try await store.participantIds(deckId: deckId).first {
+            signer.pseudonym(of: $0, deckId: deckId) == shown
+        } ?? shown
     }
 
     /// The owner's report on the participant `shown` names, naming them so.
     public func report(deck: Deck, shown: String) async throws -> ParticipantReport {
-        var report = try await store.participantReport(deck: deck, participant: try await stored(shown, deckId: deck.id))
+        var report = try await store.participantReport(
+            deck: deck, participant: try await stored(shown, deckId: deck.id))
         report.participant = shown
         return report
     }

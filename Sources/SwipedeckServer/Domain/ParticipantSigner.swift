@@ -81,7 +81,9 @@ public struct ParticipantSigner: Sendable {
     }
 
     /// `mint`, with the credential the token stands for (what `check` would give back at `now`).
-    public func issue(_ scope: ParticipantCredential.Scope, subject: String = "", now: Double) -> (token: String, credential: ParticipantCredential) {
+    public func issue(_ scope: ParticipantCredential.Scope, subject: String = "", now: Double) -> (
+        token: String, credential: ParticipantCredential
+    ) {
         var generator = SystemRandomNumberGenerator()
         let millis = UInt64(max(0, now * 1000)) & 0xFFFF_FFFF_FFFF
         let random = Hex.string(generator.next() as UInt64, width: 16)
@@ -91,7 +93,9 @@ public struct ParticipantSigner: Sendable {
             body = "b" + Hex.string(0, width: 8) + Hex.string(millis, width: 12) + random
         case .deck(let id, let admission):
             let deck = Hex.string(UInt64(truncatingIfNeeded: id) & 0xFFFF_FFFF, width: 8)
-            let tail = admission == .code || admission == .external ? mac("subject:\(id):\(admission.rawValue):", subject, bytes: 8) : random
+            let tail =
+                admission == .code || admission == .external
+                ? mac("subject:\(id):\(admission.rawValue):", subject, bytes: 8) : random
             body = String(admission.rawValue) + deck + Hex.string(millis, width: 12) + tail
         }
         return (sign(body: body), ParticipantCredential(scope: scope, mintedAt: Double(millis) / 1000, body: body))
@@ -124,7 +128,8 @@ public struct ParticipantSigner: Sendable {
         for (a, b) in zip(given, want) { difference |= a ^ b }
         guard difference == 0 else { return .unknown }
         let utf8 = Array(body.utf8)
-        guard utf8.count == 37, let letter = body.first, letter == "b" || ParticipantCredential.Admission(rawValue: letter) != nil,
+        guard utf8.count == 37, let letter = body.first,
+            letter == "b" || ParticipantCredential.Admission(rawValue: letter) != nil,
             let deck = UInt64(String(decoding: utf8[1..<9], as: UTF8.self), radix: 16),
             let millis = UInt64(String(decoding: utf8[9..<21], as: UTF8.self), radix: 16)
         else {
@@ -147,9 +152,12 @@ public struct ParticipantSigner: Sendable {
         var subject = credential.body
         if case .deck(let id, let admission) = credential.scope {
             if id != deckId & 0xFFFF_FFFF { return nil }
-            if admission == .code || admission == .external { subject = String(admission.rawValue) + String(credential.body.suffix(16)) }
+            if admission == .code || admission == .external {
+                subject = String(admission.rawValue) + String(credential.body.suffix(16))
+            }
         }
-        return ParticipantIdentity(id: "q" + mac("identity:\(deckId):", subject, bytes: 16), mintedAt: credential.mintedAt)
+        return ParticipantIdentity(
+            id: "q" + mac("identity:\(deckId):", subject, bytes: 16), mintedAt: credential.mintedAt)
     }
 
     /// The signature an `allowList` deck's link carries for external id `pid`: the first 32 hex
@@ -171,7 +179,8 @@ public struct ParticipantSigner: Sendable {
     /// Whether `id` has the shape of a derived identity (`q` and 32 hex digits).
     public static func isIdentity(_ id: String) -> Bool {
         let utf8 = Array(id.utf8)
-        return utf8.count == 33 && utf8[0] == UInt8(ascii: "q") && utf8.dropFirst().allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        return utf8.count == 33 && utf8[0] == UInt8(ascii: "q")
+            && utf8.dropFirst().allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// The first `bytes` bytes of HMAC-SHA256(secret, context + body), as hex digits.

@@ -29,8 +29,12 @@ public enum PasswordPolicy {
         let lower = password.lowercased()
         if let name, lower == name.lowercased() { return "Use a password other than your username." }
         if Set(lower).count < minDistinct { return "Use at least \(minDistinct) different characters." }
-        if isRepetition(Array(lower)) { return "Do not repeat a shorter piece: the password is only as strong as the piece." }
-        if let name, name.count >= 3, lower.contains(name.lowercased()) { return "Leave your username out of your password." }
+        if isRepetition(Array(lower)) {
+            return "Do not repeat a shorter piece: the password is only as strong as the piece."
+        }
+        if let name, name.count >= 3, lower.contains(name.lowercased()) {
+            return "Leave your username out of your password."
+        }
         if lower.contains("swipedeck") { return "Leave the name of this app out of your password." }
         let core = lower.trimmingCharacters(in: CharacterSet.letters.inverted)
         if CommonPasswords.list.contains(lower) || (!core.isEmpty && CommonPasswords.list.contains(core))
@@ -43,7 +47,8 @@ public enum PasswordPolicy {
 
     /// Whether `s` is a shorter piece written again and again (the last time possibly cut short).
     static func isRepetition(_ s: [Character]) -> Bool {
-        for period in stride(from: 1, through: s.count / 2, by: 1) where (period..<s.count).allSatisfy({ s[$0] == s[$0 - period] }) {
+        for period in stride(from: 1, through: s.count / 2, by: 1)
+        where (period..<s.count).allSatisfy({ s[$0] == s[$0 - period] }) {
             return true
         }
         return false

@@ -18,10 +18,12 @@ public enum ResultsCSV {
         for c in r.cards {
             let dirs = DirectionNames.columns.map { String(c.counts[$0, default: 0]) }
             let kinds = SwipeKind.allCases.map { String(c.kinds[$0.rawValue, default: 0]) } + [String(c.all)]
-            let fields = [
-                String(c.rank), String(c.cardId), cell(c.title), c.archived ? "1" : "0", String(c.likes), String(c.total), String(c.likeRate),
-                String(c.wilson.lower), String(c.wilson.upper),
-            ] + dirs + kinds
+            let fields =
+                [
+                    String(c.rank), String(c.cardId), cell(c.title), c.archived ? "1" : "0", String(c.likes),
+                    String(c.total), String(c.likeRate),
+                    String(c.wilson.lower), String(c.wilson.upper),
+                ] + dirs + kinds
             out += fields.joined(separator: ",") + "\r\n"
         }
         return out

@@ -60,7 +60,8 @@ public struct ResultsReport: Sendable, Encodable {
     public var directionTotals: [String: Int]
 
     public static func isLike(_ direction: String) -> Bool {
-        direction == Decision.right.rawValue || direction == Decision.up.rawValue || direction == Decision.upRight.rawValue
+        direction == Decision.right.rawValue || direction == Decision.up.rawValue
+            || direction == Decision.upRight.rawValue
     }
 
     /// Builds and ranks the report from the tally.
@@ -78,7 +79,8 @@ public struct ResultsReport: Sendable, Encodable {
             let likes = cc.filter { Self.isLike($0.key) }.values.reduce(0, +)
             let kinds = tally.kinds[id] ?? [:]
             return CardResult(
-                rank: 0, cardId: id, title: c.title, image: c.image, accent: c.accent, revision: c.revision, archived: c.archivedAt != nil,
+                rank: 0, cardId: id, title: c.title, image: c.image, accent: c.accent, revision: c.revision,
+                archived: c.archivedAt != nil,
                 likes: likes, total: total, likeRate: total > 0 ? Double(likes) / Double(total) : 0,
                 wilson: WilsonInterval(successes: likes, trials: total), counts: cc, kinds: byKind(kinds),
                 all: kinds.values.reduce(0, +))

@@ -13,10 +13,12 @@ public struct ResultsTally: Sendable {
 
     public init() {}
 
-    public mutating func add(card: Int64, direction: String, kind: SwipeKind, count: Int, counted set: Set<CountedInput>) {
+    public mutating func add(
+        card: Int64, direction: String, kind: SwipeKind, count: Int, counted set: Set<CountedInput>
+    ) {
         kinds[card, default: [:]][kind, default: 0] += count
         kindTotals[kind, default: 0] += count
-        guard let as_ = kind.countedAs, set.contains(as_) else { return }
+        guard let countedAs = kind.countedAs, set.contains(countedAs) else { return }
         counted[card, default: [:]][direction, default: 0] += count
         directionTotals[direction, default: 0] += count
     }

@@ -19,7 +19,8 @@ public struct StoredImage: Sendable, Hashable, Codable {
     /// The stored file's name (nil only for a row whose content type is none of the four formats,
     /// which the server never writes).
     public var name: ImageName? {
-        guard let format = ImageFormat.allCases.first(where: { $0.contentType == contentType }), ImageName.isHash(hash) else { return nil }
+        guard let format = ImageFormat.allCases.first(where: { $0.contentType == contentType }), ImageName.isHash(hash)
+        else { return nil }
         return ImageName(hash: hash, format: format)
     }
 }

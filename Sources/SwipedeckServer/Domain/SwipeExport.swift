@@ -9,7 +9,8 @@ import SwipePhysics
 /// milliseconds, release velocities px/ms (as the client measured them); an empty cell (JSON
 /// null) is no value.
 public enum SwipeExport {
-    public static let csvHeader = "swipe_id,participant,card_id,card_revision,direction,decision,input,kind,suspect,suspect_reason,"
+    public static let csvHeader =
+        "swipe_id,participant,card_id,card_revision,direction,decision,input,kind,suspect,suspect_reason,"
         + "decision_ms,velocity_x,velocity_y,duration_ms,created_at,undone_at"
 
     static func number(_ v: Double?) -> String { v.map { String($0) } ?? "" }
@@ -23,8 +24,10 @@ public enum SwipeExport {
     public static func csvLine(_ s: Swipe, names: DirectionNames) -> String {
         let kind = s.kind
         let fields = [
-            ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId), s.cardRevision.map(String.init) ?? "",
-            ResultsCSV.cell(s.direction.rawValue), ResultsCSV.cell(names.name(s.direction.rawValue)), ResultsCSV.cell(s.input.rawValue), kind.rawValue, s.suspect ? "1" : "0",
+            ResultsCSV.cell(s.id), ResultsCSV.cell(s.participantId), String(s.cardId),
+            s.cardRevision.map(String.init) ?? "",
+            ResultsCSV.cell(s.direction.rawValue), ResultsCSV.cell(names.name(s.direction.rawValue)),
+            ResultsCSV.cell(s.input.rawValue), kind.rawValue, s.suspect ? "1" : "0",
             ResultsCSV.cell(s.suspectReason ?? ""), number(s.decisionMs),
             number(s.velocityX), number(s.velocityY), number(s.durationMs), time(s.createdAt), time(s.undoneAt),
         ]
@@ -53,7 +56,8 @@ public enum SwipeExport {
     ///   as a failure rather than as a line that is silently `{}`.
     public static func jsonLine(_ s: Swipe, encoder: JSONEncoder) throws -> String {
         let line = Line(
-            id: s.id, participant: s.participantId, card: s.cardId, cardRevision: s.cardRevision, direction: s.direction, input: s.input,
+            id: s.id, participant: s.participantId, card: s.cardId, cardRevision: s.cardRevision,
+            direction: s.direction, input: s.input,
             kind: s.kind.rawValue, suspect: s.suspect,
             suspectReason: s.suspectReason, decisionMs: s.decisionMs, velocityX: s.velocityX, velocityY: s.velocityY,
             durationMs: s.durationMs, createdAt: s.createdAt, undoneAt: s.undoneAt)

@@ -16,7 +16,8 @@ public struct SwipeService: Sendable {
     public let metrics: AppMetrics?
 
     public init(
-        catalog: Catalog, writer: SwipeWriter, store: any Store, signer: ParticipantSigner, participantLimiter: RateLimiter,
+        catalog: Catalog, writer: SwipeWriter, store: any Store, signer: ParticipantSigner,
+        participantLimiter: RateLimiter,
         metrics: AppMetrics? = nil
     ) {
         self.metrics = metrics
@@ -43,7 +44,8 @@ public struct SwipeService: Sendable {
         network: String? = nil, now: Double
     ) async throws -> SwipeOutcome {
         do {
-            let outcome = try await checkAndWrite(deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
+            let outcome = try await checkAndWrite(
+                deck: slug, r, key: key, fingerprint: fingerprint, cookies: cookies, network: network, now: now)
             if case .refused(let error) = outcome { metrics?.recordRefusal(code: ApiError(error).code) }
             return outcome
         } catch let error as ApiError {
@@ -65,11 +67,14 @@ public struct SwipeService: Sendable {
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
         guard let direction = Decision(rawValue: r.direction), direction != .none else {
-            throw ApiError.invalidField(code: "invalid_direction", message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
+            throw ApiError.invalidField(
+                code: "invalid_direction",
+                message: "direction must be one of: \(Decision.directions.map(\.rawValue).joined(separator: ", ")).")
         }
         let input = try Self.input(r.input)
         if let ms = r.decisionMs, !(ms >= 0 && ms <= 86_400_000) {
-            throw ApiError.invalidField(code: "invalid_decision_ms", message: "decisionMs must be between 0 and 86,400,000.")
+            throw ApiError.invalidField(
+                code: "invalid_decision_ms", message: "decisionMs must be between 0 and 86,400,000.")
         }
         switch try await catalog.card(r.card, in: slug) {
         case .active: break
@@ -94,18 +99,24 @@ public struct SwipeService: Sendable {
                 swipe.suspectReason = verdict.suspect ? SuspectReason.machineLikeTrace.rawValue : nil
                 swipe.traceData = Data(TraceCodec.encode(trace))
             } catch {
-                try await writer.submit(.rejection(deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
+                try await writer.submit(
+                    .rejection(
+                        deckId: deckId, cardId: r.card, participantId: participant, code: error.rawValue, at: now))
                 throw ApiError.rejected(error)
             }
         } else {
             if input == .drag { throw ApiError.inputNotAllowed("A drag swipe needs its trace.") }
             if !deck.allowButtons { throw ApiError.inputNotAllowed("This deck accepts drag swipes with a trace only.") }
             if !profile.directions.contains(direction) {
-                throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
+                throw ApiError.invalidField(
+                    code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue)."
+                )
             }
         }
         let origin = SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network)
-        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, origin: origin)) else { throw ApiError.notFound("swipe") }
+        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, origin: origin)) else {
+            throw ApiError.notFound("swipe")
+        }
         return outcome
     }
 
@@ -115,7 +126,9 @@ public struct SwipeService: Sendable {
     /// - Returns: the undone swipe and its deck's slug.
     /// - Throws: `notFound("swipe")`, the credential's errors, `notYourSwipe`, `rateLimited`,
     ///   `deckClosed` (a closed deck's decisions are frozen), `cardArchived` (so is an archived card's).
-    public func undo(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (Swipe, String) {
+    public func undo(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (
+        Swipe, String
+    ) {
         let (s, deck, _) = try await ownSwipe(id: id, named: named, cookies: cookies, now: now)
         return (try await store.undoSwipe(id: s.id, participant: s.participantId, at: now), deck.slug)
     }
@@ -146,13 +159,18 @@ public struct SwipeService: Sendable {
     ) async throws -> (Swipe, String) {
         let (s, deck, identity) = try await ownSwipe(id: id, named: named, cookies: cookies, now: now)
         if !deck.swipeProfile.directions.contains(direction) {
-            throw ApiError.invalidField(code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
+            throw ApiError.invalidField(
+                code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
         }
         if !s.hasTrace || s.direction == direction {
-            return (try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction, at: now), deck.slug)
+            return (
+                try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction, at: now), deck.slug
+            )
         }
         if s.undoneAt != nil { throw ApiError.alreadyUndone }
-        if !deck.allowButtons { throw ApiError.inputNotAllowed("This deck counts drags only: undo the swipe and drag the card again.") }
+        if !deck.allowButtons {
+            throw ApiError.inputNotAllowed("This deck counts drags only: undo the swipe and drag the card again.")
+        }
         _ = try await store.undoSwipe(id: s.id, participant: s.participantId, at: now)
         let input: SwipeInput = named == nil ? .button : .api
         let key = UUID().uuidString
@@ -160,8 +178,12 @@ public struct SwipeService: Sendable {
         let decision = Swipe(
             id: key, deckId: s.deckId, cardId: s.cardId, participantId: s.participantId, direction: direction,
             input: input, trace: nil, velocityX: nil, velocityY: nil, durationMs: nil, decisionMs: nil,
-            suspect: false, requestHash: SwipeFingerprint.of(request, deck: deck.slug, participant: s.participantId), createdAt: now, undoneAt: nil)
-        switch try await writer.submit(.swipe(decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network))) {
+            suspect: false, requestHash: SwipeFingerprint.of(request, deck: deck.slug, participant: s.participantId),
+            createdAt: now, undoneAt: nil)
+        switch try await writer.submit(
+            .swipe(
+                decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network)))
+        {
         case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)
         case .refused(let error)?: throw error
         case nil: throw ApiError.notFound("swipe")
@@ -170,7 +192,9 @@ public struct SwipeService: Sendable {
 
     /// Swipe `id`, its deck and the acting identity, once the identity is the swipe's maker, has
     /// budget left, the deck is open and the card not archived (an archived card's tally is frozen).
-    private func ownSwipe(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (Swipe, Deck, ParticipantIdentity) {
+    private func ownSwipe(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (
+        Swipe, Deck, ParticipantIdentity
+    ) {
         guard let s = try await store.swipe(id: id) else { throw ApiError.notFound("swipe") }
         let deck = try await catalog.deck(try await store.deckSlug(id: s.deckId))
         let identity = try self.identity(named, cookies: cookies, deck: deck, now: now)
@@ -190,15 +214,23 @@ public struct SwipeService: Sendable {
     /// Takes one decision from the identity's budget (a swipe, a batch item, an undo, a flip).
     /// - Throws: `rateLimited` past it.
     public func takeDecision(_ identity: ParticipantIdentity, now: Double) throws {
-        if let wait = participantLimiter.take("p:" + identity.id, now: now) { throw ApiError.rateLimited(retryAfter: wait) }
+        if let wait = participantLimiter.take("p:" + identity.id, now: now) {
+            throw ApiError.rateLimited(retryAfter: wait)
+        }
     }
 
     /// `Idempotency-Key`: 1–128 characters of `[A-Za-z0-9._:-]`.
     static func checkedKey(_ k: String) throws -> String {
-        let ok = !k.isEmpty && k.utf8.count <= 128 && k.utf8.allSatisfy { b in
-            (b >= 48 && b <= 58) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
+        let ok =
+            !k.isEmpty && k.utf8.count <= 128
+            && k.utf8.allSatisfy { b in
+                (b >= 48 && b <= 58) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
+            }
+        if !ok {
+            throw ApiError.invalidField(
+                code: "invalid_idempotency_key",
+                message: "Idempotency-Key must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':', '-'.")
         }
-        if !ok { throw ApiError.invalidField(code: "invalid_idempotency_key", message: "Idempotency-Key must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', ':', '-'.") }
         return k
     }
 
@@ -209,12 +241,16 @@ public struct SwipeService: Sendable {
     /// - Throws: `invalid_participant` (malformed), `unknownParticipant` (not issued here, named or
     ///   by cookie, or of the retired format), `participantExpired`, `participantOtherDeck` (a
     ///   credential minted for another deck), `accessRequired`, `participant_required` (none).
-    public func identity(_ named: String?, cookies: ParticipantCookies, deck: Deck, now: Double) throws -> ParticipantIdentity {
+    public func identity(_ named: String?, cookies: ParticipantCookies, deck: Deck, now: Double) throws
+        -> ParticipantIdentity
+    {
         let deckId = deck.id
         let credential: ParticipantCredential
         if let named {
             guard Participant.isValidId(named) else {
-                throw ApiError.invalidField(code: "invalid_participant", message: "participant must be 1–64 characters of A–Z, a–z, 0–9, '_', '-'.")
+                throw ApiError.invalidField(
+                    code: "invalid_participant",
+                    message: "participant must be 1–64 characters of A–Z, a–z, 0–9, '_', '-'.")
             }
             switch signer.check(named, now: now) {
             case .valid(let c): credential = c
@@ -228,9 +264,13 @@ public struct SwipeService: Sendable {
         } else {
             throw ApiError.invalidField(
                 code: "participant_required",
-                message: "Send a participant credential (POST /api/v1/decks/{deck}/participants mints one) or accept the session cookie.")
+                message:
+                    "Send a participant credential (POST /api/v1/decks/{deck}/participants mints one) or accept the session cookie."
+            )
         }
-        guard let identity = signer.identity(of: credential, deckId: deckId) else { throw ApiError.participantOtherDeck }
+        guard let identity = signer.identity(of: credential, deckId: deckId) else {
+            throw ApiError.participantOtherDeck
+        }
         if let admission = deck.access.admission {
             guard case .deck(_, admission) = credential.scope else { throw ApiError.accessRequired }
         }

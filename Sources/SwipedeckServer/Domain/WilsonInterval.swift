@@ -11,7 +11,8 @@ public struct WilsonInterval: Sendable, Hashable, Codable {
             upper = 1
             return
         }
-        let n = Double(trials), p = Double(successes) / n
+        let n = Double(trials)
+        let p = Double(successes) / n
         let z2 = z * z
         let centre = p + z2 / (2 * n)
         let spread = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot()

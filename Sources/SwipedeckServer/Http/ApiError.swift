@@ -78,9 +78,12 @@ public enum ApiError: Error, Sendable, Equatable {
         switch self {
         case .malformedJSON, .malformedBody, .invalidField: return .badRequest
         case .unauthorized, .invalidCredentials: return .unauthorized
-        case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck, .accessRequired, .notYourDeck: return .forbidden
+        case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck,
+            .accessRequired, .notYourDeck:
+            return .forbidden
         case .notFound: return .notFound
-        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .quotaReached, .ownerNameTaken: return .conflict
+        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .quotaReached, .ownerNameTaken:
+            return .conflict
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
@@ -143,17 +146,28 @@ public enum ApiError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .malformedJSON(let m): return "The body is not valid JSON for this route: \(m)"
-        case .malformedBody: return "The request body is not well-formed HTTP/1.1 (for example a damaged chunked encoding); the connection is closed."
+        case .malformedBody:
+            return
+                "The request body is not well-formed HTTP/1.1 (for example a damaged chunked encoding); the connection is closed."
         case .invalidField(_, let m): return m
-        case .unauthorized: return "Sign in as the deck's owner, or send Authorization: Bearer <token> (an owner's API token or the admin token)."
+        case .unauthorized:
+            return
+                "Sign in as the deck's owner, or send Authorization: Bearer <token> (an owner's API token or the admin token)."
         case .invalidCredentials: return "That owner name and password do not match."
         case .crossOrigin: return "Cross-origin POSTs are not accepted."
-        case .unknownParticipant: return "This participant credential was not issued by this server; get one from POST /api/v1/decks/{deck}/participants."
-        case .participantExpired: return "This participant credential has expired; get a new one from POST /api/v1/decks/{deck}/participants."
-        case .participantOtherDeck: return "This participant credential was minted for another deck; get one for this deck from POST /api/v1/decks/{deck}/participants."
-        case .accessRequired: return "This deck takes invited people only: open the link or enter the code you were given."
+        case .unknownParticipant:
+            return
+                "This participant credential was not issued by this server; get one from POST /api/v1/decks/{deck}/participants."
+        case .participantExpired:
+            return "This participant credential has expired; get a new one from POST /api/v1/decks/{deck}/participants."
+        case .participantOtherDeck:
+            return
+                "This participant credential was minted for another deck; get one for this deck from POST /api/v1/decks/{deck}/participants."
+        case .accessRequired:
+            return "This deck takes invited people only: open the link or enter the code you were given."
         case .notYourDeck: return "This deck belongs to another owner."
-        case .deckClosed: return "This deck is closed: its owner is not taking swipes now, and decisions made cannot be changed."
+        case .deckClosed:
+            return "This deck is closed: its owner is not taking swipes now, and decisions made cannot be changed."
         case .cardArchived: return "This card is archived: its owner is not taking swipes on it."
         case .quotaReached(let n): return "You have decided \(n) cards, as many as this deck asks of one person."
         case .ownerNameTaken: return "An owner with this name exists."

@@ -46,7 +46,9 @@ public struct AppRequestContext: RequestContext {
 
 extension AppRequestContext {
     /// Every participant credential the browser sent.
-    var cookies: ParticipantCookies { ParticipantCookies(device: participant, decks: deckCredentials, rejected: participantRejected) }
+    var cookies: ParticipantCookies {
+        ParticipantCookies(device: participant, decks: deckCredentials, rejected: participantRejected)
+    }
 
     /// The client's network (`ClientNetwork.key` of the peer address); nil in router tests.
     var network: String? { remoteAddress.map(ClientNetwork.key) }

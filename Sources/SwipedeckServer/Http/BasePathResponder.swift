@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 /// Serves the whole app under a sub-path (`--base-path /decks`), for a proxy that forwards
 /// `https://example.org/decks/…` with the prefix kept. It wraps the router's responder (the

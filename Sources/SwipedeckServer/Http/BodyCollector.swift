@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// A response body writer that keeps what is written, for `CompressionMiddleware`.

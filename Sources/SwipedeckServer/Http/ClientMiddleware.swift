@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 /// The outermost middleware: learns who the client is (`ClientOrigin`: the forwarded address,
 /// scheme and host when the peer is a trusted proxy) and, over HTTPS, hardens the cookies.
@@ -29,11 +29,14 @@ struct ClientMiddleware: RouterMiddleware {
     /// One year, as browsers' preload lists ask for.
     static let hstsValue = "max-age=31536000"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         let origin = ClientOrigin.resolve(
             // HTTP/1.1 carries the host as a `Host` field; HTTP/2 and the NIO HTTP/1 codec as `:authority`.
-            peer: context.peerAddress, authority: request.headers[.init("Host")!] ?? request.head.authority, headers: request.headers, trusted: trusted, publicHTTPS: publicHTTPS)
+            peer: context.peerAddress, authority: request.headers[.init("Host")!] ?? request.head.authority,
+            headers: request.headers, trusted: trusted, publicHTTPS: publicHTTPS)
         context.remoteAddress = origin.address
         context.isHTTPS = origin.https
         context.host = origin.host

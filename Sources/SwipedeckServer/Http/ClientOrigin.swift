@@ -31,7 +31,9 @@ public struct ClientOrigin: Sendable, Equatable {
     ///   - peer: the socket peer's address (nil in router tests).
     ///   - authority: the host the request names (`Host`, or HTTP/2's `:authority`).
     ///   - publicHTTPS: the configured public URL is https (every request then counts as HTTPS).
-    public static func resolve(peer: String?, authority: String?, headers: HTTPFields, trusted: TrustedProxies, publicHTTPS: Bool) -> ClientOrigin {
+    public static func resolve(
+        peer: String?, authority: String?, headers: HTTPFields, trusted: TrustedProxies, publicHTTPS: Bool
+    ) -> ClientOrigin {
         var origin = ClientOrigin(address: peer, https: publicHTTPS, host: authority)
         guard let peer, trusted.contains(peer) else { return origin }
         let xForwardedFor = headers[values: .xForwardedFor]
@@ -39,13 +41,16 @@ public struct ClientOrigin: Sendable, Equatable {
         let xHost = Self.lastValue(headers[values: .xForwardedHost])
         let proxySetX = !xForwardedFor.isEmpty || xProto != nil || xHost != nil
         let forwarded = proxySetX ? [] : headers[values: .forwarded].flatMap(Self.elements)
-        let chain = proxySetX
+        let chain =
+            proxySetX
             ? xForwardedFor.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             : forwarded.compactMap { $0["for"] }.map(Self.stripPort)
         if let client = chain.reversed().first(where: { !trusted.contains($0) }) ?? chain.first {
             origin.address = TrustedProxies.bytes(client) == nil ? peer : client
         }
-        if let proto = xProto ?? forwarded.last?["proto"] { origin.https = publicHTTPS || proto.lowercased() == "https" }
+        if let proto = xProto ?? forwarded.last?["proto"] {
+            origin.https = publicHTTPS || proto.lowercased() == "https"
+        }
         if let host = xHost ?? forwarded.last?["host"], !host.isEmpty {
             origin.host = host
         }
@@ -61,7 +66,9 @@ public struct ClientOrigin: Sendable, Equatable {
                 guard let equals = pair.firstIndex(of: "=") else { continue }
                 let name = pair[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
                 var value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
                 parameters[name] = value
             }
             return parameters
@@ -70,7 +77,9 @@ public struct ClientOrigin: Sendable, Equatable {
 
     /// `[2001:db8::1]:4711` → `2001:db8::1`; `192.0.2.43:47011` → `192.0.2.43`; anything else as is.
     static func stripPort(_ node: String) -> String {
-        if node.hasPrefix("["), let close = node.firstIndex(of: "]") { return String(node[node.index(after: node.startIndex)..<close]) }
+        if node.hasPrefix("["), let close = node.firstIndex(of: "]") {
+            return String(node[node.index(after: node.startIndex)..<close])
+        }
         if node.filter({ $0 == ":" }).count == 1, let colon = node.firstIndex(of: ":") { return String(node[..<colon]) }
         return node
     }

@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// gzip for HTML and JSON answers of at least `minimumBytes` when the client takes it (static
@@ -10,12 +10,15 @@ struct CompressionMiddleware: RouterMiddleware {
     /// Below about a kilobyte gzip saves less than a packet and costs a little CPU per request.
     static let minimumBytes = 1024
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response = try await next(request, context)
         guard let length = response.body.contentLength, length >= Self.minimumBytes,
-              response.headers[.contentEncoding] == nil,
-              let type = response.headers[.contentType], type.hasPrefix("text/html") || type.hasPrefix("application/json"),
-              AcceptEncoding.allowsGzip(request.headers[.acceptEncoding])
+            response.headers[.contentEncoding] == nil,
+            let type = response.headers[.contentType],
+            type.hasPrefix("text/html") || type.hasPrefix("application/json"),
+            AcceptEncoding.allowsGzip(request.headers[.acceptEncoding])
         else { return response }
         let collector = BodyCollector(capacity: length)
         try await response.body.write(collector)

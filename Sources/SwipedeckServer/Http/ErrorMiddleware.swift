@@ -16,7 +16,9 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let renderer: PageRenderer
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {

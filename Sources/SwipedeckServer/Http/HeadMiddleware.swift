@@ -11,7 +11,9 @@ import Hummingbird
 struct HeadMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let response = try await next(request, context)
         return request.method == .head ? response.createHeadResponse() : response
     }

@@ -13,13 +13,17 @@ struct OwnerMiddleware: RouterMiddleware {
     let adminTokenHash: String
     let clock: @Sendable () -> Double
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         if let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") {
             let token = String(auth.dropFirst(7))
             if Self.constantTimeEqual(Secret.sha256(token), adminTokenHash) {
                 context.owner = .admin
-            } else if token.hasPrefix(ApiTokenFormat.prefix), let owner = try await store.tokenOwner(tokenHash: Secret.sha256(token)) {
+            } else if token.hasPrefix(ApiTokenFormat.prefix),
+                let owner = try await store.tokenOwner(tokenHash: Secret.sha256(token))
+            {
                 context.owner = .owner(id: owner.id, name: owner.name, sessionHash: nil)
             }
         } else if let value = request.cookies[Self.cookieName]?.value, value.utf8.count == 64 {

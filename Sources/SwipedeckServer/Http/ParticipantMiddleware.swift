@@ -21,7 +21,9 @@ struct ParticipantMiddleware: RouterMiddleware {
     let joins: JoinBudget
     let clock: @Sendable () -> Double
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         let now = clock()
         context.deckCredentials = Self.admissions(request, signer: signer, now: now)
@@ -45,21 +47,25 @@ struct ParticipantMiddleware: RouterMiddleware {
         context.participantIsNew = true
         context.participantRejected = false
         var response = try await next(request, context)
-        response.setCookie(Cookie(
-            name: Self.cookieName, value: fresh, maxAge: Int(ParticipantSigner.deviceLifetime), path: "/", httpOnly: true, sameSite: .lax))
+        response.setCookie(
+            Cookie(
+                name: Self.cookieName, value: fresh, maxAge: Int(ParticipantSigner.deviceLifetime), path: "/",
+                httpOnly: true, sameSite: .lax))
         return response
     }
 
     /// The valid admissions among the request's `sd_d<deck id>` cookies, by deck id (a cookie
     /// whose credential is for another deck than its name says is ignored).
-    static func admissions(_ request: Request, signer: ParticipantSigner, now: Double) -> [Int64: ParticipantCredential] {
+    static func admissions(_ request: Request, signer: ParticipantSigner, now: Double) -> [Int64: ParticipantCredential]
+    {
         var found: [Int64: ParticipantCredential] = [:]
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
                 guard trimmed.hasPrefix("sd_d"), let equals = trimmed.firstIndex(of: "="),
                     let deckId = Int64(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)..<equals]),
-                    case .valid(let credential) = signer.check(String(trimmed[trimmed.index(after: equals)...]), now: now),
+                    case .valid(let credential) = signer.check(
+                        String(trimmed[trimmed.index(after: equals)...]), now: now),
                     case .deck(let id, _) = credential.scope, id == deckId & 0xFFFF_FFFF
                 else { continue }
                 found[deckId] = credential

@@ -54,7 +54,9 @@ public final class SignInGuard: Sendable {
     /// Takes a token from both limits and a check slot, runs `verify` (the bcrypt check), then
     /// frees the slot and, when it returned true, refunds both tokens. When `verify` throws, the
     /// tokens stay taken and the slot is freed.
-    public func check(address: String, name: String, now: Double, _ verify: () async throws -> Bool) async throws -> Verdict {
+    public func check(address: String, name: String, now: Double, _ verify: () async throws -> Bool) async throws
+        -> Verdict
+    {
         let addressKey = "ip:" + address
         // Names are at most 64 characters; a longer one (no owner has it) is keyed by its first 64.
         let nameKey = "ipname:" + address + "\u{1F}" + String(name.lowercased().prefix(64))

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The reverse proxies whose forwarding headers are believed (`--trusted-proxy`): address
@@ -38,7 +38,9 @@ public struct TrustedProxies: Sendable, Equatable {
             let isV4 = !parts[0].contains(":")
             var prefix = 128
             if parts.count == 2 {
-                guard let bits = Int(parts[1]), bits >= 0, bits <= (isV4 ? 32 : 128) else { throw Invalid(entry: entry) }
+                guard let bits = Int(parts[1]), bits >= 0, bits <= (isV4 ? 32 : 128) else {
+                    throw Invalid(entry: entry)
+                }
                 prefix = isV4 ? 96 + bits : bits
             }
             ranges.append(Range(network: Self.masked(bytes, prefix), prefix: prefix))

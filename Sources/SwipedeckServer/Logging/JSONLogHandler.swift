@@ -31,7 +31,10 @@ public struct JSONLogHandler: LogHandler {
         object["label"] = label
         object["message"] = event.message.description
         // Encoding [String: String|Array|Dictionary] cannot fail; an empty line is never written.
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            var line = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         line.append(10)
         FileHandle.standardError.write(line)
     }

@@ -1,6 +1,6 @@
 import Dispatch
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import Logging
 
 /// With `--log-format json`: gives every request an id and logs one access line per request.
@@ -16,8 +16,11 @@ struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let header = HTTPField.Name("X-Request-Id")!
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = request.headers[Self.header].flatMap { Self.isSane($0) ? $0 : nil } ?? String(Secret.token().prefix(16))
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let id =
+            request.headers[Self.header].flatMap { Self.isSane($0) ? $0 : nil } ?? String(Secret.token().prefix(16))
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -27,27 +30,31 @@ struct RequestLogMiddleware: RouterMiddleware {
             access(request, context: context, status: response.status.code, start: start)
             return response
         } catch {
-            access(request, context: context, status: (error as? any HTTPResponseError)?.status.code ?? 500, start: start)
+            access(
+                request, context: context, status: (error as? any HTTPResponseError)?.status.code ?? 500, start: start)
             throw error
         }
     }
 
     private func access(_ request: Request, context: Context, status: Int, start: UInt64) {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
-        context.logger.info("access", metadata: [
-            "method": .string(request.method.rawValue),
-            "path": .string(request.uri.path),
-            "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.2f", ms)),
-            "client": .string(context.remoteAddress ?? "-"),
-        ])
+        context.logger.info(
+            "access",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(status),
+                "duration_ms": .string(String(format: "%.2f", ms)),
+                "client": .string(context.remoteAddress ?? "-"),
+            ])
     }
 
     /// Whether an incoming id can be logged and echoed as it is.
     static func isSane(_ id: String) -> Bool {
         (1...128).contains(id.utf8.count)
             && id.utf8.allSatisfy { c in
-                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x5F || c == 0x3A || c == 0x2D
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E
+                    || c == 0x5F || c == 0x3A || c == 0x2D
             }
     }
 }

@@ -43,7 +43,8 @@ public final class AppMetrics: Sendable {
     /// Upper bounds of the latency histograms: 0.5 ms to 10 s, a commit's and a request's range.
     static let durationBuckets: [Duration] = [
         .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+        .seconds(10),
     ]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -69,7 +70,8 @@ public final class AppMetrics: Sendable {
         commitDuration.recordNanoseconds(duration.nanoseconds)
         swipesStored.increment(by: stored.count)
         for swipe in stored where swipe.suspect {
-            counter(label: "swipedeck_swipes_suspect_total", key: "reason", value: swipe.suspectReason ?? "unknown").increment()
+            counter(label: "swipedeck_swipes_suspect_total", key: "reason", value: swipe.suspectReason ?? "unknown")
+                .increment()
         }
     }
 

@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// `GET /metrics`: the Prometheus text format, for a scraper holding the metrics token.

@@ -17,10 +17,13 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         self.metrics = metrics
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = DispatchTime.now().uptimeNanoseconds
         func record(_ status: Int) {
-            let series = cache.series(route: context.endpointPath, method: request.method, status: status, factory: metrics.metricsFactory)
+            let series = cache.series(
+                route: context.endpointPath, method: request.method, status: status, factory: metrics.metricsFactory)
             series.count.increment()
             series.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
         }
@@ -57,7 +60,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
                 let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]
                 let s = Series(
                     count: Counter(label: "http_server_requests_total", dimensions: dimensions, factory: factory),
-                    duration: Timer(label: "http_server_request_duration_seconds", dimensions: dimensions, factory: factory))
+                    duration: Timer(
+                        label: "http_server_request_duration_seconds", dimensions: dimensions, factory: factory))
                 all[key] = s
                 return s
             }

@@ -44,7 +44,9 @@ struct CardImport {
             do {
                 inputs = try DeckCSV.parse(trimmed, slug: "import", title: "import", profile: Deck.defaultProfile).cards
             } catch let error as ApiError {
-                problem = error.message + " The first line must name the columns, e.g. title,subtitle,body,images,link,accent."
+                problem =
+                    error.message
+                    + " The first line must name the columns, e.g. title,subtitle,body,images,link,accent."
             } catch {
                 problem = "This is not a CSV file."
             }
@@ -58,9 +60,15 @@ struct CardImport {
         for (i, input) in inputs.enumerated() {
             do {
                 cards.append(try input.validated(position: i, label: "row \(i + 1)"))
-                rows.append(Row(number: i + 1, title: input.title, subtitle: input.subtitle ?? "", image: input.images?.first ?? input.image ?? "", error: nil, ok: true))
+                rows.append(
+                    Row(
+                        number: i + 1, title: input.title, subtitle: input.subtitle ?? "",
+                        image: input.images?.first ?? input.image ?? "", error: nil, ok: true))
             } catch {
-                rows.append(Row(number: i + 1, title: input.title, subtitle: input.subtitle ?? "", image: input.images?.first ?? input.image ?? "", error: error.message, ok: false))
+                rows.append(
+                    Row(
+                        number: i + 1, title: input.title, subtitle: input.subtitle ?? "",
+                        image: input.images?.first ?? input.image ?? "", error: error.message, ok: false))
             }
         }
         if problem == nil && inputs.isEmpty { problem = "No cards found: the file has a header but no rows." }

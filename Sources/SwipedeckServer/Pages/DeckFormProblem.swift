@@ -19,14 +19,30 @@ struct DeckFormProblem: Sendable, Equatable {
     /// the rule; these say what to do); `slug` is the slug typed.
     init(_ error: ApiError, slug: String) {
         switch error.code {
-        case "invalid_title": self.init(field: .title, sentence: "Give the deck a title of at most \(Deck.maxTitleLength) characters.")
-        case "invalid_slug": self.init(field: .slug, sentence: "Use only lower-case letters, digits and dashes, at most 64, for example team-lunch.")
-        case "slug_taken": self.init(field: .slug, sentence: "A deck at /d/\(slug) exists already; pick another address.")
-        case "invalid_description": self.init(field: .description, sentence: "Keep the description to 2,000 characters or fewer.")
-        case "invalid_label": self.init(field: .labels, sentence: "Give each direction a label of 1 to \(Deck.maxLabelLength) characters.")
-        case "invalid_counted_inputs": self.init(field: .counted, sentence: "Tick at least one kind of swipe for the ranking to count.")
-        case "invalid_quota": self.init(field: .quota, sentence: "Write how many cards each person decides, as a whole number, or leave it empty for no limit.")
-        case "invalid_join_limit": self.init(field: .joinLimit, sentence: "Write a whole number of people, or leave it empty for the server's budget.")
+        case "invalid_title":
+            self.init(field: .title, sentence: "Give the deck a title of at most \(Deck.maxTitleLength) characters.")
+        case "invalid_slug":
+            self.init(
+                field: .slug,
+                sentence: "Use only lower-case letters, digits and dashes, at most 64, for example team-lunch.")
+        case "slug_taken":
+            self.init(field: .slug, sentence: "A deck at /d/\(slug) exists already; pick another address.")
+        case "invalid_description":
+            self.init(field: .description, sentence: "Keep the description to 2,000 characters or fewer.")
+        case "invalid_label":
+            self.init(
+                field: .labels, sentence: "Give each direction a label of 1 to \(Deck.maxLabelLength) characters.")
+        case "invalid_counted_inputs":
+            self.init(field: .counted, sentence: "Tick at least one kind of swipe for the ranking to count.")
+        case "invalid_quota":
+            self.init(
+                field: .quota,
+                sentence: "Write how many cards each person decides, as a whole number, or leave it empty for no limit."
+            )
+        case "invalid_join_limit":
+            self.init(
+                field: .joinLimit,
+                sentence: "Write a whole number of people, or leave it empty for the server's budget.")
         default: self.init(field: .other, sentence: error.message)
         }
     }

@@ -76,13 +76,18 @@ struct DeckFormView {
     /// How each stack profile feels to swipe (the list rows' profiles, `reveal` and `springList`,
     /// are for the history page, not for a deck).
     /// Each is the profile's own `summary`: what the swiper must do, in one place.
-    static let feels: [(String, String)] = [SwipeProfile.standard, .classic, .zone, .eightway].map { ($0.name, $0.summary) }
+    static let feels: [(String, String)] = [SwipeProfile.standard, .classic, .zone, .eightway].map {
+        ($0.name, $0.summary)
+    }
 
     init(deck: NewDeck) {
         self.init(
-            slug: deck.slug, title: deck.title, description: deck.description, labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
-            profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic, allowButtons: deck.allowButtons,
-            counted: deck.countedInputs, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder.rawValue, access: deck.access.rawValue,
+            slug: deck.slug, title: deck.title, description: deck.description,
+            labels: (deck.leftLabel, deck.rightLabel, deck.upLabel, deck.downLabel),
+            profile: deck.profile, open: deck.isOpen, resultsPublic: deck.resultsPublic,
+            allowButtons: deck.allowButtons,
+            counted: deck.countedInputs, quota: deck.quota.map(String.init) ?? "", order: deck.cardOrder.rawValue,
+            access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
     }
@@ -96,22 +101,28 @@ struct DeckFormView {
                 form["left"] ?? Deck.defaultLabels.left, form["right"] ?? Deck.defaultLabels.right,
                 form["up"] ?? Deck.defaultLabels.up, form["down"] ?? Deck.defaultLabels.down
             ),
-            profile: form["profile"] ?? Deck.defaultProfile, open: form.checked("open"), resultsPublic: form.checked("resultsPublic"),
-            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "", order: form["order"] ?? CardOrder.listed.rawValue,
+            profile: form["profile"] ?? Deck.defaultProfile, open: form.checked("open"),
+            resultsPublic: form.checked("resultsPublic"),
+            allowButtons: form.checked("allowButtons"), counted: counted, quota: form["quota"] ?? "",
+            order: form["order"] ?? CardOrder.listed.rawValue,
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
     }
 
     init(
-        slug: String, title: String, description: String, labels: (String, String, String, String), profile: String, open: Bool,
-        resultsPublic: Bool, allowButtons: Bool, counted: Set<CountedInput>, quota: String, order: String, access: String, joinLimit: String
+        slug: String, title: String, description: String, labels: (String, String, String, String), profile: String,
+        open: Bool,
+        resultsPublic: Bool, allowButtons: Bool, counted: Set<CountedInput>, quota: String, order: String,
+        access: String, joinLimit: String
     ) {
         self.slug = slug
         self.title = title
         self.description = description
         (left, right, up, down) = labels
         var options = Self.feels.map { ProfileOption(name: $0.0, feel: $0.1, selected: $0.0 == profile) }
-        if !options.contains(where: \.selected) { options.append(ProfileOption(name: profile, feel: "A seed profile.", selected: true)) }
+        if !options.contains(where: \.selected) {
+            options.append(ProfileOption(name: profile, feel: "A seed profile.", selected: true))
+        }
         profiles = options
         self.open = open
         self.resultsPublic = resultsPublic
@@ -122,7 +133,9 @@ struct DeckFormView {
         self.quota = quota
         listed = order != CardOrder.shuffled.rawValue
         shuffled = order == CardOrder.shuffled.rawValue
-        accessModes = DeckAccessMode.allCases.map { AccessOption(value: $0.rawValue, words: $0.words, selected: $0.rawValue == access) }
+        accessModes = DeckAccessMode.allCases.map {
+            AccessOption(value: $0.rawValue, words: $0.words, selected: $0.rawValue == access)
+        }
         self.joinLimit = joinLimit
     }
 
@@ -139,11 +152,16 @@ struct DeckFormView {
         patch.allowButtons = form.checked("allowButtons")
         patch.order = form["order"]
         patch.countedInputs = form.all("counted")
-        patch.quota = .some(try wholeNumber(form["quota"], code: "invalid_quota", "Cards per person must be a whole number, or empty for no limit."))
+        patch.quota = .some(
+            try wholeNumber(
+                form["quota"], code: "invalid_quota", "Cards per person must be a whole number, or empty for no limit.")
+        )
         patch.access = form["access"]
         patch.listed = form.checked("frontPage")
-        patch.joinLimit = .some(try wholeNumber(
-            form["joinLimit"], code: "invalid_join_limit", "People who may join at once must be a whole number, or empty for the server's budget."))
+        patch.joinLimit = .some(
+            try wholeNumber(
+                form["joinLimit"], code: "invalid_join_limit",
+                "People who may join at once must be a whole number, or empty for the server's budget."))
         return patch
     }
 

@@ -47,7 +47,9 @@ struct DetailView {
         slug = deck.slug
         self.showResults = showResults
         self.card = CardFields(id: String(card.id), title: card.title, subtitle: card.subtitle, accent: card.accent)
-        paragraphs = card.body.split(separator: "\n", omittingEmptySubsequences: true).map { Paragraph(text: String($0)) }
+        paragraphs = card.body.split(separator: "\n", omittingEmptySubsequences: true).map {
+            Paragraph(text: String($0))
+        }
         link = card.link
         hasLink = !card.link.isEmpty
         position = card.position + 1

@@ -43,13 +43,16 @@ struct OwnerCardsController: Sendable {
         let linkError: String?
         let accentError: String?
 
-        init(title: String, subtitle: String, body: String, images: String, link: String, accent: String,
-             problem: CardFormProblem? = nil) {
+        init(
+            title: String, subtitle: String, body: String, images: String, link: String, accent: String,
+            problem: CardFormProblem? = nil
+        ) {
             self.title = title
             self.subtitle = subtitle
             self.body = body
             self.images = images
-            self.imageList = images.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            self.imageList = images.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
             self.link = link
             self.accent = accent
             titleError = problem?.sentence(for: .title)
@@ -94,21 +97,32 @@ struct OwnerCardsController: Sendable {
             switch code {
             case "invalid_card_title":
                 let blank = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                self.init(field: .title, sentence: blank ? "Give the card a title." : "Keep the title to \(Card.maxTitleLength) characters or fewer.")
+                self.init(
+                    field: .title,
+                    sentence: blank
+                        ? "Give the card a title." : "Keep the title to \(Card.maxTitleLength) characters or fewer.")
             case "invalid_card_text" where (form["subtitle"] ?? "").count > Card.maxSubtitleLength:
-                self.init(field: .subtitle, sentence: "Keep the subtitle to \(Card.maxSubtitleLength) characters or fewer.")
+                self.init(
+                    field: .subtitle, sentence: "Keep the subtitle to \(Card.maxSubtitleLength) characters or fewer.")
             case "invalid_card_text" where (form["body"] ?? "").count > Card.maxBodyLength:
                 self.init(field: .body, sentence: "Keep the details to 5,000 characters or fewer.")
             case "invalid_card_text":
-                self.init(field: .body, sentence: "Remove the invisible control characters from the text (pasted from another app?).")
+                self.init(
+                    field: .body,
+                    sentence: "Remove the invisible control characters from the text (pasted from another app?).")
             case "too_many_images":
                 self.init(field: .images, sentence: "A card can show at most \(Card.maxImages) images; remove some.")
             case "invalid_image", "image_conflict":
                 self.init(field: .images, sentence: "Each image must be uploaded here or be an https:// address.")
             case "invalid_link":
-                self.init(field: .link, sentence: "The link must start with https:// or http://, or be a path on this server such as /about.")
+                self.init(
+                    field: .link,
+                    sentence:
+                        "The link must start with https:// or http://, or be a path on this server such as /about.")
             case "invalid_accent":
-                self.init(field: .accent, sentence: "Pick the accent colour with the colour picker (a colour such as \(Card.defaultAccent)).")
+                self.init(
+                    field: .accent,
+                    sentence: "Pick the accent colour with the colour picker (a colour such as \(Card.defaultAccent)).")
             default:
                 self.init(field: .title, sentence: error.message)
             }
@@ -120,8 +134,10 @@ struct OwnerCardsController: Sendable {
         }
     }
 
-    func cardForm(_ deck: Deck, _ context: AppRequestContext, card: Card?, form: FormFields?, error: ApiError?,
-                  status: HTTPResponse.Status = .ok) throws -> Response {
+    func cardForm(
+        _ deck: Deck, _ context: AppRequestContext, card: Card?, form: FormFields?, error: ApiError?,
+        status: HTTPResponse.Status = .ok
+    ) throws -> Response {
         let problem = error.map { CardFormProblem($0, form: form ?? FormFields("")) }
         let view = CardFormView(
             pageTitle: card == nil ? "New card" : "Edit card", owner: context.sessionOwner?.name ?? "",
@@ -130,7 +146,9 @@ struct OwnerCardsController: Sendable {
             isNew: card == nil, revision: card?.revision ?? 1,
             card: CardFields(
                 title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
-                body: form?["body"] ?? card?.body ?? "", images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "", link: form?["link"] ?? card?.link ?? "",
+                body: form?["body"] ?? card?.body ?? "",
+                images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "",
+                link: form?["link"] ?? card?.link ?? "",
                 accent: form?["accent"] ?? card?.accent ?? Card.defaultAccent, problem: problem),
             error: problem.map { _ in "The card was not saved: see the field marked below." })
         return try renderer.page("owner-card", view, status: status)
@@ -142,10 +160,13 @@ struct OwnerCardsController: Sendable {
     static func patch(_ form: FormFields) -> CardPatch {
         let accent = form["accent"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
         let images = form["images"].map { text in
-            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
         }
         return CardPatch(
-            title: form["title"], subtitle: form["subtitle"], body: form["body"], images: images, link: form["link"], accent: accent)
+            title: form["title"], subtitle: form["subtitle"], body: form["body"], images: images, link: form["link"],
+            accent: accent)
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -165,7 +186,9 @@ struct OwnerCardsController: Sendable {
     /// The deck the request manages and its card `:card` (404 for another deck's card).
     func managedCard(_ context: AppRequestContext) async throws -> (Deck, Card) {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        guard let id = Int64(try context.parameters.require("card")), let card = try await store.card(id: id), card.deckId == deck.id else {
+        guard let id = Int64(try context.parameters.require("card")), let card = try await store.card(id: id),
+            card.deckId == deck.id
+        else {
             throw ApiError.notFound("card")
         }
         return (deck, card)
@@ -180,7 +203,8 @@ struct OwnerCardsController: Sendable {
         let (deck, card) = try await managedCard(context)
         let form = try await OwnerForms.fields(request, context)
         do {
-            _ = try await store.editCard(try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
+            _ = try await store.editCard(
+                try Self.patch(form).applied(to: card), by: context.owner?.ownerId, now: clock())
         } catch {
             guard let error = ApiError.of(error) else { throw error }
             return try cardForm(deck, context, card: card, form: form, error: error, status: error.status)
@@ -223,7 +247,8 @@ struct OwnerCardsController: Sendable {
     static func steppedIndex(of card: Card, by step: Int, in all: [Card]) -> Int? {
         let active = all.filter { $0.archivedAt == nil }
         guard let at = active.firstIndex(where: { $0.id == card.id }), active.indices.contains(at + step),
-              let neighbour = all.firstIndex(where: { $0.id == active[at + step].id }) else { return nil }
+            let neighbour = all.firstIndex(where: { $0.id == active[at + step].id })
+        else { return nil }
         // moveCard removes the card before inserting it: the neighbour's old index lands the card
         // before an earlier neighbour and after a later one.
         return neighbour
@@ -231,8 +256,10 @@ struct OwnerCardsController: Sendable {
 
     /// Checks the session and form token, applies `body`, and goes back to the card in the editor,
     /// which confirms the change when `confirming` names it (`OwnerDecksController.Confirmation`).
-    func change(_ request: Request, _ context: AppRequestContext, confirming: String? = nil,
-                _ body: (Deck, Card) async throws -> Void) async throws -> Response {
+    func change(
+        _ request: Request, _ context: AppRequestContext, confirming: String? = nil,
+        _ body: (Deck, Card) async throws -> Void
+    ) async throws -> Response {
         let (deck, card) = try await managedCard(context)
         _ = try await OwnerForms.fields(request, context)
         try await body(deck, card)
@@ -265,7 +292,9 @@ struct OwnerCardsController: Sendable {
     /// Largest pasted or uploaded import, bytes.
     static let importLimit = 2 * 1024 * 1024
 
-    func importPage(_ deck: Deck, _ context: AppRequestContext, text: String, status: HTTPResponse.Status) throws -> Response {
+    func importPage(_ deck: Deck, _ context: AppRequestContext, text: String, status: HTTPResponse.Status) throws
+        -> Response
+    {
         let parsed = CardImport(text: text)
         let view = ImportView(
             pageTitle: "Import cards · \(deck.title)", owner: context.sessionOwner?.name ?? "",
@@ -273,7 +302,8 @@ struct OwnerCardsController: Sendable {
             count: parsed.rows.count, errors: parsed.errorCount, hasErrors: parsed.errorCount > 0,
             rowWords: parsed.rows.count == 1 ? "1 row" : "\(parsed.rows.count) rows",
             errorWords: parsed.errorCount == 1 ? "1 with an error" : "\(parsed.errorCount) with errors",
-            addWords: parsed.cards.count == 1 ? "Add 1 card" : "Add \(parsed.cards.count) cards", problem: parsed.problem,
+            addWords: parsed.cards.count == 1 ? "Add 1 card" : "Add \(parsed.cards.count) cards",
+            problem: parsed.problem,
             canConfirm: parsed.problem == nil && parsed.errorCount == 0 && !parsed.cards.isEmpty)
         return try renderer.page("owner-import", view, status: status)
     }

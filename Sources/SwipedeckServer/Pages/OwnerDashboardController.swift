@@ -41,10 +41,13 @@ struct OwnerDashboardController: Sendable {
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let owner = try context.signedInOwner()
         let rows = try await store.activity(ownerId: owner.id, since: clock() - 3600).map { a in
-            DeckRow(slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes, participants: a.participants,
-                    lastHour: a.lastHour, open: a.deck.isOpen, resultsPublic: a.deck.resultsPublic)
+            DeckRow(
+                slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes, participants: a.participants,
+                lastHour: a.lastHour, open: a.deck.isOpen, resultsPublic: a.deck.resultsPublic)
         }
-        return try renderer.page("owner-dashboard", DashboardView(owner: owner.name, csrf: OwnerForms.csrfToken(context), decks: rows, hasDecks: !rows.isEmpty))
+        return try renderer.page(
+            "owner-dashboard",
+            DashboardView(owner: owner.name, csrf: OwnerForms.csrfToken(context), decks: rows, hasDecks: !rows.isEmpty))
     }
 
     struct TokenRow {
@@ -79,14 +82,20 @@ struct OwnerDashboardController: Sendable {
         return response
     }
 
-    func tokensPage(_ owner: SessionOwner, _ context: AppRequestContext, created: String?, error: String?,
-                    status: HTTPResponse.Status = .ok) async throws -> Response {
+    func tokensPage(
+        _ owner: SessionOwner, _ context: AppRequestContext, created: String?, error: String?,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let rows = try await store.apiTokens(ownerId: owner.id).map { t in
-            TokenRow(id: t.id, name: t.name, prefix: t.prefix, created: OwnerDashboardController.date(t.createdAt), revoked: t.revokedAt != nil)
+            TokenRow(
+                id: t.id, name: t.name, prefix: t.prefix, created: OwnerDashboardController.date(t.createdAt),
+                revoked: t.revokedAt != nil)
         }
         return try renderer.page(
-            "owner-tokens", TokensView(owner: owner.name, csrf: OwnerForms.csrfToken(context), tokens: rows, created: created, error: error,
-                              hasTokens: !rows.isEmpty),
+            "owner-tokens",
+            TokensView(
+                owner: owner.name, csrf: OwnerForms.csrfToken(context), tokens: rows, created: created, error: error,
+                hasTokens: !rows.isEmpty),
             status: status)
     }
 
@@ -99,7 +108,8 @@ struct OwnerDashboardController: Sendable {
         let form = try await OwnerForms.checked(NewToken.self, request, context)
         let name = form.name.trimmingCharacters(in: .whitespaces)
         guard DeckInput.isText(name, max: 100, required: true) else {
-            return try await tokensPage(owner, context, created: nil, error: "Give the token a name of 1–100 characters.", status: .badRequest)
+            return try await tokensPage(
+                owner, context, created: nil, error: "Give the token a name of 1–100 characters.", status: .badRequest)
         }
         let token = Secret.token(prefix: ApiTokenFormat.prefix)
         let now = clock()

@@ -31,7 +31,9 @@ struct OwnerDecksController: Sendable {
         let owner = try context.signedInOwner()
         var form = DeckFormView(deck: NewDeck(slug: "", title: "", createdAt: 0))
         form.slugEditable = true
-        return try renderer.page("owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: form, error: nil))
+        return try renderer.page(
+            "owner-deck-new",
+            NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: form, error: nil))
     }
 
     @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -40,9 +42,12 @@ struct OwnerDecksController: Sendable {
         func again(_ problem: DeckFormProblem, _ status: HTTPResponse.Status) throws -> Response {
             var entered = DeckFormView(form: form).showing(problem)
             entered.slugEditable = true
-            let top = problem.field == .other ? problem.sentence : "The deck was not created: see the field marked below."
+            let top =
+                problem.field == .other ? problem.sentence : "The deck was not created: see the field marked below."
             return try renderer.page(
-                "owner-deck-new", NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: entered, error: top), status: status)
+                "owner-deck-new",
+                NewDeckView(owner: owner.name, csrf: OwnerForms.csrfToken(context), form: entered, error: top),
+                status: status)
         }
         let slug = (form["slug"] ?? "").trimmingCharacters(in: .whitespaces)
         guard DeckInput.isValidSlug(slug) else {
@@ -88,15 +93,25 @@ struct OwnerDecksController: Sendable {
     /// (`added`, `edited`, `archived`, `restored` name a card id; `imported` a count, `first`
     /// the first imported card).
     enum Confirmation: Equatable, Sendable {
-        case added(Int64), edited(Int64), archived(Int64), restored(Int64), imported(Int, first: Int64)
+        case added(Int64)
+        case edited(Int64)
+        case archived(Int64)
+        case restored(Int64)
+        case imported(Int, first: Int64)
 
         init?(query: [String: String]) {
             if let n = query["imported"].flatMap(Int.init) {
                 self = .imported(n, first: query["first"].flatMap(Int64.init) ?? 0)
                 return
             }
-            for (key, make) in [("added", Self.added), ("edited", Self.edited), ("archived", Self.archived), ("restored", Self.restored)] {
-                if let id = query[key].flatMap(Int64.init) { self = make(id); return }
+            for (key, make) in [
+                ("added", Self.added), ("edited", Self.edited), ("archived", Self.archived),
+                ("restored", Self.restored),
+            ] {
+                if let id = query[key].flatMap(Int64.init) {
+                    self = make(id)
+                    return
+                }
             }
             return nil
         }
@@ -111,10 +126,14 @@ struct OwnerDecksController: Sendable {
         /// The sentence shown, about the card titled `title` (nil when that card is gone).
         func sentence(title: String?) -> String? {
             switch self {
-            case .imported(let n, _): return n == 1 ? "Imported 1 card: this one, at the end of the list." : "Imported \(n) cards: this one and the ones after it."
+            case .imported(let n, _):
+                return n == 1
+                    ? "Imported 1 card: this one, at the end of the list."
+                    : "Imported \(n) cards: this one and the ones after it."
             case .added: return title.map { "Added “\($0)” to the deck." }
             case .edited: return title.map { "Saved “\($0)” as a new revision." }
-            case .archived: return title.map { "Archived “\($0)”: swipers no longer see it. It is listed under Archived cards." }
+            case .archived:
+                return title.map { "Archived “\($0)”: swipers no longer see it. It is listed under Archived cards." }
             case .restored: return title.map { "Restored “\($0)”: swipers see it again." }
             }
         }
@@ -144,7 +163,8 @@ struct OwnerDecksController: Sendable {
         /// A confirmation whose card is gone (shown at the top instead of in its row).
         let confirmation: String?
         /// The empty "Add a card" form.
-        let newCard = OwnerCardsController.CardFields(title: "", subtitle: "", body: "", images: "", link: "", accent: Card.defaultAccent)
+        let newCard = OwnerCardsController.CardFields(
+            title: "", subtitle: "", body: "", images: "", link: "", accent: Card.defaultAccent)
     }
 
     @Sendable func editor(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -155,29 +175,42 @@ struct OwnerDecksController: Sendable {
         for key in ["imported", "first", "added", "edited", "archived", "restored"] {
             if let v = query[Substring(key)] { values[key] = String(v) }
         }
-        return try await editorPage(deck, context, form: DeckFormView(deck: deck.content), error: nil, saved: saved,
-                                    confirmation: Confirmation(query: values))
+        return try await editorPage(
+            deck, context, form: DeckFormView(deck: deck.content), error: nil, saved: saved,
+            confirmation: Confirmation(query: values))
     }
 
-    func editorPage(_ deck: Deck, _ context: AppRequestContext, form: DeckFormView, error: String?, saved: Bool = false,
-                    confirmation: Confirmation? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func editorPage(
+        _ deck: Deck, _ context: AppRequestContext, form: DeckFormView, error: String?, saved: Bool = false,
+        confirmation: Confirmation? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let cards = try await store.allCards(deckId: deck.id)
         let active = cards.enumerated().filter { $0.element.archivedAt == nil }
         func row(_ position: Int, _ c: Card, number: Int, count: Int) -> CardRow {
-            CardRow(id: c.id, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
-                    hasImage: !c.image.isEmpty, revision: c.revision, archived: c.archivedAt != nil,
-                    first: number == 1, last: number == count,
-                    note: confirmation?.card == c.id ? confirmation?.sentence(title: c.title) : nil, changed: confirmation?.card == c.id)
+            CardRow(
+                id: c.id, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
+                hasImage: !c.image.isEmpty, revision: c.revision, archived: c.archivedAt != nil,
+                first: number == 1, last: number == count,
+                note: confirmation?.card == c.id ? confirmation?.sentence(title: c.title) : nil,
+                changed: confirmation?.card == c.id)
         }
-        let rows = active.enumerated().map { n, pair in row(pair.offset, pair.element, number: n + 1, count: active.count) }
-        let archived = cards.enumerated().filter { $0.element.archivedAt != nil }.map { row($0.offset, $0.element, number: 0, count: 0) }
+        let rows = active.enumerated().map { n, pair in
+            row(pair.offset, pair.element, number: n + 1, count: active.count)
+        }
+        let archived = cards.enumerated().filter { $0.element.archivedAt != nil }.map {
+            row($0.offset, $0.element, number: 0, count: 0)
+        }
         let view = EditorView(
-            pageTitle: "Edit · \(deck.title)", owner: context.sessionOwner?.name ?? "", csrf: OwnerForms.csrfToken(context),
-            slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, archivedCards: archived, hasCards: !rows.isEmpty,
+            pageTitle: "Edit · \(deck.title)", owner: context.sessionOwner?.name ?? "",
+            csrf: OwnerForms.csrfToken(context),
+            slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, archivedCards: archived,
+            hasCards: !rows.isEmpty,
             activeCards: rows.count, archivedCount: archived.count, hasArchived: !archived.isEmpty,
-            archivedOpen: archived.contains(where: \.changed), order: cards.map { String($0.id) }.joined(separator: ","),
+            archivedOpen: archived.contains(where: \.changed),
+            order: cards.map { String($0.id) }.joined(separator: ","),
             error: error, saved: saved,
-            confirmation: confirmation.flatMap { c in cards.contains { $0.id == c.card } ? nil : c.sentence(title: nil) })
+            confirmation: confirmation.flatMap { c in cards.contains { $0.id == c.card } ? nil : c.sentence(title: nil)
+            })
         return try renderer.page("owner-deck", view, status: status)
     }
 
@@ -186,12 +219,15 @@ struct OwnerDecksController: Sendable {
         let form = try await OwnerForms.fields(request, context)
         do {
             let changed = try DeckFormView.patch(form).applied(to: deck)
-            _ = try await store.updateDeck(changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
+            _ = try await store.updateDeck(
+                changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
         } catch {
             guard let error = ApiError.of(error) else { throw error }
             let problem = DeckFormProblem(error, slug: deck.slug)
-            let top = problem.field == .other ? problem.sentence : "The settings were not saved: see the field marked below."
-            return try await editorPage(deck, context, form: DeckFormView(form: form).showing(problem), error: top, status: error.status)
+            let top =
+                problem.field == .other ? problem.sentence : "The settings were not saved: see the field marked below."
+            return try await editorPage(
+                deck, context, form: DeckFormView(form: form).showing(problem), error: top, status: error.status)
         }
         return .redirect(to: "/owner/decks/\(deck.slug)?saved=1", type: .normal)
     }
@@ -200,7 +236,8 @@ struct OwnerDecksController: Sendable {
     static func describe(_ d: Deck) -> String {
         let quota = d.quota.map(String.init) ?? "null"
         let joinLimit = d.joinLimit.map(String.init) ?? "null"
-        return "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder.rawValue)\",\"countedInputs\":\"\(CountedInput.stored(d.countedInputs))\","
+        return
+            "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder.rawValue)\",\"countedInputs\":\"\(CountedInput.stored(d.countedInputs))\","
             + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit),\"listed\":\(d.listed)}"
     }
 }

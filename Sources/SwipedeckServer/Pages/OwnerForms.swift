@@ -19,7 +19,8 @@ enum OwnerForms {
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: body))
         } catch {
-            throw ApiError.invalidField(code: "invalid_form", message: "The form is missing a field or has one of the wrong kind.")
+            throw ApiError.invalidField(
+                code: "invalid_form", message: "The form is missing a field or has one of the wrong kind.")
         }
     }
 
@@ -27,7 +28,9 @@ enum OwnerForms {
 
     /// An owner form's fields after the session and token checks: name → values in order
     /// (checkbox groups repeat a name). Bodies up to `limit` bytes (default 64 KiB; 413 above).
-    static func fields(_ request: Request, _ context: AppRequestContext, limit: Int = 64 * 1024) async throws -> FormFields {
+    static func fields(_ request: Request, _ context: AppRequestContext, limit: Int = 64 * 1024) async throws
+        -> FormFields
+    {
         guard case .owner(_, _, _?) = context.owner else { throw ApiError.unauthorized }
         let body: ByteBuffer
         do {
@@ -36,13 +39,17 @@ enum OwnerForms {
             throw ApiError.tooLarge(limit)
         }
         let form = FormFields(String(buffer: body))
-        guard OwnerMiddleware.constantTimeEqual(form["csrf"] ?? "", csrfToken(context)) else { throw ApiError.crossOrigin }
+        guard OwnerMiddleware.constantTimeEqual(form["csrf"] ?? "", csrfToken(context)) else {
+            throw ApiError.crossOrigin
+        }
         return form
     }
 
     /// Decodes an owner form after checking the session and its token.
     /// - Throws: 401 without a signed-in owner, 403 `cross_origin` when the token is wrong.
-    static func checked<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppRequestContext) async throws -> T {
+    static func checked<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppRequestContext) async throws
+        -> T
+    {
         guard case .owner(_, _, _?) = context.owner else { throw ApiError.unauthorized }
         let body = try await request.body.collect(upTo: 64 * 1024)
         let text = String(buffer: body)
@@ -52,7 +59,8 @@ enum OwnerForms {
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: text)
         } catch {
-            throw ApiError.invalidField(code: "invalid_form", message: "The form is missing a field or has one of the wrong kind.")
+            throw ApiError.invalidField(
+                code: "invalid_form", message: "The form is missing a field or has one of the wrong kind.")
         }
     }
 }

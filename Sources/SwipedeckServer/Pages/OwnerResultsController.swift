@@ -42,7 +42,8 @@ struct OwnerResultsController: Sendable {
             let exclude = form.action == "exclude"
             for id in c.members {
                 try await store.setExcluded(
-                    deck: deck, participant: id, exclude, reason: exclude ? "excluded with its lockstep cluster on the results page" : "",
+                    deck: deck, participant: id, exclude,
+                    reason: exclude ? "excluded with its lockstep cluster on the results page" : "",
                     by: context.owner?.ownerId, now: now)
             }
         }

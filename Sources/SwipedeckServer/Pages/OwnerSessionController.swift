@@ -42,7 +42,9 @@ struct OwnerSessionController: Sendable {
     }
 
     @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if context.owner?.ownerId != nil { return .redirect(to: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
+        if context.owner?.ownerId != nil {
+            return .redirect(to: Self.safeNext(request.uri.queryParameters["next"].map(String.init)), type: .normal)
+        }
         let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
         let signedOut = request.uri.queryParameters["signed-out"] != nil
         return try renderer.page("owner-sign-in", SignInView(next: next, name: "", error: nil, signedOut: signedOut))
@@ -62,7 +64,8 @@ struct OwnerSessionController: Sendable {
         let passwords = passwords
         let hash = owner?.passwordHash ?? dummyHash
         let password = form.password
-        let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: form.name, now: now) {
+        let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: form.name, now: now)
+        {
             // An unknown name is checked against the dummy hash (and fails): the same work as a known one.
             let matches = try await passwords.verify(password, hash: hash)
             return matches && owner != nil
@@ -70,22 +73,27 @@ struct OwnerSessionController: Sendable {
         switch verdict {
         case .refused(let wait):
             var response = try renderer.page(
-                "owner-sign-in", SignInView(next: next, name: form.name, error: "Too many sign-ins to check. Try again in \(wait) s."),
+                "owner-sign-in",
+                SignInView(next: next, name: form.name, error: "Too many sign-ins to check. Try again in \(wait) s."),
                 status: .tooManyRequests)
             response.headers[.retryAfter] = String(wait)
             return response
         case .checked(false):
             return try renderer.page(
-                "owner-sign-in", SignInView(next: next, name: form.name, error: ApiError.invalidCredentials.message), status: .unauthorized)
+                "owner-sign-in", SignInView(next: next, name: form.name, error: ApiError.invalidCredentials.message),
+                status: .unauthorized)
         case .checked(true):
             break
         }
         guard let id = owner?.id else { throw ApiError.invalidCredentials }
         let token = Secret.token()
-        try await store.startSession(ownerId: id, tokenHash: Secret.sha256(token), now: now, lifetime: Self.sessionLifetime)
+        try await store.startSession(
+            ownerId: id, tokenHash: Secret.sha256(token), now: now, lifetime: Self.sessionLifetime)
         var response = Response.redirect(to: next, type: .normal)
-        response.setCookie(Cookie(
-            name: OwnerMiddleware.cookieName, value: token, maxAge: Int(Self.sessionLifetime), path: "/", httpOnly: true, sameSite: .strict))
+        response.setCookie(
+            Cookie(
+                name: OwnerMiddleware.cookieName, value: token, maxAge: Int(Self.sessionLifetime), path: "/",
+                httpOnly: true, sameSite: .strict))
         return response
     }
 
@@ -95,7 +103,9 @@ struct OwnerSessionController: Sendable {
             try await store.endSession(tokenHash: session, now: clock())
         }
         var response = Response.redirect(to: "/owner/sign-in?signed-out", type: .normal)
-        response.setCookie(Cookie(name: OwnerMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+        response.setCookie(
+            Cookie(name: OwnerMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict)
+        )
         return response
     }
 
@@ -116,7 +126,9 @@ struct OwnerSessionController: Sendable {
         let changed = request.uri.queryParameters["changed"] != nil
         return try renderer.page(
             "owner-password",
-            PasswordView(owner: owner.name, csrf: OwnerForms.csrfToken(context), currentError: nil, newError: nil, changed: changed))
+            PasswordView(
+                owner: owner.name, csrf: OwnerForms.csrfToken(context), currentError: nil, newError: nil,
+                changed: changed))
     }
 
     struct PasswordForm: Decodable {
@@ -135,21 +147,31 @@ struct OwnerSessionController: Sendable {
         func page(current: String?, new: String?, status: HTTPResponse.Status) throws -> Response {
             try renderer.page(
                 "owner-password",
-                PasswordView(owner: signedIn.name, csrf: OwnerForms.csrfToken(context), currentError: current, newError: new, changed: false),
+                PasswordView(
+                    owner: signedIn.name, csrf: OwnerForms.csrfToken(context), currentError: current, newError: new,
+                    changed: false),
                 status: status)
         }
-        if let problem = PasswordPolicy.problem(form.new, name: signedIn.name) { return try page(current: nil, new: problem, status: .badRequest) }
-        if form.new == form.current { return try page(current: nil, new: "Choose a password other than the current one.", status: .badRequest) }
+        if let problem = PasswordPolicy.problem(form.new, name: signedIn.name) {
+            return try page(current: nil, new: problem, status: .badRequest)
+        }
+        if form.new == form.current {
+            return try page(current: nil, new: "Choose a password other than the current one.", status: .badRequest)
+        }
         let now = clock()
-        guard let owner = try await store.owner(named: signedIn.name), owner.id == signedIn.id else { throw ApiError.unauthorized }
+        guard let owner = try await store.owner(named: signedIn.name), owner.id == signedIn.id else {
+            throw ApiError.unauthorized
+        }
         let passwords = passwords
         let current = form.current
-        let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: owner.name, now: now) {
+        let verdict = try await signInGuard.check(address: context.remoteAddress ?? "local", name: owner.name, now: now)
+        {
             try await passwords.verify(current, hash: owner.passwordHash)
         }
         switch verdict {
         case .refused(let wait):
-            var response = try page(current: "Too many password checks. Try again in \(wait) s.", new: nil, status: .tooManyRequests)
+            var response = try page(
+                current: "Too many password checks. Try again in \(wait) s.", new: nil, status: .tooManyRequests)
             response.headers[.retryAfter] = String(wait)
             return response
         case .checked(false):

@@ -34,7 +34,8 @@ struct PageController: Sendable {
                 "cover": renderer.assets.url(for: s.cover), "hasCover": !s.cover.isEmpty,
             ]
         }
-        return try renderer.page("index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
+        return try renderer.page(
+            "index", ["kind": "index", "pageTitle": "Decks", "decks": decks, "hasDecks": !decks.isEmpty])
     }
 
     @Sendable func deckPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -50,7 +51,8 @@ struct PageController: Sendable {
         let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         let (cards, remaining) = try await store.unswipedCards(
-            deckId: deck.id, participant: participant, order: order, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+            deckId: deck.id, participant: participant, order: order, after: -1,
+            limit: profile.stack.visible + Self.bufferedCards)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
@@ -58,7 +60,9 @@ struct PageController: Sendable {
         // The page is a function of the deck's revision, the cards shown, the count left and
         // whether the viewer may see results (all in the key), so its HTML is rendered once per
         // combination. Any change to the deck or its cards bumps the revision.
-        let key = "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|" + cards.map { String($0.id) }.joined(separator: ",")
+        let key =
+            "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|"
+            + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
             let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
             let dirs = Set(profile.directions)
@@ -67,7 +71,11 @@ struct PageController: Sendable {
             ctx["pageTitle"] = deck.title
             ctx["cards"] = cardViews
             // The empty card deck.js fills from each fetched card's own JSON.
-            ctx["cardTemplate"] = ["id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "", "hasImage": false] as [String: Any]
+            ctx["cardTemplate"] =
+                [
+                    "id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "",
+                    "hasImage": false,
+                ] as [String: Any]
             ctx["topCard"] = cards.first.map { String($0.id) } ?? ""
             let state = StackState.of(deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil)
             ctx["isJoining"] = state == .joining
@@ -98,7 +106,9 @@ struct PageController: Sendable {
             ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
             // The hint's sentence ends with the last label it names: one that ends a sentence itself
             // ("Yum!") takes no period after it.
-            let lastLabel = ctx["showDown"] as? Bool == true ? deck.downLabel : ctx["showUp"] as? Bool == true ? deck.upLabel : deck.rightLabel
+            let lastLabel =
+                ctx["showDown"] as? Bool == true
+                ? deck.downLabel : ctx["showUp"] as? Bool == true ? deck.upLabel : deck.rightLabel
             ctx["hintStop"] = lastLabel.last.map { ".!?…".contains($0) } == true ? "" : "."
             return ctx
         }
@@ -112,13 +122,15 @@ struct PageController: Sendable {
     func deckContext(_ deck: Deck) -> [String: Any] {
         [
             "slug": deck.slug, "title": deck.title, "description": deck.description,
-            "leftLabel": deck.leftLabel, "rightLabel": deck.rightLabel, "upLabel": deck.upLabel, "downLabel": deck.downLabel,
+            "leftLabel": deck.leftLabel, "rightLabel": deck.rightLabel, "upLabel": deck.upLabel,
+            "downLabel": deck.downLabel,
         ]
     }
 
     func cardView(_ c: Card, deck: Deck, depth: Int) -> [String: Any] {
         [
-            "id": String(c.id), "title": c.title, "subtitle": c.subtitle, "image": renderer.assets.url(for: c.image), "hasImage": !c.image.isEmpty, "depth": String(depth),
+            "id": String(c.id), "title": c.title, "subtitle": c.subtitle, "image": renderer.assets.url(for: c.image),
+            "hasImage": !c.image.isEmpty, "depth": String(depth),
             // Cards under the top one take no focus or clicks (their links would open a card not on top).
             "under": depth > 0,
             // Cards below the visible stack are not seen until a few swipes later: their images wait.
@@ -173,7 +185,9 @@ struct PageController: Sendable {
     func swipeInDeck(_ context: AppRequestContext) async throws -> (String, Swipe) {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
-        guard let s = try await store.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else { throw ApiError.notFound("swipe") }
+        guard let s = try await store.swipe(id: try context.parameters.require("id")), s.deckId == deck.id else {
+            throw ApiError.notFound("swipe")
+        }
         return (slug, s)
     }
 
@@ -193,21 +207,27 @@ struct PageController: Sendable {
     func admission(_ request: Request, _ context: AppRequestContext, _ deck: Deck) async throws -> Response? {
         let q = request.uri.queryParameters
         let proof = Admissions.Proof(
-            key: q["k"].map(String.init), code: q["code"].map(String.init), pid: q["pid"].map(String.init), sig: q["sig"].map(String.init))
+            key: q["k"].map(String.init), code: q["code"].map(String.init), pid: q["pid"].map(String.init),
+            sig: q["sig"].map(String.init))
         let deckId = deck.id
         if proof.isEmpty {
-            if let held = context.deckCredentials[deckId], case .deck(_, deck.access.admission) = held.scope { return nil }
+            if let held = context.deckCredentials[deckId], case .deck(_, deck.access.admission) = held.scope {
+                return nil
+            }
             return try invitation(deck, error: nil, status: .ok)
         }
         let token: String
         do {
             token = try await admissions.join(deck, proof, address: context.remoteAddress, now: clock()).token
         } catch ApiError.rateLimited(let wait) {
-            var r = try invitation(deck, error: "Many people joined from your network just now. Try again in \(wait) s.", status: .tooManyRequests)
+            var r = try invitation(
+                deck, error: "Many people joined from your network just now. Try again in \(wait) s.",
+                status: .tooManyRequests)
             r.headers[.retryAfter] = String(wait)
             return r
         } catch ApiError.accessRequired {
-            let why = deck.access == .codes
+            let why =
+                deck.access == .codes
                 ? "That code is not one of this deck's. Check it (letters and digits, no 0, 1, I, L or O) and try again."
                 : "This link does not let anyone in: it may be cut short or old. Ask the person who shared it for the link again."
             return try invitation(deck, error: why, typed: proof.code ?? "", status: .forbidden)
@@ -220,7 +240,9 @@ struct PageController: Sendable {
     /// A visitor of an open deck whose owner raised its join limit, who holds no credential (the
     /// network's budget is spent): a credential for this deck alone, from the deck's own budget.
     /// Nil when they hold one, or the deck's budget is spent too.
-    func eventAdmission(_ context: AppRequestContext, _ deck: Deck) async throws -> (context: AppRequestContext, cookie: Cookie)? {
+    func eventAdmission(_ context: AppRequestContext, _ deck: Deck) async throws -> (
+        context: AppRequestContext, cookie: Cookie
+    )? {
         let deckId = deck.id
         guard context.cookies.credential(for: deckId) == nil else { return nil }
         let joined: (token: String, credential: ParticipantCredential)
@@ -270,7 +292,9 @@ struct PageController: Sendable {
             for f in flagged {
                 // Every reason with its count, and the owner's own reason for an exclusion.
                 let report = try await store.participantReport(deck: deck, participant: f.id)
-                var reasons = report.suspectReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
+                var reasons = report.suspectReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                    "\($0.key) ×\($0.value)"
+                }
                 if let why = report.exclusionReason, !why.isEmpty { reasons.append("excluded: \(why)") }
                 let shown = swipes.signer.pseudonym(of: f.id, deckId: deck.id)
                 rows.append([
@@ -302,8 +326,10 @@ struct PageController: Sendable {
         let rows = entries.map { e -> [String: Any] in
             let d = e.swipe.direction
             return [
-                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image), "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": d.rawValue,
-                "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt), "detail": "/d/\(deck.slug)/cards/\(e.card.id)",
+                "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image),
+                "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": d.rawValue,
+                "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt),
+                "detail": "/d/\(deck.slug)/cards/\(e.card.id)",
                 "flipTo": deck.label(for: d.mirroredHorizontally),
             ]
         }
@@ -324,7 +350,9 @@ struct PageController: Sendable {
         let slug = try context.parameters.require("deck")
         let deck = try await catalog.deck(slug)
         // An invitation-only deck's cards are for the people it admitted (and its owner).
-        if deck.access != .link && swipes.cookieIdentity(context.cookies, deck: deck) == nil && context.owner?.manages(deck) != true {
+        if deck.access != .link && swipes.cookieIdentity(context.cookies, deck: deck) == nil
+            && context.owner?.manages(deck) != true
+        {
             return try invitation(deck, error: nil, status: .forbidden)
         }
         guard let id = Int64(try context.parameters.require("card")), try await catalog.contains(card: id, in: slug),

@@ -26,7 +26,8 @@ public struct PageRenderer: Sendable {
         self.basePath = basePath
         var library = MustacheLibrary()
         let folder = URL(fileURLWithPath: templatesDirectory, isDirectory: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory) where file.hasSuffix(".mustache") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory)
+        where file.hasSuffix(".mustache") {
             let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             try library.register(assets.rewriteReferences(in: source), named: String(file.dropLast(".mustache".count)))
         }
@@ -42,7 +43,8 @@ public struct PageRenderer: Sendable {
     func underBasePath(_ html: String) -> String {
         if basePath.isEmpty { return html }
         return Self.rootRelativeAttribute.stringByReplacingMatches(
-            in: html, range: NSRange(html.startIndex..., in: html), withTemplate: "$1" + NSRegularExpression.escapedTemplate(for: basePath) + "/")
+            in: html, range: NSRange(html.startIndex..., in: html),
+            withTemplate: "$1" + NSRegularExpression.escapedTemplate(for: basePath) + "/")
     }
 
     /// A template the renderer does not hold (a name spelled wrong, a file missing from

@@ -57,7 +57,8 @@ enum ResultsView {
     /// One row of the ranked (or archived) table; `place` is the card's number among the active ones.
     static func row(_ c: ResultsReport.CardResult, place: Int) -> [String: Any] {
         [
-            "rank": place, "title": c.title, "image": c.image, "hasImage": !c.image.isEmpty, "accent": c.accent, "total": c.total,
+            "rank": place, "title": c.title, "image": c.image, "hasImage": !c.image.isEmpty, "accent": c.accent,
+            "total": c.total,
             "likes": c.total > 0 ? "\(c.likes) of \(c.total)" : "no votes yet",
             "rate": c.total > 0 ? ratePercent(c.likeRate) : "–", "range": range(c), "certainty": certainty(c),
         ]
@@ -67,45 +68,58 @@ enum ResultsView {
     static func context(_ r: ResultsReport, deck: Deck, page: Int = 1) -> [String: Any] {
         let active = r.cards.filter { !$0.archived }
         let archived = r.cards.filter(\.archived)
-        let shown = Array(active.filter { $0.total > 0 }.prefix(chartCards))  // a card nobody judged has no rate to draw
+        // A card nobody judged has no rate to draw.
+        let shown = Array(active.filter { $0.total > 0 }.prefix(chartCards))
         let bars = shown.enumerated().map { i, c -> [String: Any] in
             let y = Double(i) * rowHeight
             return [
                 "title": c.title, "label": label(c.title), "y": y, "ty": y + 15, "by": y + 22,
                 "sw": percent(c.wilson.lower), "rx": percent(c.wilson.lower),
-                "rw": percent(max(minIntervalWidth, c.wilson.upper - c.wilson.lower)), "mx": percent(min(c.likeRate, 1 - markWidth)),
+                "rw": percent(max(minIntervalWidth, c.wilson.upper - c.wilson.lower)),
+                "mx": percent(min(c.likeRate, 1 - markWidth)),
                 "pct": "\(ratePercent(c.likeRate)) · \(votes(c.total))",
             ]
         }
         let pageCount = max(1, (active.count + pageSize - 1) / pageSize)
         let current = min(max(page, 1), pageCount)
         let start = (current - 1) * pageSize
-        let rows = active[start..<min(start + pageSize, active.count)].enumerated().map { i, c in row(c, place: start + i + 1) }
+        let rows = active[start..<min(start + pageSize, active.count)].enumerated().map { i, c in
+            row(c, place: start + i + 1)
+        }
         let rejections = r.rejections.sorted { $0.key < $1.key }.map {
             ["code": $0.key, "reason": reason($0.key), "count": $0.value] as [String: Any]
         }
         let median = r.medianDecisionMs.map { String(format: "%.1f s", $0 / 1000) } ?? "–"
         let labels = DirectionLabels(deck: deck)
         return [
-            "bars": bars, "chartHeight": Double(shown.count) * rowHeight, "labelWidth": percent(labelShare), "rows": rows, "participants": r.participants,
+            "bars": bars, "chartHeight": Double(shown.count) * rowHeight, "labelWidth": percent(labelShare),
+            "rows": rows, "participants": r.participants,
             "participantsLabel": r.participants == 1 ? "participant" : "participants",
-            "archivedRows": archived.map { row($0, place: 0) }, "hasArchived": !archived.isEmpty, "archivedCount": archived.count,
+            "archivedRows": archived.map { row($0, place: 0) }, "hasArchived": !archived.isEmpty,
+            "archivedCount": archived.count,
             // Every live swipe is counted or not: automated-looking, of a kind the deck does not
             // count, or a left-out person's (their swipes are outside allSwipes).
-            "swipes": r.swipes, "suspect": r.suspectExcluded, "notCounted": r.allSwipes - r.swipes + r.excludedSwipes, "median": median, "rejections": rejections,
+            "swipes": r.swipes, "suspect": r.suspectExcluded, "notCounted": r.allSwipes - r.swipes + r.excludedSwipes,
+            "median": median, "rejections": rejections,
             "hasRejections": !rejections.isEmpty, "rejectedTotal": r.rejections.values.reduce(0, +),
             "likes": r.directionTotals.filter { ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "passes": r.directionTotals.filter { !ResultsReport.isLike($0.key) }.values.reduce(0, +),
             "likeWords": labels.likeWords, "passWords": labels.passWords,
             "hasSwipes": r.swipes > 0,
-            "kindTotals": SwipeKind.allCases.map { ["name": kindName($0), "key": $0.rawValue, "count": r.swipesByKind[$0.rawValue, default: 0]] },
-            "counting": r.countedInputs.compactMap { CountedInput(rawValue: $0) }.map(countedName).joined(separator: ", "),
-            "allSwipes": r.allSwipes, "excludedParticipants": r.excludedParticipants, "excludedSwipes": r.excludedSwipes,
+            "kindTotals": SwipeKind.allCases.map {
+                ["name": kindName($0), "key": $0.rawValue, "count": r.swipesByKind[$0.rawValue, default: 0]]
+            },
+            "counting": r.countedInputs.compactMap { CountedInput(rawValue: $0) }.map(countedName).joined(
+                separator: ", "),
+            "allSwipes": r.allSwipes, "excludedParticipants": r.excludedParticipants,
+            "excludedSwipes": r.excludedSwipes,
             "hasExcluded": r.excludedParticipants > 0,
-            "rejectionReasons": PageRenderer.scriptSafeJSON(Dictionary(uniqueKeysWithValues: SwipeRejection.allCases.map { ($0.rawValue, $0.message) })),
+            "rejectionReasons": PageRenderer.scriptSafeJSON(
+                Dictionary(uniqueKeysWithValues: SwipeRejection.allCases.map { ($0.rawValue, $0.message) })),
             "rowStart": start, "pageSize": pageSize, "paged": pageCount > 1,
             "showing": "\(start + 1)–\(start + rows.count) of \(active.count)",
-            "hasPrev": current > 1, "prevPage": "?page=\(current - 1)", "hasNext": current < pageCount, "nextPage": "?page=\(current + 1)",
+            "hasPrev": current > 1, "prevPage": "?page=\(current - 1)", "hasNext": current < pageCount,
+            "nextPage": "?page=\(current + 1)",
         ]
     }
 

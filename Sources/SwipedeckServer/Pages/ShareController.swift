@@ -39,7 +39,8 @@ struct ShareController: Sendable {
             code = try QRCode(encoding: link)
         } catch {
             // A Host header long enough to overflow a QR code is the client's doing.
-            throw ApiError.invalidField(code: "link_too_long", message: "The deck's link is too long for a QR code: \(error)")
+            throw ApiError.invalidField(
+                code: "link_too_long", message: "The deck's link is too long for a QR code: \(error)")
         }
         return Response(
             status: .ok,
@@ -67,11 +68,13 @@ struct ShareController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codes = try await store.accessCodes(deckId: deck.id).map { code -> CodeView in
             let link = absolute("/d/\(deck.slug)?code=\(AccessCode.shown(code))", context)
-            let svg = (try? QRCode(encoding: link))?.svg(title: "QR code for \(link)") ?? ""  // Too long a host: the code is printed without QR.
+            // Too long a host: the code is printed without QR.
+            let svg = (try? QRCode(encoding: link))?.svg(title: "QR code for \(link)") ?? ""
             return CodeView(code: AccessCode.shown(code), link: link, svg: svg)
         }
         let view: [String: Any] = [
-            "kind": "owner", "pageTitle": "Codes · \(deck.title)", "slug": deck.slug, "title": deck.title, "codes": codes,
+            "kind": "owner", "pageTitle": "Codes · \(deck.title)", "slug": deck.slug, "title": deck.title,
+            "codes": codes,
             "hasCodes": !codes.isEmpty, "active": deck.access == .codes, "csrf": OwnerForms.csrfToken(context),
         ]
         var response = try renderer.page("owner-codes", view)
@@ -85,7 +88,9 @@ struct ShareController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.checked(MakeCodesForm.self, request, context)
         guard let count = Int(form.count.trimmingCharacters(in: .whitespaces)) else {
-            throw ApiError.invalidField(code: "invalid_count", message: "How many codes must be a whole number from 1 to \(AccessCode.maxPerRequest).")
+            throw ApiError.invalidField(
+                code: "invalid_count",
+                message: "How many codes must be a whole number from 1 to \(AccessCode.maxPerRequest).")
         }
         _ = try await AccessController.make(count, for: deck, store, now: clock())
         return .redirect(to: "/owner/decks/\(deck.slug)/codes", type: .normal)
@@ -134,12 +139,15 @@ struct ShareController: Sendable {
         let host = URL(string: link)?.host ?? ""
         let reach = LinkReach(link: link)
         let view = ShareView(
-            pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug, title: deck.title,
+            pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug,
+            title: deck.title,
             link: link, open: deck.isOpen, accessWords: deck.access.words,
-            unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount, allowList: deck.access == .allowList,
+            unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount,
+            allowList: deck.access == .allowList,
             signatureKey: deck.access == .allowList ? deck.accessSecret : "",
             exampleLink: absolute(
-                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))", context),
+                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))",
+                context),
             thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil)
         return try renderer.page("owner-share", view)
     }

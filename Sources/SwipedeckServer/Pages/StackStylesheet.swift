@@ -23,13 +23,15 @@ enum StackStylesheet {
             // offsetStep px above the card on it; about the centre a 560 px card's shrink (5 px)
             // ate the 6 px offset and left a 1–2 px sliver that looked like a rendering glitch.
             let origin = depth > 0 ? "transform-origin:50% 0;" : ""
-            out += "\(sel){transform:translate(\(slot.translateX)px,\(slot.translateY)px) scale(\(slot.scaleX),\(slot.scaleY));"
+            out +=
+                "\(sel){transform:translate(\(slot.translateX)px,\(slot.translateY)px) scale(\(slot.scaleX),\(slot.scaleY));"
                 + "\(origin)opacity:\(cardOpacity);z-index:\(slot.zIndex)}\n"
             if slot.opacity > 0 && slot.opacity < 1 { out += "\(sel)>:not(.overlay){opacity:\(slot.opacity)}\n" }
         }
         // The stack moving up after a throw, with the profile's duration.
         // The origin moves with it, so a card rising to the top glides instead of jumping 5 px.
-        out += ".card{transition:transform \(s.advanceMs)ms,transform-origin \(s.advanceMs)ms,opacity \(s.advanceMs)ms}\n"
+        out +=
+            ".card{transition:transform \(s.advanceMs)ms,transform-origin \(s.advanceMs)ms,opacity \(s.advanceMs)ms}\n"
             + ".card.dragging{transition:none}\n"
         out += "@media (prefers-reduced-motion: reduce){.card{transition:opacity \(s.advanceMs)ms}}\n"
         // A finger on the card moves the card in every direction, as on a native card stack (with

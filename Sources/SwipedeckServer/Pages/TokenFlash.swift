@@ -27,7 +27,9 @@ final class TokenFlash: Sendable {
         let key = Secret.token()
         held.withLock { h in
             h = h.filter { $0.value.expires > now }
-            if h.count >= Self.capacity, let oldest = h.min(by: { $0.value.expires < $1.value.expires }) { h[oldest.key] = nil }
+            if h.count >= Self.capacity, let oldest = h.min(by: { $0.value.expires < $1.value.expires }) {
+                h[oldest.key] = nil
+            }
             h[key] = Held(token: token, ownerId: ownerId, expires: now + Self.lifetime)
         }
         return key
@@ -36,13 +38,17 @@ final class TokenFlash: Sendable {
     /// The token held under `key` for `ownerId`, removed; nil when absent, expired or another owner's.
     func take(_ key: String, ownerId: Int64, now: Double) -> String? {
         held.withLock { h in
-            guard let entry = h.removeValue(forKey: key), entry.ownerId == ownerId, entry.expires > now else { return nil }
+            guard let entry = h.removeValue(forKey: key), entry.ownerId == ownerId, entry.expires > now else {
+                return nil
+            }
             return entry.token
         }
     }
 
     /// The cookie carrying `key` (an empty key clears it).
     static func cookie(_ key: String) -> Cookie {
-        Cookie(name: cookieName, value: key, maxAge: key.isEmpty ? 0 : Int(lifetime), path: "/owner/tokens", httpOnly: true, sameSite: .strict)
+        Cookie(
+            name: cookieName, value: key, maxAge: key.isEmpty ? 0 : Int(lifetime), path: "/owner/tokens",
+            httpOnly: true, sameSite: .strict)
     }
 }

@@ -8,7 +8,7 @@ extension QRCode {
 
         public var description: String {
             switch self {
-            case let .textTooLong(byteCount, maximumByteCount, correction):
+            case .textTooLong(let byteCount, let maximumByteCount, let correction):
                 "The text is \(byteCount) bytes of UTF-8, but a QR code at error-correction level "
                     + "\(correction.letter) holds at most \(maximumByteCount) bytes."
             }

@@ -20,7 +20,10 @@ extension QRCode {
         for y in 0..<size {
             var x = 0
             while x < size {
-                guard self[x, y] else { x += 1; continue }
+                guard self[x, y] else {
+                    x += 1
+                    continue
+                }
                 let start = x
                 while x < size && self[x, y] { x += 1 }
                 path += "M\(start + margin) \(y + margin)h\(x - start)v1h-\(x - start)z"

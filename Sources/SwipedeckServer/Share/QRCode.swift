@@ -39,7 +39,8 @@ public struct QRCode: Sendable {
             return (mask: mask, matrix: matrix)
         }
         // The lowest penalty wins, the lower mask number on a tie; a forced mask needs no scoring.
-        let chosen = candidates.count == 1
+        let chosen =
+            candidates.count == 1
             ? candidates[0]
             : zip(candidates, candidates.map(\.matrix.penalty)).min { $0.1 < $1.1 }!.0
         self.version = version.number

@@ -39,7 +39,8 @@ extension QRMatrix {
     /// column with four light modules before or after it inside the symbol (a pattern with light on
     /// both sides counts twice); such patterns look like finders to a reader.
     var finderLikePenalty: Int {
-        let lightThenPattern = 0b0000_1011101, patternThenLight = 0b1011101_0000
+        let lightThenPattern = 0b0000_1011101
+        let patternThenLight = 0b1011101_0000
         var total = 0
         for line in 0..<2 * size {
             // The last 11 modules as bits, the most recent in bit 0; 1 is dark.

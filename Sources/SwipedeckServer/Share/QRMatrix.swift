@@ -109,7 +109,8 @@ struct QRMatrix: Sendable {
     mutating func drawFormat(correction: QRCode.Correction, mask: Int) {
         let data = correction.formatBits << 3 | mask
         // The fixed XOR keeps the format bits from ever being all light.
-        drawFormat(bits: Self.bchCode(data, dataWidth: 5, generator: 0b101_0011_0111, degree: 10) ^ 0b101_0100_0001_0010)
+        drawFormat(
+            bits: Self.bchCode(data, dataWidth: 5, generator: 0b101_0011_0111, degree: 10) ^ 0b101_0100_0001_0010)
     }
 
     /// Bit 0 is the least significant; bit 14 lands next to the top-left finder's left edge
@@ -132,9 +133,10 @@ struct QRMatrix: Sendable {
         let bits = Self.bchCode(number, dataWidth: 6, generator: 0b1_1111_0010_0101, degree: 12)
         for index in 0..<18 {
             let isDark = (bits >> index) & 1 == 1
-            let across = index / 3, along = size - 11 + index % 3
-            setFunction(x: along, y: across, dark: isDark)   // above the top-right finder
-            setFunction(x: across, y: along, dark: isDark)   // left of the bottom-left finder
+            let across = index / 3
+            let along = size - 11 + index % 3
+            setFunction(x: along, y: across, dark: isDark)  // above the top-right finder
+            setFunction(x: across, y: along, dark: isDark)  // left of the bottom-left finder
         }
     }
 
@@ -154,7 +156,8 @@ struct QRMatrix: Sendable {
     private mutating func drawFinder(centreX: Int, centreY: Int) {
         for dy in -4...4 {
             for dx in -4...4 {
-                let x = centreX + dx, y = centreY + dy
+                let x = centreX + dx
+                let y = centreY + dy
                 guard (0..<size).contains(x), (0..<size).contains(y) else { continue }
                 let ring = max(abs(dx), abs(dy))  // 0 centre … 3 outer edge, 4 separator
                 setFunction(x: x, y: y, dark: ring != 2 && ring != 4)

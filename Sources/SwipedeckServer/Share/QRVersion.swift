@@ -29,8 +29,8 @@ struct QRVersion: Sendable, Hashable {
         let alignmentPatterns = alignmentsPerSide == 0 ? 0 : alignmentsPerSide * alignmentsPerSide - 3
         // Alignment patterns on row or column 6 cover 5 timing modules each, counted only once.
         let alignmentOnTiming = alignmentsPerSide == 0 ? 0 : 2 * (alignmentsPerSide - 2) * 5
-        let finders = 3 * 8 * 8                      // with their separators
-        let formatInformation = 2 * 15 + 1           // two copies and the dark module
+        let finders = 3 * 8 * 8  // with their separators
+        let formatInformation = 2 * 15 + 1  // two copies and the dark module
         let timing = 2 * (size - 16)
         let versionInformation = number >= 7 ? 2 * 18 : 0
         return size * size - finders - formatInformation - timing - versionInformation

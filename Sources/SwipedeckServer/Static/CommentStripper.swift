@@ -47,11 +47,18 @@ enum CommentStripper {
                 out.append(c)
                 i += 1
                 while i < text.count && text[i] != "`" && !(text[i] == "$" && at(i + 1) == "{") {
-                    if text[i] == "\\" { out.append(text[i]); i += 1 }
-                    if i < text.count { out.append(text[i]); i += 1 }
+                    if text[i] == "\\" {
+                        out.append(text[i])
+                        i += 1
+                    }
+                    if i < text.count {
+                        out.append(text[i])
+                        i += 1
+                    }
                 }
                 if i < text.count && text[i] == "$" {
-                    out.append("$"); out.append("{")
+                    out.append("$")
+                    out.append("{")
                     i += 2
                     braces += 1
                     templates.append(braces)
@@ -101,7 +108,8 @@ enum CommentStripper {
 
     /// Keywords after which `/` starts a regular expression, not a division.
     private static let regexKeywords: Set<String> = [
-        "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await",
+        "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield",
+        "await",
     ]
 
     private static func isWordScalar(_ c: Unicode.Scalar) -> Bool {

@@ -7,7 +7,8 @@ enum Gzip {
     static func compress(_ buffer: ByteBuffer) -> ByteBuffer? {
         var input = buffer
         // A zlib failure costs only the compression: the caller sends the bytes as they are.
-        guard let compressed = try? input.compress(with: .gzip()), compressed.readableBytes < buffer.readableBytes else {
+        guard let compressed = try? input.compress(with: .gzip()), compressed.readableBytes < buffer.readableBytes
+        else {
             return nil
         }
         return compressed

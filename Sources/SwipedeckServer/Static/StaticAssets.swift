@@ -47,7 +47,9 @@ struct StaticAssets: Sendable {
     /// The assets of `publicDirectory` and `generated`, built once per process for each (the
     /// files do not change while the server runs; tests build many apps on one checkout).
     static func shared(publicDirectory: String, generated: [String: String] = [:]) throws -> StaticAssets {
-        let key = publicDirectory + "\u{0}" + generated.keys.sorted().map { $0 + "\u{0}" + generated[$0]! }.joined(separator: "\u{0}")
+        let key =
+            publicDirectory + "\u{0}"
+            + generated.keys.sorted().map { $0 + "\u{0}" + generated[$0]! }.joined(separator: "\u{0}")
         if let built = cache.withLock({ $0[key] }) { return built }
         let built = try StaticAssets(publicDirectory: publicDirectory, generated: generated)
         cache.withLock { $0[key] = built }
@@ -81,15 +83,19 @@ struct StaticAssets: Sendable {
 
     // MARK: Loading
 
-    private static let absolutePath = try! NSRegularExpression(pattern: #"/(?:css|js|img)/[A-Za-z0-9_./-]+|/openapi\.json"#)
-    private static let moduleImport = try! NSRegularExpression(pattern: #"(?<=from\s|import\s|import\()\s*['"]\./([A-Za-z0-9_-]+\.js)['"]"#)
+    private static let absolutePath = try! NSRegularExpression(
+        pattern: #"/(?:css|js|img)/[A-Za-z0-9_./-]+|/openapi\.json"#)
+    private static let moduleImport = try! NSRegularExpression(
+        pattern: #"(?<=from\s|import\s|import\()\s*['"]\./([A-Za-z0-9_-]+\.js)['"]"#)
 
     private static func readFiles(under directory: String) throws -> [String: Data] {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [:] }
         var files: [String: Data] = [:]
         // An entry whose kind cannot be read is skipped like a folder: only regular files are served.
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        for case let url as URL in walker
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = url.standardizedFileURL.path.dropFirst(root.path.count)
             let path = relative.hasPrefix("/") ? String(relative) : "/" + relative
             if isStaticPath(path) { files[path] = try Data(contentsOf: url) }
@@ -111,7 +117,9 @@ struct StaticAssets: Sendable {
     }
 
     private static func rewritten(_ path: String, _ bytes: Data, hashed: [String: StaticAsset]) -> Data {
-        guard path.hasSuffix(".css") || path.hasSuffix(".js"), let source = String(data: bytes, encoding: .utf8) else { return bytes }
+        guard path.hasSuffix(".css") || path.hasSuffix(".js"), let source = String(data: bytes, encoding: .utf8) else {
+            return bytes
+        }
         let text = path.hasSuffix(".css") ? CommentStripper.css(source) : CommentStripper.javaScript(source)
         if path.hasSuffix(".css") {
             // Relative to the stylesheet's folder (`../img/…` from `/css/`), so a server under a
@@ -144,11 +152,15 @@ struct StaticAssets: Sendable {
 
     private static func matches(_ regex: NSRegularExpression, in text: String, group: Int = 0) -> [String] {
         let range = NSRange(text.startIndex..., in: text)
-        return regex.matches(in: text, range: range).compactMap { Range($0.range(at: group), in: text).map { String(text[$0]) } }
+        return regex.matches(in: text, range: range).compactMap {
+            Range($0.range(at: group), in: text).map { String(text[$0]) }
+        }
     }
 
     /// `text` with each match replaced by `replacement(match)`, or left when that is nil.
-    private static func replacing(_ regex: NSRegularExpression, in text: String, _ replacement: (String) -> String?) -> String {
+    private static func replacing(_ regex: NSRegularExpression, in text: String, _ replacement: (String) -> String?)
+        -> String
+    {
         var out = ""
         var last = text.startIndex
         for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 /// Answers `GET`/`HEAD` of static paths from the `StaticAssets` table: hashed URLs cached for a
 /// year as immutable, plain URLs revalidated (`no-cache` + ETag, 304 on a match), gzip when the
@@ -13,13 +13,15 @@ struct StaticFilesMiddleware: RouterMiddleware {
     static let immutable = "public, max-age=31536000, immutable"
     let assets: StaticAssets
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let path = request.uri.path
         if Self.hasDotSegment(path) {
             throw ApiError.invalidField(code: "invalid_path", message: "A URL path may not contain . or .. segments.")
         }
         guard request.method == .get || request.method == .head, StaticAssets.isStaticPath(path),
-              let (asset, hashed) = assets.lookup(path)
+            let (asset, hashed) = assets.lookup(path)
         else { return try await next(request, context) }
         let gzip = asset.gzipped != nil && AcceptEncoding.allowsGzip(request.headers[.acceptEncoding])
         // Each encoding is its own representation, with its own strong ETag.
@@ -28,9 +30,11 @@ struct StaticFilesMiddleware: RouterMiddleware {
             .contentType: asset.contentType, .eTag: etag, .cacheControl: hashed ? Self.immutable : "no-cache",
         ]
         if asset.gzipped != nil { headers[.vary] = "Accept-Encoding" }
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            })
+        {
             return Response(status: .notModified, headers: headers)
         }
         if gzip { headers[.contentEncoding] = "gzip" }

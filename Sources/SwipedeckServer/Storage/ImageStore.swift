@@ -36,8 +36,12 @@ public struct ImageStore: Sendable {
         return try await threadPool.runIfActive {
             let manager = FileManager.default
             // No readable file at the target (the usual case) means: write it.
-            if let size = (try? manager.attributesOfItem(atPath: target))?[.size] as? Int, size == bytes.count { return false }
-            guard manager.createFile(atPath: temporary, contents: nil) else { throw ImageStoreError.cannotCreate(temporary) }
+            if let size = (try? manager.attributesOfItem(atPath: target))?[.size] as? Int, size == bytes.count {
+                return false
+            }
+            guard manager.createFile(atPath: temporary, contents: nil) else {
+                throw ImageStoreError.cannotCreate(temporary)
+            }
             do {
                 let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
                 // Closing after `synchronize` cannot lose data; a close error has nothing left to report.

@@ -26,7 +26,8 @@ public struct PostgresLocation: Sendable, Equatable {
         password = url.password.flatMap { $0.removingPercentEncoding }
         let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         guard !path.isEmpty, !path.contains("/") else {
-            throw StoreLocationError("The database URL \(PostgresLocation.redact(text)) names no database: end it with /DATABASE.")
+            throw StoreLocationError(
+                "The database URL \(PostgresLocation.redact(text)) names no database: end it with /DATABASE.")
         }
         database = path.removingPercentEncoding ?? path
         sslMode = query["sslmode"] ?? "prefer"

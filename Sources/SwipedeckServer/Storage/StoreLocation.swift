@@ -19,7 +19,9 @@ public enum StoreLocation: Sendable, Equatable {
         } else if text.hasPrefix("sqlite:") {
             self = .sqlite(path: String(text.dropFirst("sqlite:".count)))
         } else if text.contains("://") {
-            throw StoreLocationError("The database URL \(text) names an unknown engine: use a file path, sqlite:PATH or postgres://USER@HOST:PORT/DB.")
+            throw StoreLocationError(
+                "The database URL \(text) names an unknown engine: use a file path, sqlite:PATH or postgres://USER@HOST:PORT/DB."
+            )
         } else {
             self = .sqlite(path: text)
         }

@@ -50,10 +50,12 @@ public struct SwipeSeeder: Sendable {
                 // indexes are as large as real ones; the participant's number and the run's hash
                 // stand in for the credential's random part.
                 let credential = ParticipantCredential(
-                    scope: .device, mintedAt: now, body: String(format: "s%04llx%016llx", runTag, UInt64(i / cards.count)))
+                    scope: .device, mintedAt: now,
+                    body: String(format: "s%04llx%016llx", runTag, UInt64(i / cards.count)))
                 guard let participant = signer.identity(of: credential, deckId: deckId)?.id else { continue }
                 let request = SwipeRequest(
-                    card: cards[i % cards.count], direction: direction.rawValue, input: SwipeInput.drag.rawValue, trace: trace,
+                    card: cards[i % cards.count], direction: direction.rawValue, input: SwipeInput.drag.rawValue,
+                    trace: trace,
                     decisionMs: Double(300 + (i &* 7919) % 4700))
                 var swipe = Swipe(
                     id: "\(run)-\(i)", deckId: deckId, cardId: cards[i % cards.count], participantId: participant,
@@ -97,7 +99,8 @@ public struct SwipeSeeder: Sendable {
             y.append(twoDecimals(drift * ease + (unit() - 0.5) * 1.2))
             now += 12 + unit() * 8
         }
-        return Trace(t: t, x: x, y: y, w: 320, h: 440, vw: 390, vh: 844,
-                     gx: twoDecimals(40 + unit() * 240), gy: twoDecimals(60 + unit() * 320))
+        return Trace(
+            t: t, x: x, y: y, w: 320, h: 440, vw: 390, vh: 844,
+            gx: twoDecimals(40 + unit() * 240), gy: twoDecimals(60 + unit() * 320))
     }
 }

@@ -46,7 +46,7 @@ public enum TraceCodec {
     public static func decode(_ bytes: [UInt8]) -> Trace? {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == version, let count = reader.unsigned(), count < 1 << 20, let flags = reader.byte(),
-              let t = reader.column(Int(count)), let x = reader.column(Int(count)), let y = reader.column(Int(count))
+            let t = reader.column(Int(count)), let x = reader.column(Int(count)), let y = reader.column(Int(count))
         else { return nil }
         var scalars: [Double] = []
         for _ in 0..<(6 + (flags & 1) + (flags >> 1 & 1)) {
@@ -57,10 +57,14 @@ public enum TraceCodec {
         var ox: Double?
         var oy: Double?
         var next = 6
-        if flags & 1 != 0 { ox = scalars[next]; next += 1 }
+        if flags & 1 != 0 {
+            ox = scalars[next]
+            next += 1
+        }
         if flags & 2 != 0 { oy = scalars[next] }
-        return Trace(t: t, x: x, y: y, w: scalars[0], h: scalars[1], vw: scalars[2], vh: scalars[3],
-                     gx: scalars[4], gy: scalars[5], ox: ox, oy: oy)
+        return Trace(
+            t: t, x: x, y: y, w: scalars[0], h: scalars[1], vw: scalars[2], vh: scalars[3],
+            gx: scalars[4], gy: scalars[5], ox: ox, oy: oy)
     }
 
     /// Whether `v` is exactly `Double(M) / 10ᵏ` for an integer `|M| < 2⁵³` (then M, else nil).

@@ -9,7 +9,9 @@ extension HTTPServerBuilder {
     /// request in progress for that long is closed), the header-read and body timeouts
     /// (`HeaderDeadlineHandler`), and `limiter`'s caps on open connections
     /// (`ConnectionGuard`).
-    static func guardedHTTP1(limiter: ConnectionLimiter, idleTimeout: Duration, headerTimeout: Duration, bodyTimeout: Duration) -> HTTPServerBuilder {
+    static func guardedHTTP1(
+        limiter: ConnectionLimiter, idleTimeout: Duration, headerTimeout: Duration, bodyTimeout: Duration
+    ) -> HTTPServerBuilder {
         let header = TimeAmount(headerTimeout)
         let body = TimeAmount(bodyTimeout)
         let idle = TimeAmount(idleTimeout)
@@ -17,7 +19,9 @@ extension HTTPServerBuilder {
             ConnectionGuard(
                 http1: HTTP1Channel(
                     responder: responder,
-                    configuration: .init(additionalChannelHandlers: [HeaderDeadlineHandler(timeout: header, bodyTimeout: body)], idleTimeout: idle)),
+                    configuration: .init(
+                        additionalChannelHandlers: [HeaderDeadlineHandler(timeout: header, bodyTimeout: body)],
+                        idleTimeout: idle)),
                 limiter: limiter)
         }
     }
@@ -69,7 +73,8 @@ final class RefusedConnectionHandler: ChannelInboundHandler, RemovableChannelHan
         // Two strings always encode; this runs once, at the first refusal.
         let body = String(decoding: try! JSONCoding.shared.encode(ErrorBody(error)), as: UTF8.self)
         return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
-            + "Retry-After: \(retryAfterSeconds)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+            + "Retry-After: \(retryAfterSeconds)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            + body
     }()
 
     private var answered = false

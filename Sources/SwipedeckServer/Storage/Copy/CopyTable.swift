@@ -23,70 +23,125 @@ public struct CopyTable: Sendable {
     /// bookkeeping (GRDB's, `schemaMigrations`) is each engine's own and is not copied.
     public static let all: [CopyTable] = [
         CopyTable("settings", key: ["key"], [("key", .text), ("value", .text)]),
-        CopyTable("owners", key: ["id"], serialId: true, [("id", .int), ("name", .text), ("passwordHash", .text), ("createdAt", .double)]),
-        CopyTable("decks", key: ["id"], serialId: true, [
-            ("id", .int), ("slug", .text), ("title", .text), ("description", .text), ("profile", .text), ("allowButtons", .bool),
-            ("leftLabel", .text), ("rightLabel", .text), ("upLabel", .text), ("downLabel", .text), ("createdAt", .double),
-            ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
-            ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text), ("joinLimit", .int),
-            ("listed", .bool),
-        ]),
-        CopyTable("cards", key: ["id"], serialId: true, [
-            ("id", .int), ("deckId", .int), ("position", .int), ("title", .text), ("subtitle", .text), ("body", .text), ("image", .text),
-            ("link", .text), ("accent", .text), ("revision", .int), ("archivedAt", .double), ("moreImages", .text),
-        ]),
-        CopyTable("cardRevisions", key: ["cardId", "revision"], [
-            ("cardId", .int), ("revision", .int), ("title", .text), ("subtitle", .text), ("body", .text), ("image", .text),
-            ("link", .text), ("accent", .text), ("createdAt", .double), ("moreImages", .text),
-        ]),
-        CopyTable("participants", key: ["id"], [("id", .text), ("kind", .text), ("createdAt", .double), ("legacy", .bool)]),
-        CopyTable("swipes", key: [], [
-            ("id", .text), ("deckId", .int), ("cardId", .int), ("participantId", .text), ("direction", .text), ("input", .text),
-            ("trace", .text), ("velocityX", .double), ("velocityY", .double), ("durationMs", .double), ("decisionMs", .double),
-            ("suspect", .bool), ("requestHash", .text), ("createdAt", .double), ("undoneAt", .double), ("cardRevision", .int),
-            ("suspectReason", .text), ("traceData", .blob),
-        ]),
-        CopyTable("rejections", key: ["id"], serialId: true, [
-            ("id", .int), ("deckId", .int), ("cardId", .int), ("participantId", .text), ("code", .text), ("createdAt", .double),
-        ]),
-        CopyTable("flips", key: ["id"], serialId: true, [
-            ("id", .int), ("swipeId", .text), ("fromDirection", .text), ("toDirection", .text), ("createdAt", .double),
-        ]),
-        CopyTable("ownerSessions", key: ["tokenHash"], [
-            ("tokenHash", .text), ("ownerId", .int), ("createdAt", .double), ("expiresAt", .double), ("endedAt", .double),
-        ]),
-        CopyTable("apiTokens", key: ["id"], serialId: true, [
-            ("id", .int), ("ownerId", .int), ("name", .text), ("tokenHash", .text), ("prefix", .text), ("createdAt", .double),
-            ("revokedAt", .double),
-        ]),
-        CopyTable("exclusions", key: ["id"], serialId: true, [
-            ("id", .int), ("deckId", .int), ("participantId", .text), ("reason", .text), ("createdAt", .double), ("liftedAt", .double),
-        ]),
-        CopyTable("deckEvents", key: ["id"], serialId: true, [
-            ("id", .int), ("deckId", .int), ("ownerId", .int), ("kind", .text), ("detail", .text), ("createdAt", .double),
-        ]),
-        CopyTable("images", key: ["hash"], [
-            ("hash", .text), ("contentType", .text), ("bytes", .int), ("width", .int), ("height", .int), ("ownerId", .int),
-            ("createdAt", .double),
-        ]),
-        CopyTable("swipeTallies", key: ["deckId", "outOfResults", "cardId", "kind", "direction"], [
-            ("deckId", .int), ("outOfResults", .bool), ("cardId", .int), ("kind", .int), ("direction", .text), ("n", .int),
-        ]),
-        CopyTable("deckParticipants", key: ["deckId", "participantId"], [
-            ("deckId", .int), ("participantId", .text), ("excluded", .bool), ("k0", .int), ("k1", .int), ("k2", .int), ("k3", .int),
-            ("k4", .int),
-        ]),
-        CopyTable("participantMasks", key: ["deckId", "outOfResults", "mask"], [
-            ("deckId", .int), ("outOfResults", .bool), ("mask", .int), ("n", .int),
-        ]),
-        CopyTable("decisionBuckets", key: ["deckId", "kind", "bucket"], [("deckId", .int), ("kind", .int), ("bucket", .int), ("n", .int)]),
-        CopyTable("decisionTimes", key: ["deckId", "kind", "bucket", "decisionMs"], [
-            ("deckId", .int), ("kind", .int), ("bucket", .int), ("decisionMs", .double), ("n", .int),
-        ]),
-        CopyTable("participantOrigins", key: ["deckId", "participantId"], [
-            ("deckId", .int), ("participantId", .text), ("network", .text), ("joinedAt", .double),
-        ]),
-        CopyTable("accessCodes", key: ["deckId", "code"], [("deckId", .int), ("code", .text), ("createdAt", .double)]),
+        CopyTable(
+            "owners", key: ["id"], serialId: true,
+            [("id", .int), ("name", .text), ("passwordHash", .text), ("createdAt", .double)]),
+        CopyTable(
+            "decks", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("slug", .text), ("title", .text), ("description", .text), ("profile", .text),
+                ("allowButtons", .bool),
+                ("leftLabel", .text), ("rightLabel", .text), ("upLabel", .text), ("downLabel", .text),
+                ("createdAt", .double),
+                ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
+                ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text),
+                ("joinLimit", .int),
+                ("listed", .bool),
+            ]),
+        CopyTable(
+            "cards", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("deckId", .int), ("position", .int), ("title", .text), ("subtitle", .text),
+                ("body", .text), ("image", .text),
+                ("link", .text), ("accent", .text), ("revision", .int), ("archivedAt", .double), ("moreImages", .text),
+            ]),
+        CopyTable(
+            "cardRevisions", key: ["cardId", "revision"],
+            [
+                ("cardId", .int), ("revision", .int), ("title", .text), ("subtitle", .text), ("body", .text),
+                ("image", .text),
+                ("link", .text), ("accent", .text), ("createdAt", .double), ("moreImages", .text),
+            ]),
+        CopyTable(
+            "participants", key: ["id"], [("id", .text), ("kind", .text), ("createdAt", .double), ("legacy", .bool)]),
+        CopyTable(
+            "swipes", key: [],
+            [
+                ("id", .text), ("deckId", .int), ("cardId", .int), ("participantId", .text), ("direction", .text),
+                ("input", .text),
+                ("trace", .text), ("velocityX", .double), ("velocityY", .double), ("durationMs", .double),
+                ("decisionMs", .double),
+                ("suspect", .bool), ("requestHash", .text), ("createdAt", .double), ("undoneAt", .double),
+                ("cardRevision", .int),
+                ("suspectReason", .text), ("traceData", .blob),
+            ]),
+        CopyTable(
+            "rejections", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("deckId", .int), ("cardId", .int), ("participantId", .text), ("code", .text),
+                ("createdAt", .double),
+            ]),
+        CopyTable(
+            "flips", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("swipeId", .text), ("fromDirection", .text), ("toDirection", .text),
+                ("createdAt", .double),
+            ]),
+        CopyTable(
+            "ownerSessions", key: ["tokenHash"],
+            [
+                ("tokenHash", .text), ("ownerId", .int), ("createdAt", .double), ("expiresAt", .double),
+                ("endedAt", .double),
+            ]),
+        CopyTable(
+            "apiTokens", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("ownerId", .int), ("name", .text), ("tokenHash", .text), ("prefix", .text),
+                ("createdAt", .double),
+                ("revokedAt", .double),
+            ]),
+        CopyTable(
+            "exclusions", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("deckId", .int), ("participantId", .text), ("reason", .text), ("createdAt", .double),
+                ("liftedAt", .double),
+            ]),
+        CopyTable(
+            "deckEvents", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("deckId", .int), ("ownerId", .int), ("kind", .text), ("detail", .text),
+                ("createdAt", .double),
+            ]),
+        CopyTable(
+            "images", key: ["hash"],
+            [
+                ("hash", .text), ("contentType", .text), ("bytes", .int), ("width", .int), ("height", .int),
+                ("ownerId", .int),
+                ("createdAt", .double),
+            ]),
+        CopyTable(
+            "swipeTallies", key: ["deckId", "outOfResults", "cardId", "kind", "direction"],
+            [
+                ("deckId", .int), ("outOfResults", .bool), ("cardId", .int), ("kind", .int), ("direction", .text),
+                ("n", .int),
+            ]),
+        CopyTable(
+            "deckParticipants", key: ["deckId", "participantId"],
+            [
+                ("deckId", .int), ("participantId", .text), ("excluded", .bool), ("k0", .int), ("k1", .int),
+                ("k2", .int), ("k3", .int),
+                ("k4", .int),
+            ]),
+        CopyTable(
+            "participantMasks", key: ["deckId", "outOfResults", "mask"],
+            [
+                ("deckId", .int), ("outOfResults", .bool), ("mask", .int), ("n", .int),
+            ]),
+        CopyTable(
+            "decisionBuckets", key: ["deckId", "kind", "bucket"],
+            [("deckId", .int), ("kind", .int), ("bucket", .int), ("n", .int)]),
+        CopyTable(
+            "decisionTimes", key: ["deckId", "kind", "bucket", "decisionMs"],
+            [
+                ("deckId", .int), ("kind", .int), ("bucket", .int), ("decisionMs", .double), ("n", .int),
+            ]),
+        CopyTable(
+            "participantOrigins", key: ["deckId", "participantId"],
+            [
+                ("deckId", .int), ("participantId", .text), ("network", .text), ("joinedAt", .double),
+            ]),
+        CopyTable(
+            "accessCodes", key: ["deckId", "code"], [("deckId", .int), ("code", .text), ("createdAt", .double)]),
     ]
 
     /// The column list for SQL.

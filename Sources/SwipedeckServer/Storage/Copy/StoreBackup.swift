@@ -28,14 +28,20 @@ public enum StoreBackup {
             }
             let copy = try await openStore(path)
             defer { Task { await copy.close() } }
-            guard let tables = copy as? any RawTables else { throw StoreCopier.Refusal(description: "\(path) cannot be read back to count it.") }
+            guard let tables = copy as? any RawTables else {
+                throw StoreCopier.Refusal(description: "\(path) cannot be read back to count it.")
+            }
             return try await StoreCopier.tally(tables)
         }
         let target = try await openStore(path)
         defer { Task { await target.close() } }
-        guard let tables = target as? any Store & RawTables else { throw StoreCopier.Refusal(description: "\(path) cannot be written.") }
+        guard let tables = target as? any Store & RawTables else {
+            throw StoreCopier.Refusal(description: "\(path) cannot be written.")
+        }
         if let postgres = source as? PostgresStore {
-            return try await postgres.withSnapshot { snapshot in try await StoreCopier(source: snapshot, target: tables).run() }
+            return try await postgres.withSnapshot { snapshot in
+                try await StoreCopier(source: snapshot, target: tables).run()
+            }
         }
         return try await StoreCopier(source: source, target: tables).run()
     }

@@ -33,7 +33,9 @@ public struct StoreCopier: Sendable {
     /// - Throws: `Refusal` when the target has any row, or when the verification fails.
     public func run(progress: (@Sendable (String, Int) -> Void)? = nil) async throws -> Report {
         for table in CopyTable.all where try await target.rowCount(table) > 0 {
-            throw Refusal(description: "The target is not empty: its \(table.name) table has rows. Copy into a new, empty database.")
+            throw Refusal(
+                description:
+                    "The target is not empty: its \(table.name) table has rows. Copy into a new, empty database.")
         }
         for table in CopyTable.all {
             var after: [CopyValue]?
@@ -52,13 +54,19 @@ public struct StoreCopier: Sendable {
         for table in CopyTable.all {
             let (from, to) = (try await source.rowCount(table), try await target.rowCount(table))
             guard from == to else {
-                throw Refusal(description: "Verification failed: \(table.name) has \(from) rows in the source and \(to) in the target.")
+                throw Refusal(
+                    description:
+                        "Verification failed: \(table.name) has \(from) rows in the source and \(to) in the target.")
             }
             rows.append((table.name, to))
         }
-        let (from, to) = (try await Self.swipeChecksum(source, pageSize: pageSize), try await Self.swipeChecksum(target, pageSize: pageSize))
+        let (from, to) = (
+            try await Self.swipeChecksum(source, pageSize: pageSize),
+            try await Self.swipeChecksum(target, pageSize: pageSize)
+        )
         guard from == to else {
-            throw Refusal(description: "Verification failed: the swipes' checksums differ (source \(from), target \(to)).")
+            throw Refusal(
+                description: "Verification failed: the swipes' checksums differ (source \(from), target \(to)).")
         }
         return Report(rows: rows, swipeChecksum: to)
     }

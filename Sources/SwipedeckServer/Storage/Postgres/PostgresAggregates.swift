@@ -59,10 +59,13 @@ struct PostgresAggregates {
         let m = masks.filter { $0.value != 0 }
         let d = times.filter { $0.value != 0 }
         var buckets: [Time: Int] = [:]
-        for (key, n) in d { buckets[Time(deckId: key.deckId, kind: key.kind, bucket: key.bucket, ms: 0), default: 0] += n }
+        for (key, n) in d {
+            buckets[Time(deckId: key.deckId, kind: key.kind, bucket: key.bucket, ms: 0), default: 0] += n
+        }
         let b = buckets.filter { $0.value != 0 }
         if t.isEmpty && m.isEmpty && d.isEmpty && decks.isEmpty { return }
-        _ = try await connection.query("""
+        _ = try await connection.query(
+            """
             WITH tallies AS (
                 INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n)
                 SELECT * FROM unnest(\(t.keys.map(\.deckId))::bigint[], \(t.keys.map(\.out))::boolean[], \(t.keys.map(\.cardId))::bigint[],
@@ -89,6 +92,7 @@ struct PostgresAggregates {
                 ON CONFLICT (deckId, kind, bucket, decisionMs) DO UPDATE SET n = decisionTimes.n + excluded.n
             )
             SELECT pg_notify(\(PostgresStore.changesChannel), deck::text) FROM unnest(\(decks)::bigint[]) AS deck
-            """, logger: logger).collect()
+            """, logger: logger
+        ).collect()
     }
 }

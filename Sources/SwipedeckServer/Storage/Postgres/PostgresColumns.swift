@@ -31,7 +31,9 @@ struct PostgresColumns {
     mutating func next(_ type: Set<CountedInput>.Type) throws -> Set<CountedInput> {
         let column = index
         let text = try next(String.self)
-        guard let set = CountedInput.set(stored: text) else { throw UnknownValue(column: column, text: text, type: "\(type)") }
+        guard let set = CountedInput.set(stored: text) else {
+            throw UnknownValue(column: column, text: text, type: "\(type)")
+        }
         return set
     }
 

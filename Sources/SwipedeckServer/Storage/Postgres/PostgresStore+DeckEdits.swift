@@ -8,13 +8,16 @@ extension PostgresStore {
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
         let id = deck.id
         return try await editing(id) { connection in
-            guard let revision = try await value(
-                "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self) else {
+            guard
+                let revision = try await value(
+                    "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self)
+            else {
                 throw StoreError.notFound(.deck)
             }
             var d = deck
             d.revision = revision + 1
-            try await execute("""
+            try await execute(
+                """
                 UPDATE decks SET slug = \(d.slug), title = \(d.title), description = \(d.description), profile = \(d.profile),
                     allowButtons = \(d.allowButtons), leftLabel = \(d.leftLabel), rightLabel = \(d.rightLabel), upLabel = \(d.upLabel),
                     downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
@@ -23,7 +26,8 @@ extension PostgresStore {
                     listed = \(d.listed)
                 WHERE id = \(id)
                 """, on: connection)
-            try await recordEvent(deckId: id, ownerId: ownerId, kind: .settings, detail: detail, at: now, on: connection)
+            try await recordEvent(
+                deckId: id, ownerId: ownerId, kind: .settings, detail: detail, at: now, on: connection)
             return d
         }
     }
@@ -35,7 +39,8 @@ extension PostgresStore {
             c.position = try await nextPosition(deckId: deckId, on: connection)
             c.revision = 1
             let stored = try await insertCard(c, createdAt: now, on: connection)
-            try await touchDeck(deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(stored.id)}", now: now, on: connection)
+            try await touchDeck(
+                deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(stored.id)}", now: now, on: connection)
             return stored
         }
     }
@@ -51,7 +56,9 @@ extension PostgresStore {
                 _ = try await insertCard(c, createdAt: now, on: connection)
                 position += 1
             }
-            try await touchDeck(deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}", now: now, on: connection)
+            try await touchDeck(
+                deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}", now: now,
+                on: connection)
             return cards.count
         }
     }
@@ -65,14 +72,16 @@ extension PostgresStore {
             c.revision = current.revision + 1
             c.position = current.position
             c.archivedAt = current.archivedAt
-            try await execute("""
+            try await execute(
+                """
                 UPDATE cards SET title = \(c.title), subtitle = \(c.subtitle), body = \(c.body), image = \(c.image),
                     moreImages = \(Card.encodeImageList(c.moreImages)), link = \(c.link), accent = \(c.accent), revision = \(c.revision)
                 WHERE id = \(id)
                 """, on: connection)
             try await storeRevision(c, now: now, on: connection)
             try await touchDeck(
-                c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now,
+                c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"revision\":\(c.revision)}",
+                now: now,
                 on: connection)
             return c
         }
@@ -97,18 +106,21 @@ extension PostgresStore {
             // The deck row is the lock that orders concurrent moves in one deck.
             try await execute("SELECT 1 FROM decks WHERE id = \(c.deckId) FOR NO KEY UPDATE", on: connection)
             var ids = try await fetch(
-                "SELECT id FROM cards WHERE deckId = \(c.deckId) ORDER BY position, id", on: connection) { try $0.next(Int64.self) }
+                "SELECT id FROM cards WHERE deckId = \(c.deckId) ORDER BY position, id", on: connection
+            ) { try $0.next(Int64.self) }
             guard let from = ids.firstIndex(of: cardId) else { return ((), nil) }
             ids.remove(at: from)
             let to = max(0, min(index, ids.count))
             ids.insert(cardId, at: to)
             if from == to { return ((), nil) }
-            try await execute("""
+            try await execute(
+                """
                 UPDATE cards SET position = p.position - 1
                 FROM unnest(\(ids)::bigint[]) WITH ORDINALITY AS p(id, position) WHERE cards.id = p.id
                 """, on: connection)
             try await touchDeck(
-                c.deckId, ownerId: ownerId, kind: .cardMoved, detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}",
+                c.deckId, ownerId: ownerId, kind: .cardMoved,
+                detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}",
                 now: now, on: connection)
             return ((), c.deckId)
         }
@@ -118,16 +130,25 @@ extension PostgresStore {
     /// cards to one deck do not take the same position.
     func nextPosition(deckId: Int64, on connection: PostgresConnection) async throws -> Int {
         try await execute("SELECT 1 FROM decks WHERE id = \(deckId) FOR NO KEY UPDATE", on: connection)
-        return (try await value("SELECT MAX(position) FROM cards WHERE deckId = \(deckId)", on: connection, as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
+        return
+            (try await value("SELECT MAX(position) FROM cards WHERE deckId = \(deckId)", on: connection, as: Int?.self)
+            ?? nil).map { $0 + 1 } ?? 0
     }
 
-    func touchDeck(_ deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, now: Double, on connection: PostgresConnection) async throws {
+    func touchDeck(
+        _ deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, now: Double,
+        on connection: PostgresConnection
+    ) async throws {
         try await execute("UPDATE decks SET revision = revision + 1 WHERE id = \(deckId)", on: connection)
         try await recordEvent(deckId: deckId, ownerId: ownerId, kind: kind, detail: detail, at: now, on: connection)
     }
 
-    func recordEvent(deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double, on connection: PostgresConnection) async throws {
-        try await execute("""
+    func recordEvent(
+        deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double,
+        on connection: PostgresConnection
+    ) async throws {
+        try await execute(
+            """
             INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (\(deckId), \(ownerId), \(kind.rawValue), \(detail), \(now))
             """, on: connection)
     }

@@ -4,7 +4,8 @@ import PostgresNIO
 extension PostgresStore {
     public func recordImage(_ image: StoredImage) async throws -> Bool {
         try await transaction { connection in
-            try await value("""
+            try await value(
+                """
                 INSERT INTO images (hash, contentType, bytes, width, height, ownerId, createdAt)
                 VALUES (\(image.hash), \(image.contentType), \(image.bytes), \(image.width), \(image.height), \(image.ownerId), \(image.createdAt))
                 ON CONFLICT (hash) DO NOTHING RETURNING 1

@@ -8,7 +8,9 @@ extension PostgresStore {
     /// v1 is the SQLite schema after its v5: the same tables, keys and indexes, with `swipes.seq`
     /// standing in for SQLite's rowid (storage order, the export's cursor).
     static let migrations: [(name: String, sql: String)] = [
-        ("v1", """
+        (
+            "v1",
+            """
             CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
             CREATE TABLE owners (
                 id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, passwordHash text NOT NULL,
@@ -90,36 +92,49 @@ extension PostgresStore {
             CREATE TABLE decisionTimes (
                 deckId bigint NOT NULL, kind bigint NOT NULL, bucket bigint NOT NULL, decisionMs double precision NOT NULL,
                 n bigint NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs));
-            """),
+            """
+        ),
         // The admin token is kept as its SHA-256 only (SQLite's v6-admin-token-hash): a stored
         // plaintext `adminToken` becomes its lower-case hex hash under `adminTokenHash`
         // (`sha256()` is built in since PostgreSQL 11).
-        ("v2", """
+        (
+            "v2",
+            """
             INSERT INTO settings (key, value)
                 SELECT 'adminTokenHash', encode(sha256(convert_to(value, 'UTF8')), 'hex') FROM settings WHERE key = 'adminToken'
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
             DELETE FROM settings WHERE key = 'adminToken'
-            """),
+            """
+        ),
         // Where and when each participant joined a deck (their first decision's client network),
         // for `LockstepClusters`; participants from before have no row and are never compared.
-        ("v3-participant-origins", """
+        (
+            "v3-participant-origins",
+            """
             CREATE TABLE participantOrigins (
                 deckId bigint NOT NULL, participantId text NOT NULL, network text NOT NULL, joinedAt double precision NOT NULL,
                 PRIMARY KEY (deckId, participantId));
             CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network)
-            """),
+            """
+        ),
         // Who may vote on a deck (`DeckAccessMode`), its access secret, a per-deck join limit, and
         // the one-time codes of `codes` decks (SQLite's v8-deck-access).
-        ("v4-deck-access", """
+        (
+            "v4-deck-access",
+            """
             ALTER TABLE decks ADD COLUMN access text NOT NULL DEFAULT 'link';
             ALTER TABLE decks ADD COLUMN accessSecret text NOT NULL DEFAULT '';
             ALTER TABLE decks ADD COLUMN joinLimit bigint;
             CREATE TABLE accessCodes (deckId bigint NOT NULL, code text NOT NULL, createdAt double precision NOT NULL, PRIMARY KEY (deckId, code))
-            """),
+            """
+        ),
         // Token buckets every server draws from (`PostgresTokenBuckets`): the join budget.
-        ("v5-token-buckets", """
+        (
+            "v5-token-buckets",
+            """
             CREATE TABLE tokenBuckets (key text PRIMARY KEY, tokens double precision NOT NULL, updatedAt double precision NOT NULL)
-            """),
+            """
+        ),
         // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
         // (SQLite's v9-deck-listed).
         ("v6-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
@@ -135,7 +150,8 @@ extension PostgresStore {
         do {
             _ = try await run("SELECT pg_advisory_xact_lock(\(migrationLock))")
             _ = try await run(
-                "CREATE TABLE IF NOT EXISTS schemaMigrations (name text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())")
+                "CREATE TABLE IF NOT EXISTS schemaMigrations (name text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())"
+            )
             let applied = Set(try await run("SELECT name FROM schemaMigrations").map { try $0.decode(String.self) })
             for migration in migrations where !applied.contains(migration.name) {
                 // One statement per query (the extended protocol takes one); no literal holds a ';'.

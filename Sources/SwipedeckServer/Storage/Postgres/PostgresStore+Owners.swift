@@ -12,22 +12,27 @@ extension PostgresStore {
                 }
                 let first = try await value("SELECT COUNT(*) FROM owners", on: connection, as: Int.self) == 0
                 // RETURNING always yields the row inserted; no row would mean no owner was stored.
-                guard let id = try await value(
-                    "INSERT INTO owners (name, passwordHash, createdAt) VALUES (\(name), \(passwordHash), \(now)) RETURNING id",
-                    on: connection, as: Int64.self)
+                guard
+                    let id = try await value(
+                        "INSERT INTO owners (name, passwordHash, createdAt) VALUES (\(name), \(passwordHash), \(now)) RETURNING id",
+                        on: connection, as: Int64.self)
                 else { throw ApiError.notFound("owner") }
                 let owner = Owner(id: id, name: name, passwordHash: passwordHash, createdAt: now)
                 guard first else { return (owner, []) }
-                let adopted = try await fetch("""
+                let adopted = try await fetch(
+                    """
                     UPDATE decks SET ownerId = \(id), revision = revision + 1 WHERE ownerId IS NULL RETURNING id, slug
-                    """, on: connection) { (id: try $0.next(Int64.self), slug: try $0.next(String.self)) }
-                    .sorted { $0.id < $1.id }
+                    """, on: connection
+                ) { (id: try $0.next(Int64.self), slug: try $0.next(String.self)) }
+                .sorted { $0.id < $1.id }
                 for deck in adopted {
-                    try await recordEvent(deckId: deck.id, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now, on: connection)
+                    try await recordEvent(
+                        deckId: deck.id, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now,
+                        on: connection)
                 }
                 return (owner, adopted.map(\.slug))
             }
-        } catch where Self.isUniqueViolation(error) {
+        } catch  where Self.isUniqueViolation(error) {
             throw StoreError.ownerNameTaken
         }
     }
@@ -42,14 +47,16 @@ extension PostgresStore {
 
     public func startSession(ownerId: Int64, tokenHash: String, now: Double, lifetime: Double) async throws {
         try await transaction { connection in
-            try await execute("""
+            try await execute(
+                """
                 INSERT INTO ownerSessions (tokenHash, ownerId, createdAt, expiresAt) VALUES (\(tokenHash), \(ownerId), \(now), \(now + lifetime))
                 """, on: connection)
         }
     }
 
     public func sessionOwner(tokenHash: String, now: Double) async throws -> Owner? {
-        try await fetchOne("""
+        try await fetchOne(
+            """
             SELECT o.id, o.name, o.passwordHash, o.createdAt FROM ownerSessions s JOIN owners o ON o.id = s.ownerId
             WHERE s.tokenHash = \(tokenHash) AND s.endedAt IS NULL AND s.expiresAt > \(now)
             """, Self.owner)
@@ -58,52 +65,68 @@ extension PostgresStore {
     public func endSession(tokenHash: String, now: Double) async throws {
         try await transaction { connection in
             try await execute(
-                "UPDATE ownerSessions SET endedAt = \(now) WHERE tokenHash = \(tokenHash) AND endedAt IS NULL", on: connection)
+                "UPDATE ownerSessions SET endedAt = \(now) WHERE tokenHash = \(tokenHash) AND endedAt IS NULL",
+                on: connection)
         }
     }
 
     public func setPassword(ownerId: Int64, passwordHash: String, keeping: String?, now: Double) async throws {
         try await transaction { connection in
-            guard try await value(
-                "UPDATE owners SET passwordHash = \(passwordHash) WHERE id = \(ownerId) RETURNING 1", on: connection, as: Int.self) != nil
+            guard
+                try await value(
+                    "UPDATE owners SET passwordHash = \(passwordHash) WHERE id = \(ownerId) RETURNING 1",
+                    on: connection, as: Int.self) != nil
             else { throw StoreError.notFound(.owner) }
-            try await execute("""
+            try await execute(
+                """
                 UPDATE ownerSessions SET endedAt = \(now)
                 WHERE ownerId = \(ownerId) AND endedAt IS NULL AND tokenHash IS DISTINCT FROM \(keeping)
                 """, on: connection)
         }
     }
 
-    public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
+    public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double)
+        async throws
+    {
         try await transaction { connection in
-            try await execute("""
+            try await execute(
+                """
                 INSERT INTO apiTokens (ownerId, name, tokenHash, prefix, createdAt) VALUES (\(ownerId), \(name), \(tokenHash), \(prefix), \(now))
                 """, on: connection)
         }
     }
 
     public func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary] {
-        try await fetch("""
+        try await fetch(
+            """
             SELECT id, name, prefix, createdAt, revokedAt FROM apiTokens WHERE ownerId = \(ownerId) ORDER BY id DESC
-            """) { c in
-            ApiTokenSummary(id: try c.next(), name: try c.next(), prefix: try c.next(), createdAt: try c.next(), revokedAt: try c.next())
+            """
+        ) { c in
+            ApiTokenSummary(
+                id: try c.next(), name: try c.next(), prefix: try c.next(), createdAt: try c.next(),
+                revokedAt: try c.next())
         }
     }
 
     public func revokeApiToken(id: Int64, ownerId: Int64, now: Double) async throws {
         try await transaction { connection in
-            guard try await value(
-                "SELECT 1 FROM apiTokens WHERE id = \(id) AND ownerId = \(ownerId)", on: connection, as: Int.self) != nil else {
+            guard
+                try await value(
+                    "SELECT 1 FROM apiTokens WHERE id = \(id) AND ownerId = \(ownerId)", on: connection, as: Int.self)
+                    != nil
+            else {
                 throw StoreError.notFound(.token)
             }
-            try await execute("""
+            try await execute(
+                """
                 UPDATE apiTokens SET revokedAt = \(now) WHERE id = \(id) AND ownerId = \(ownerId) AND revokedAt IS NULL
                 """, on: connection)
         }
     }
 
     public func tokenOwner(tokenHash: String) async throws -> Owner? {
-        try await fetchOne("""
+        try await fetchOne(
+            """
             SELECT o.id, o.name, o.passwordHash, o.createdAt FROM apiTokens t JOIN owners o ON o.id = t.ownerId
             WHERE t.tokenHash = \(tokenHash) AND t.revokedAt IS NULL
             """, Self.owner)
@@ -111,14 +134,19 @@ extension PostgresStore {
 
     /// `ON CONFLICT DO NOTHING` and a read: two servers starting together store one value and
     /// both return it.
-    public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool) {
+    public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (
+        value: String, created: Bool
+    ) {
         try await transaction { connection in
             let candidate = fresh()
             let inserted = try await value(
                 "INSERT INTO settings (key, value) VALUES (\(key), \(candidate)) ON CONFLICT (key) DO NOTHING RETURNING value",
                 on: connection, as: String.self)
             if let inserted { return (inserted, true) }
-            guard let stored = try await value("SELECT value FROM settings WHERE key = \(key)", on: connection, as: String.self) else {
+            guard
+                let stored = try await value(
+                    "SELECT value FROM settings WHERE key = \(key)", on: connection, as: String.self)
+            else {
                 throw StoreError.notFound(.setting)
             }
             return (stored, false)

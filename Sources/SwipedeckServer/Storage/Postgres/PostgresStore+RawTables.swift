@@ -8,13 +8,16 @@ extension PostgresStore: RawTables {
         try await rowCount(table, on: nil)
     }
 
-    public func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(key: [CopyValue], values: [CopyValue])] {
+    public func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(
+        key: [CopyValue], values: [CopyValue]
+    )] {
         try await readRows(table, after: after, limit: limit, on: nil)
     }
 
     /// `rowCount` on `connection` (a snapshot's), or a pooled one.
     func rowCount(_ table: CopyTable, on connection: PostgresConnection?) async throws -> Int {
-        try await value(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \(table.name)"), on: connection, as: Int.self) ?? 0
+        try await value(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \(table.name)"), on: connection, as: Int.self)
+            ?? 0
     }
 
     /// `readRows` on `connection` (a snapshot's), or a pooled one.
@@ -26,9 +29,11 @@ extension PostgresStore: RawTables {
         let keyList = key.joined(separator: ", ")
         var bindings = PostgresBindings()
         for value in after ?? [] { Self.bind(value, to: &bindings) }
-        let filter = after == nil ? "" : "WHERE (\(keyList)) > (\((1...key.count).map { "$\($0)" }.joined(separator: ", ")))"
+        let filter =
+            after == nil ? "" : "WHERE (\(keyList)) > (\((1...key.count).map { "$\($0)" }.joined(separator: ", ")))"
         let query = PostgresQuery(
-            unsafeSQL: "SELECT \(keyList), \(table.columnList) FROM \(table.name) \(filter) ORDER BY \(keyList) LIMIT \(limit)",
+            unsafeSQL:
+                "SELECT \(keyList), \(table.columnList) FROM \(table.name) \(filter) ORDER BY \(keyList) LIMIT \(limit)",
             binds: bindings)
         return try await fetch(query, on: connection) { c in
             let keyValues = try kinds.map { try Self.read($0, &c) }
@@ -51,8 +56,11 @@ extension PostgresStore: RawTables {
                     for value in row { Self.bind(value, to: &bindings) }
                     tuples.append("(" + (1...width).map { "$\(r * width + $0)" }.joined(separator: ", ") + ")")
                 }
-                try await execute(PostgresQuery(
-                    unsafeSQL: "INSERT INTO \(table.name) (\(table.columnList)) VALUES \(tuples.joined(separator: ", "))", binds: bindings),
+                try await execute(
+                    PostgresQuery(
+                        unsafeSQL:
+                            "INSERT INTO \(table.name) (\(table.columnList)) VALUES \(tuples.joined(separator: ", "))",
+                        binds: bindings),
                     on: connection)
                 start += perStatement
             }
@@ -63,9 +71,11 @@ extension PostgresStore: RawTables {
     public func finishCopy() async throws {
         try await transaction { connection in
             for table in CopyTable.all where table.serialId {
-                try await execute(PostgresQuery(unsafeSQL: """
-                    SELECT setval(pg_get_serial_sequence('\(table.name.lowercased())', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table.name)
-                    """), on: connection)
+                try await execute(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT setval(pg_get_serial_sequence('\(table.name.lowercased())', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table.name)
+                            """), on: connection)
             }
         }
     }
@@ -112,7 +122,9 @@ extension PostgresStore {
             try await store.rowCount(table, on: connection)
         }
 
-        func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(key: [CopyValue], values: [CopyValue])] {
+        func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(
+            key: [CopyValue], values: [CopyValue]
+        )] {
             try await store.readRows(table, after: after, limit: limit, on: connection)
         }
 

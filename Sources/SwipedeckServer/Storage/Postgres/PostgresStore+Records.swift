@@ -52,15 +52,18 @@ extension PostgresStore {
 
     static func swipe(_ c: inout PostgresColumns) throws -> Swipe {
         Swipe(
-            id: try c.next(), deckId: try c.next(), cardId: try c.next(), participantId: try c.next(), direction: try c.next(),
-            input: try c.next(), trace: try c.next(), velocityX: try c.next(), velocityY: try c.next(), durationMs: try c.next(),
+            id: try c.next(), deckId: try c.next(), cardId: try c.next(), participantId: try c.next(),
+            direction: try c.next(),
+            input: try c.next(), trace: try c.next(), velocityX: try c.next(), velocityY: try c.next(),
+            durationMs: try c.next(),
             decisionMs: try c.next(), suspect: try c.next(), requestHash: try c.next(), createdAt: try c.next(),
             undoneAt: try c.next(), cardRevision: try c.next(), suspectReason: try c.next(), traceData: try c.next())
     }
 
     /// `excluded, k0, k1, k2, k3, k4` of a `deckParticipants` row.
     static func participantState(_ c: inout PostgresColumns) throws -> ParticipantState {
-        ParticipantState(excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
+        ParticipantState(
+            excluded: try c.next(), counts: [try c.next(), try c.next(), try c.next(), try c.next(), try c.next()])
     }
 
     static let ownerColumns = "id, name, passwordHash, createdAt"
@@ -73,7 +76,8 @@ extension PostgresStore {
 
     static func image(_ c: inout PostgresColumns) throws -> StoredImage {
         StoredImage(
-            hash: try c.next(), contentType: try c.next(), bytes: try c.next(), width: try c.next(), height: try c.next(),
+            hash: try c.next(), contentType: try c.next(), bytes: try c.next(), width: try c.next(),
+            height: try c.next(),
             ownerId: try c.next(), createdAt: try c.next())
     }
 }

@@ -34,7 +34,8 @@ extension PostgresStore {
         try await transaction { connection in
             var outcomes = [SwipeOutcome?](repeating: nil, count: items.count)
             try await insertRejections(items, on: connection)
-            let swipes = items.enumerated().compactMap { i, item -> (index: Int, swipe: Swipe, quota: Int?, origin: SwipeWriter.Origin?)? in
+            let swipes = items.enumerated().compactMap {
+                i, item -> (index: Int, swipe: Swipe, quota: Int?, origin: SwipeWriter.Origin?)? in
                 if case .swipe(let s, let quota, let origin) = item { return (i, s, quota, origin) }
                 return nil
             }
@@ -47,7 +48,11 @@ extension PostgresStore {
     }
 
     private func insertRejections(_ items: [SwipeWriter.Item], on connection: PostgresConnection) async throws {
-        var decks: [Int64] = [], cards: [Int64?] = [], people: [String?] = [], codes: [String] = [], times: [Double] = []
+        var decks: [Int64] = []
+        var cards: [Int64?] = []
+        var people: [String?] = []
+        var codes: [String] = []
+        var times: [Double] = []
         for case .rejection(let deckId, let cardId, let participantId, let code, let at) in items {
             decks.append(deckId)
             cards.append(cardId)
@@ -56,7 +61,8 @@ extension PostgresStore {
             times.append(at)
         }
         if decks.isEmpty { return }
-        try await execute("""
+        try await execute(
+            """
             INSERT INTO rejections (deckId, cardId, participantId, code, createdAt)
             SELECT * FROM unnest(\(decks)::bigint[], \(Self.arrayLiteral(cards.map { $0.map { "\($0)" } }))::bigint[],
                                  \(Self.arrayLiteral(people))::text[], \(codes)::text[], \(times)::float8[])
@@ -66,34 +72,49 @@ extension PostgresStore {
     /// Steps 1–5 for the batch's swipes; the shared aggregates' changes go into `aggregates`,
     /// which the caller writes last.
     private func writeBatch(
-        _ swipes: [(index: Int, swipe: Swipe, quota: Int?, origin: SwipeWriter.Origin?)], _ outcomes: inout [SwipeOutcome?],
+        _ swipes: [(index: Int, swipe: Swipe, quota: Int?, origin: SwipeWriter.Origin?)],
+        _ outcomes: inout [SwipeOutcome?],
         _ aggregates: inout PostgresAggregates, on connection: PostgresConnection
     ) async throws {
         // 1. The participants' aggregate rows, locked in a fixed order.
         let people = Set(swipes.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }).sorted()
         var states: [Person: ParticipantState] = [:]
-        for (person, state) in try await fetch("""
+        for (person, state) in try await fetch(
+            """
             INSERT INTO deckParticipants (deckId, participantId)
             SELECT * FROM unnest(\(people.map(\.deckId))::bigint[], \(people.map(\.id))::text[]) ORDER BY 1, 2
             ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
             RETURNING deckId, participantId, excluded, k0, k1, k2, k3, k4
-            """, on: connection, { c in (Person(deckId: try c.next(), id: try c.next()), try Self.participantState(&c)) }) {
+            """, on: connection,
+            { c in (Person(deckId: try c.next(), id: try c.next()), try Self.participantState(&c)) })
+        {
             states[person] = state
         }
         // 2. What is stored already.
         let keys = swipes.map(\.swipe.id)
-        var stored = Dictionary(try await fetch(
-            "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = ANY(\(keys)::text[])", on: connection, Self.swipe)
+        var stored = Dictionary(
+            try await fetch(
+                "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = ANY(\(keys)::text[])", on: connection,
+                Self.swipe
+            )
             .map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let cardIds = Array(Set(swipes.map(\.swipe.cardId)))
-        var live = Set(try await fetch("""
-            SELECT participantId, cardId FROM swipes
-            WHERE participantId = ANY(\(people.map(\.id))::text[]) AND cardId = ANY(\(cardIds)::bigint[]) AND undoneAt IS NULL
-            """, on: connection) { Pair(participant: try $0.next(), card: try $0.next()) })
-        let revisions = Dictionary(try await fetch(
-            "SELECT id, revision FROM cards WHERE id = ANY(\(cardIds)::bigint[])", on: connection) { (try $0.next(Int64.self), try $0.next(Int.self)) },
+        var live = Set(
+            try await fetch(
+                """
+                SELECT participantId, cardId FROM swipes
+                WHERE participantId = ANY(\(people.map(\.id))::text[]) AND cardId = ANY(\(cardIds)::bigint[]) AND undoneAt IS NULL
+                """, on: connection
+            ) { Pair(participant: try $0.next(), card: try $0.next()) })
+        let revisions = Dictionary(
+            try await fetch(
+                "SELECT id, revision FROM cards WHERE id = ANY(\(cardIds)::bigint[])", on: connection
+            ) { (try $0.next(Int64.self), try $0.next(Int.self)) },
             uniquingKeysWith: { a, _ in a })
-        var recent = try await recentTimes(of: Set(swipes.filter { $0.origin != nil }.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }), on: connection)
+        var recent = try await recentTimes(
+            of: Set(
+                swipes.filter { $0.origin != nil }.map { Person(deckId: $0.swipe.deckId, id: $0.swipe.participantId) }),
+            on: connection)
         // 3. Each item in submission order, seeing the items before it.
         var accepted: [Swipe] = []
         var origins: [(swipe: Swipe, network: String, joinedAt: Double)] = []
@@ -109,7 +130,8 @@ extension PostgresStore {
             outcomes[item.index] = verdict.outcome
             guard case .create(let swipe, let new, let join) = verdict else { continue }
             aggregates.add(
-                deckId: swipe.deckId, cardId: swipe.cardId, direction: swipe.direction, kind: swipe.kind, decisionMs: swipe.decisionMs,
+                deckId: swipe.deckId, cardId: swipe.cardId, direction: swipe.direction, kind: swipe.kind,
+                decisionMs: swipe.decisionMs,
                 sign: 1, old: state, new: new)
             states[person] = new
             stored[swipe.id] = swipe
@@ -124,7 +146,8 @@ extension PostgresStore {
         guard try await insert(accepted, on: connection) == accepted.count else { throw RetryBatch() }
         if !origins.isEmpty {
             // The first decision in the deck records where and when the participant joined.
-            try await execute("""
+            try await execute(
+                """
                 INSERT INTO participantOrigins (deckId, participantId, network, joinedAt)
                 SELECT * FROM unnest(\(origins.map(\.swipe.deckId))::bigint[], \(origins.map(\.swipe.participantId))::text[],
                                      \(origins.map(\.network))::text[], \(origins.map(\.joinedAt))::float8[])
@@ -133,7 +156,8 @@ extension PostgresStore {
         }
         // 5. Counts, in the locked rows (the caller writes the shared aggregates).
         let changed = people.filter { states[$0] != nil }
-        try await execute("""
+        try await execute(
+            """
             UPDATE deckParticipants SET k0 = d.k0, k1 = d.k1, k2 = d.k2, k3 = d.k3, k4 = d.k4
             FROM unnest(\(changed.map(\.deckId))::bigint[], \(changed.map(\.id))::text[],
                         \(changed.map { states[$0]!.counts[0] })::bigint[], \(changed.map { states[$0]!.counts[1] })::bigint[],
@@ -144,18 +168,22 @@ extension PostgresStore {
     }
 
     /// The creation times of the two latest swipes of each participant in their deck (pace rule).
-    private func recentTimes(of people: Set<Person>, on connection: PostgresConnection) async throws -> [Person: [Double]] {
+    private func recentTimes(of people: Set<Person>, on connection: PostgresConnection) async throws -> [Person:
+        [Double]]
+    {
         if people.isEmpty { return [:] }
         let list = Array(people)
         var recent: [Person: [Double]] = [:]
-        for (person, time) in try await fetch("""
+        for (person, time) in try await fetch(
+            """
             SELECT deckId, participantId, createdAt FROM (
                 SELECT s.deckId, s.participantId, s.createdAt,
                        row_number() OVER (PARTITION BY s.deckId, s.participantId ORDER BY s.createdAt DESC) AS n
                 FROM swipes s JOIN unnest(\(list.map(\.deckId))::bigint[], \(list.map(\.id))::text[]) AS p(deckId, participantId)
                   ON s.deckId = p.deckId AND s.participantId = p.participantId) AS latest
             WHERE n <= 2
-            """, on: connection, { (Person(deckId: try $0.next(), id: try $0.next()), try $0.next(Double.self)) }) {
+            """, on: connection, { (Person(deckId: try $0.next(), id: try $0.next()), try $0.next(Double.self)) })
+        {
             recent[person, default: []].append(time)
         }
         return recent
@@ -166,7 +194,8 @@ extension PostgresStore {
         var first: [String: Swipe] = [:]
         for swipe in swipes where first[swipe.participantId] == nil { first[swipe.participantId] = swipe }
         let rows = first.values.sorted { $0.participantId < $1.participantId }
-        try await execute("""
+        try await execute(
+            """
             INSERT INTO participants (id, kind, createdAt)
             SELECT * FROM unnest(\(rows.map(\.participantId))::text[], \(rows.map { Participant.Kind(firstInput: $0.input).rawValue })::text[],
                                  \(rows.map(\.createdAt))::float8[])
@@ -176,7 +205,8 @@ extension PostgresStore {
 
     /// Inserts the rows in order; returns how many were inserted (fewer when one conflicted).
     private func insert(_ s: [Swipe], on connection: PostgresConnection) async throws -> Int {
-        try await fetch("""
+        try await fetch(
+            """
             INSERT INTO swipes (id, deckId, cardId, participantId, direction, input, trace, traceData, velocityX, velocityY,
                                 durationMs, decisionMs, suspect, requestHash, createdAt, undoneAt, cardRevision, suspectReason)
             SELECT * FROM unnest(
@@ -192,16 +222,20 @@ extension PostgresStore {
                 \(Self.arrayLiteral(s.map { $0.cardRevision.map { "\($0)" } }))::bigint[],
                 \(Self.arrayLiteral(s.map(\.suspectReason)))::text[])
             ON CONFLICT DO NOTHING RETURNING 1
-            """, on: connection) { _ in 1 }.count
+            """, on: connection
+        ) { _ in 1 }.count
     }
 
     /// A PostgreSQL array literal of texts with NULLs (postgres-nio binds no arrays of optionals);
     /// the query casts it to the column's array type, which parses each element as that type
     /// (doubles in Swift's shortest round-trip form come back as the same double).
     static func arrayLiteral(_ values: [String?]) -> String {
-        "{" + values.map { value in
-            guard let value else { return "NULL" }
-            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
+        "{"
+            + values.map { value in
+                guard let value else { return "NULL" }
+                return "\""
+                    + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ",") + "}"
     }
 }

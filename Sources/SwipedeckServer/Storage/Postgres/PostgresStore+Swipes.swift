@@ -5,8 +5,11 @@ import SwipePhysics
 extension PostgresStore {
     /// The participant's aggregate row in the deck, created if missing and locked until the
     /// transaction ends (the no-op update is what takes the lock).
-    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws -> ParticipantState {
-        try await fetchOne("""
+    func lockParticipant(deckId: Int64, participant: String, on connection: PostgresConnection) async throws
+        -> ParticipantState
+    {
+        try await fetchOne(
+            """
             INSERT INTO deckParticipants (deckId, participantId) VALUES (\(deckId), \(participant))
             ON CONFLICT (deckId, participantId) DO UPDATE SET excluded = deckParticipants.excluded
             RETURNING excluded, k0, k1, k2, k3, k4
@@ -26,9 +29,14 @@ extension PostgresStore {
     }
 
     /// Undoes a swipe with its row locked (two servers undoing it count it out once).
-    private func undo(id: String, participant: String, at now: Double, on connection: PostgresConnection) async throws -> Swipe {
-        guard var s = try await fetchOne(
-            "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
+    private func undo(id: String, participant: String, at now: Double, on connection: PostgresConnection) async throws
+        -> Swipe
+    {
+        guard
+            var s = try await fetchOne(
+                "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection,
+                Self.swipe)
+        else {
             throw StoreError.notFound(.swipe)
         }
         if s.participantId != participant { throw StoreError.notYourSwipe }
@@ -39,7 +47,8 @@ extension PostgresStore {
         // One live swipe fewer: the participant's locked row now, the shared aggregates after it.
         let kind = s.kind
         let column = "k\(kind.code)"
-        try await execute("""
+        try await execute(
+            """
             UPDATE deckParticipants SET \(unescaped: column) = \(unescaped: column) - 1
             WHERE deckId = \(s.deckId) AND participantId = \(s.participantId)
             """, on: connection)
@@ -54,33 +63,43 @@ extension PostgresStore {
 
     public func undoLatestSwipe(deckId: Int64, participant: String, at now: Double) async throws -> Swipe? {
         let swipe = try await transaction { connection -> Swipe? in
-            guard let id = try await value("""
-                SELECT id FROM swipes WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL
-                ORDER BY createdAt DESC, seq DESC LIMIT 1
-                """, on: connection, as: String.self) else { return nil }
+            guard
+                let id = try await value(
+                    """
+                    SELECT id FROM swipes WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL
+                    ORDER BY createdAt DESC, seq DESC LIMIT 1
+                    """, on: connection, as: String.self)
+            else { return nil }
             return try await undo(id: id, participant: participant, at: now, on: connection)
         }
         if let swipe { changes.mark(swipe.deckId) }
         return swipe
     }
 
-    public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe {
+    public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe
+    {
         let swipe = try await transaction { connection -> Swipe in
-            guard var s = try await fetchOne(
-                "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE", on: connection, Self.swipe) else {
+            guard
+                var s = try await fetchOne(
+                    "SELECT \(unescaped: Self.swipeColumns) FROM swipes WHERE id = \(id) FOR NO KEY UPDATE",
+                    on: connection, Self.swipe)
+            else {
                 throw StoreError.notFound(.swipe)
             }
             if s.participantId != participant { throw StoreError.notYourSwipe }
             if s.undoneAt != nil { throw StoreError.alreadyUndone }
             if s.direction == direction { return s }
             let state = try await lockParticipant(deckId: s.deckId, participant: s.participantId, on: connection)
-            try await execute("""
+            try await execute(
+                """
                 INSERT INTO flips (swipeId, fromDirection, toDirection, createdAt) VALUES (\(id), \(s.direction.rawValue), \(direction.rawValue), \(now))
                 """, on: connection)
             try await execute("UPDATE swipes SET direction = \(direction.rawValue) WHERE id = \(id)", on: connection)
             var aggregates = PostgresAggregates()
-            aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: s.direction, n: -1)
-            aggregates.tally(deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: direction, n: 1)
+            aggregates.tally(
+                deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: s.direction, n: -1)
+            aggregates.tally(
+                deckId: s.deckId, out: state.excluded, cardId: s.cardId, kind: s.kind, direction: direction, n: 1)
             try await aggregates.write(on: connection, logger: logger, notifying: [s.deckId])
             s.direction = direction
             return s
@@ -90,7 +109,8 @@ extension PostgresStore {
     }
 
     public func history(deckId: Int64, participant: String, limit: Int) async throws -> [HistoryEntry] {
-        try await fetch("""
+        try await fetch(
+            """
             SELECT s.id, s.deckId, s.cardId, s.participantId, s.direction, s.input, s.trace, s.velocityX, s.velocityY,
                    s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
                    s.suspectReason, s.traceData,
@@ -99,7 +119,8 @@ extension PostgresStore {
             FROM swipes s JOIN cards c ON c.id = s.cardId
             WHERE s.participantId = \(participant) AND s.deckId = \(deckId) AND s.undoneAt IS NULL
             ORDER BY s.createdAt DESC, s.seq DESC LIMIT \(limit)
-            """) { c in
+            """
+        ) { c in
             let swipe = try Self.swipe(&c)
             var card = try Self.card(&c)
             // The history shows the cover only, as the SQLite engine reads it.
@@ -109,9 +130,11 @@ extension PostgresStore {
     }
 
     public func swipePage(deckId: Int64, after cursor: Int64, limit: Int) async throws -> [SwipeExportRow] {
-        try await fetch("""
+        try await fetch(
+            """
             SELECT seq, \(unescaped: Self.swipeColumns) FROM swipes WHERE deckId = \(deckId) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
-            """) { c in
+            """
+        ) { c in
             let cursor = try c.next(Int64.self)
             return SwipeExportRow(cursor: cursor, swipe: try Self.swipe(&c))
         }

@@ -20,7 +20,8 @@ struct PostgresTokenBuckets: TokenBuckets {
         if ratePerSecond <= 0 { return nil }
         let burst = burst ?? self.burst
         let rate = ratePerSecond
-        let taken = try await store.value("""
+        let taken = try await store.value(
+            """
             INSERT INTO tokenBuckets AS b (key, tokens, updatedAt) VALUES (\(key), \(burst - cost), \(now))
             ON CONFLICT (key) DO UPDATE
                 SET tokens = LEAST(\(burst), b.tokens + GREATEST(0, \(now) - b.updatedAt) * \(rate)) - \(cost),
@@ -31,19 +32,23 @@ struct PostgresTokenBuckets: TokenBuckets {
         if taken != nil {
             // One take in about a thousand sweeps the rows of buckets idle for an hour.
             if Int.random(in: 0..<1000) == 0 {
-                _ = try await store.client.query("DELETE FROM tokenBuckets WHERE updatedAt < \(now - 3600)", logger: store.logger)
+                _ = try await store.client.query(
+                    "DELETE FROM tokenBuckets WHERE updatedAt < \(now - 3600)", logger: store.logger)
             }
             return nil
         }
-        let tokens = try await store.value("""
-            SELECT LEAST(\(burst), tokens + GREATEST(0, \(now) - updatedAt) * \(rate)) FROM tokenBuckets WHERE key = \(key)
-            """, as: Double.self) ?? 0
+        let tokens =
+            try await store.value(
+                """
+                SELECT LEAST(\(burst), tokens + GREATEST(0, \(now) - updatedAt) * \(rate)) FROM tokenBuckets WHERE key = \(key)
+                """, as: Double.self) ?? 0
         return max(1, Int(((min(cost, burst) - tokens) / rate).rounded(.up)))
     }
 
     func refund(_ key: String, burst: Double?, now: Double) async throws {
         if ratePerSecond <= 0 { return }
-        _ = try await store.client.query("""
+        _ = try await store.client.query(
+            """
             UPDATE tokenBuckets SET tokens = LEAST(\(burst ?? self.burst), tokens + 1) WHERE key = \(key)
             """, logger: store.logger)
     }

@@ -3,17 +3,21 @@ import PostgresNIO
 import SwipePhysics
 
 extension PostgresStore {
-    public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
+    public func setExcluded(
+        deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double
+    ) async throws {
         let deckId = deck.id
         guard Participant.isValidId(participant) else { throw StoreError.notFound(.participant) }
         try await changing(deckId) { connection in
             // The participant's aggregate row orders concurrent exclusions and swipes.
             let old = try await lockParticipant(deckId: deckId, participant: participant, on: connection)
-            let active = try await value("""
+            let active = try await value(
+                """
                 SELECT id FROM exclusions WHERE deckId = \(deckId) AND participantId = \(participant) AND liftedAt IS NULL
                 """, on: connection, as: Int64.self)
             if excluded, active == nil {
-                try await execute("""
+                try await execute(
+                    """
                     INSERT INTO exclusions (deckId, participantId, reason, createdAt) VALUES (\(deckId), \(participant), \(reason), \(now))
                     """, on: connection)
             } else if !excluded, let active {
@@ -21,7 +25,8 @@ extension PostgresStore {
             } else {
                 return
             }
-            try await moveParticipant(deckId: deckId, participant: participant, old: old, excluded: excluded, on: connection)
+            try await moveParticipant(
+                deckId: deckId, participant: participant, old: old, excluded: excluded, on: connection)
             try await touchDeck(
                 deckId, ownerId: ownerId, kind: .excluding(excluded),
                 detail: "{\"participant\":\"\(participant)\"}", now: now, on: connection)
@@ -34,24 +39,30 @@ extension PostgresStore {
     ) async throws {
         if old.excluded == excluded { return }
         var aggregates = PostgresAggregates()
-        for (card, code, direction, n) in try await fetch("""
+        for (card, code, direction, n) in try await fetch(
+            """
             SELECT cardId, \(unescaped: SwipeAggregates.kindSQL) AS kind, direction, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY cardId, kind, direction
-            """, on: connection, { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(Decision.self), try $0.next(Int.self)) }) {
+            """, on: connection,
+            { (try $0.next(Int64.self), try $0.next(Int.self), try $0.next(Decision.self), try $0.next(Int.self)) })
+        {
             guard let kind = SwipeKind.code(code) else { continue }
             aggregates.tally(deckId: deckId, out: old.excluded, cardId: card, kind: kind, direction: direction, n: -n)
             aggregates.tally(deckId: deckId, out: excluded, cardId: card, kind: kind, direction: direction, n: n)
         }
-        for (code, ms, n) in try await fetch("""
+        for (code, ms, n) in try await fetch(
+            """
             SELECT \(unescaped: SwipeAggregates.kindSQL) AS kind, decisionMs, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL AND decisionMs IS NOT NULL
             GROUP BY kind, decisionMs
-            """, on: connection, { (try $0.next(Int.self), try $0.next(Double.self), try $0.next(Int.self)) }) {
+            """, on: connection, { (try $0.next(Int.self), try $0.next(Double.self), try $0.next(Int.self)) })
+        {
             guard let kind = SwipeKind.code(code), kind.countedAs != nil else { continue }
             aggregates.time(deckId: deckId, kind: kind, ms: ms, n: excluded ? -n : n)
         }
         try await execute(
-            "UPDATE deckParticipants SET excluded = \(excluded) WHERE deckId = \(deckId) AND participantId = \(participant)", on: connection)
+            "UPDATE deckParticipants SET excluded = \(excluded) WHERE deckId = \(deckId) AND participantId = \(participant)",
+            on: connection)
         aggregates.moveMask(deckId: deckId, from: (old.excluded, old.mask), to: (excluded, old.mask))
         try await aggregates.write(on: connection, logger: logger)
     }
@@ -60,23 +71,35 @@ extension PostgresStore {
         let deckId = deck.id
         var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
         var reasons: [String: Int] = [:]
-        for (input, traced, suspect, reason, n) in try await fetch("""
+        for (input, traced, suspect, reason, n) in try await fetch(
+            """
             SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) FROM swipes
             WHERE participantId = \(participant) AND deckId = \(deckId) AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
-            """, { (try $0.next(SwipeInput.self), try $0.next(Bool.self), try $0.next(Bool.self), try $0.next(String?.self), try $0.next(Int.self)) }) {
+            """,
+            {
+                (
+                    try $0.next(SwipeInput.self), try $0.next(Bool.self), try $0.next(Bool.self),
+                    try $0.next(String?.self), try $0.next(Int.self)
+                )
+            })
+        {
             let kind = SwipeKind.of(input: input, hasTrace: traced, suspect: suspect)
             kinds[kind.rawValue, default: 0] += n
             if let reason { reasons[reason, default: 0] += n }
         }
         var rejections: [String: Int] = [:]
-        for (code, n) in try await fetch("""
+        for (code, n) in try await fetch(
+            """
             SELECT code, COUNT(*) FROM rejections WHERE deckId = \(deckId) AND participantId = \(participant) GROUP BY code
-            """, { (try $0.next(String.self), try $0.next(Int.self)) }) {
+            """, { (try $0.next(String.self), try $0.next(Int.self)) })
+        {
             rejections[code] = n
         }
-        let events = try await fetch("""
+        let events = try await fetch(
+            """
             SELECT createdAt, liftedAt, reason FROM exclusions WHERE deckId = \(deckId) AND participantId = \(participant) ORDER BY id
-            """) { c in ParticipantReport.Event(excludedAt: try c.next(), liftedAt: try c.next(), reason: try c.next()) }
+            """
+        ) { c in ParticipantReport.Event(excludedAt: try c.next(), liftedAt: try c.next(), reason: try c.next()) }
         let active = events.last { $0.liftedAt == nil }
         return ParticipantReport(
             participant: participant, kinds: kinds, suspectReasons: reasons, rejections: rejections,
@@ -87,21 +110,34 @@ extension PostgresStore {
     /// then their members' live swipes.
     public func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member] {
         var members: [String: LockstepClusters.Member] = [:]
-        for (id, network, joinedAt, card, direction) in try await fetch("""
+        for (id, network, joinedAt, card, direction) in try await fetch(
+            """
             SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
             FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
             WHERE o.deckId = \(deckId) AND o.network IN (
                 SELECT network FROM participantOrigins WHERE deckId = \(deckId) GROUP BY network HAVING COUNT(*) >= \(minCrowd))
-            """, { (try $0.next(String.self), try $0.next(String.self), try $0.next(Double.self), try $0.next(Int64.self), try $0.next(String.self)) }) {
-            members[id, default: LockstepClusters.Member(id: id, network: network, joinedAt: joinedAt, decisions: [:])].decisions[card] = direction
+            """,
+            {
+                (
+                    try $0.next(String.self), try $0.next(String.self), try $0.next(Double.self),
+                    try $0.next(Int64.self), try $0.next(String.self)
+                )
+            })
+        {
+            members[id, default: LockstepClusters.Member(id: id, network: network, joinedAt: joinedAt, decisions: [:])]
+                .decisions[card] = direction
         }
         return Array(members.values)
     }
 
     /// See `TrustStore.exclusionStates`.
     public func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>) {
-        let excluded = try await fetch("SELECT participantId FROM deckParticipants WHERE deckId = \(deckId) AND excluded") { try $0.next(String.self) }
-        let lifted = try await fetch("SELECT DISTINCT participantId FROM exclusions WHERE deckId = \(deckId) AND liftedAt IS NOT NULL") {
+        let excluded = try await fetch(
+            "SELECT participantId FROM deckParticipants WHERE deckId = \(deckId) AND excluded"
+        ) { try $0.next(String.self) }
+        let lifted = try await fetch(
+            "SELECT DISTINCT participantId FROM exclusions WHERE deckId = \(deckId) AND liftedAt IS NOT NULL"
+        ) {
             try $0.next(String.self)
         }
         return (Set(excluded), Set(lifted))
@@ -109,21 +145,33 @@ extension PostgresStore {
 
     /// See `TrustStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
     public func participantIds(deckId: Int64) async throws -> [String] {
-        try await fetch("SELECT participantId FROM deckParticipants WHERE deckId = \(deckId)") { try $0.next(String.self) }
+        try await fetch("SELECT participantId FROM deckParticipants WHERE deckId = \(deckId)") {
+            try $0.next(String.self)
+        }
     }
 
     public func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant] {
-        let rows = try await fetch("""
+        let rows = try await fetch(
+            """
             SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
             WHERE deckId = \(deckId) AND (excluded OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT \(limit)
-            """) { (id: try $0.next(String.self), excluded: try $0.next(Bool.self), suspect: try $0.next(Int.self), live: try $0.next(Int.self)) }
+            """
+        ) {
+            (
+                id: try $0.next(String.self), excluded: try $0.next(Bool.self), suspect: try $0.next(Int.self),
+                live: try $0.next(Int.self)
+            )
+        }
         var flagged: [FlaggedParticipant] = []
         for r in rows {
-            let reason = try await value("""
-                SELECT suspectReason FROM swipes WHERE participantId = \(r.id) AND deckId = \(deckId) AND suspect
-                GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1
-                """, as: String?.self) ?? nil
-            flagged.append(FlaggedParticipant(id: r.id, suspect: r.suspect, live: r.live, reason: reason, excluded: r.excluded))
+            let reason =
+                try await value(
+                    """
+                    SELECT suspectReason FROM swipes WHERE participantId = \(r.id) AND deckId = \(deckId) AND suspect
+                    GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1
+                    """, as: String?.self) ?? nil
+            flagged.append(
+                FlaggedParticipant(id: r.id, suspect: r.suspect, live: r.live, reason: reason, excluded: r.excluded))
         }
         return flagged
     }

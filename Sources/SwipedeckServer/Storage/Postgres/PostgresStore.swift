@@ -38,7 +38,8 @@ public final class PostgresStore: Store {
         var config: PostgresClient.Configuration
         if let directory = location.socketDirectory {
             config = .init(
-                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user, password: location.password,
+                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user,
+                password: location.password,
                 database: location.database)
         } else {
             config = .init(
@@ -71,7 +72,8 @@ public final class PostgresStore: Store {
     public static func open(_ location: PostgresLocation, logger: Logger) async throws -> PostgresStore {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: try firstConnection(location), id: 0, logger: logger)
+            connection = try await PostgresConnection.connect(
+                configuration: try firstConnection(location), id: 0, logger: logger)
         } catch {
             throw StorageError.unreachable("\(location.redacted): \(String(reflecting: error))")
         }
@@ -93,7 +95,8 @@ public final class PostgresStore: Store {
     private static func firstConnection(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
         if let directory = location.socketDirectory {
             return .init(
-                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user, password: location.password,
+                unixSocketPath: "\(directory)/.s.PGSQL.\(location.port)", username: location.user,
+                password: location.password,
                 database: location.database)
         }
         let tls: PostgresConnection.Configuration.TLS
@@ -133,7 +136,9 @@ public final class PostgresStore: Store {
                             edits.markAll()
                             for try await note in notes {
                                 let edit = note.payload.hasPrefix(Self.editMark)
-                                guard let deckId = Int64(note.payload.dropFirst(edit ? Self.editMark.count : 0)) else { continue }
+                                guard let deckId = Int64(note.payload.dropFirst(edit ? Self.editMark.count : 0)) else {
+                                    continue
+                                }
                                 changes.mark(deckId)
                                 if edit { edits.mark(deckId) }
                             }
@@ -141,7 +146,9 @@ public final class PostgresStore: Store {
                     }
                 } catch {
                     if Task.isCancelled { return }
-                    logger.warning("change listener lost its connection; retrying", metadata: ["error": "\(String(reflecting: error))"])
+                    logger.warning(
+                        "change listener lost its connection; retrying",
+                        metadata: ["error": "\(String(reflecting: error))"])
                 }
                 // Cancelled while waiting: the loop's condition ends the task.
                 try? await Task.sleep(for: .seconds(1))
@@ -176,7 +183,9 @@ public final class PostgresStore: Store {
     }
 
     /// The single value of the first row (nil without a row).
-    func value<T: PostgresDecodable>(_ query: PostgresQuery, on connection: PostgresConnection? = nil, as type: T.Type = T.self) async throws -> T? {
+    func value<T: PostgresDecodable>(
+        _ query: PostgresQuery, on connection: PostgresConnection? = nil, as type: T.Type = T.self
+    ) async throws -> T? {
         try await fetchOne(query, on: connection) { try $0.next(T.self) }
     }
 
@@ -255,7 +264,8 @@ public final class PostgresStore: Store {
     /// Queues a change notification for `deckId` (`edit`: an owner's edit), delivered at commit
     /// (not at all on rollback).
     func notify(_ deckId: Int64, edit: Bool = false, on connection: PostgresConnection) async throws {
-        try await execute("SELECT pg_notify(\(Self.changesChannel), \((edit ? Self.editMark : "") + String(deckId)))", on: connection)
+        try await execute(
+            "SELECT pg_notify(\(Self.changesChannel), \((edit ? Self.editMark : "") + String(deckId)))", on: connection)
     }
 
     /// A deadlock, a serialization failure, or a batch that met another server's row (`RetryBatch`).

@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// Stores `deck` (already patched and checked) in place of the row with its id.
     public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        try await editing( deck.id) { db in
+        try await editing(deck.id) { db in
             var d = deck
             d.revision += 1
             try d.update(db)
@@ -18,15 +18,18 @@ extension AppDatabase {
 
     /// Adds a card at the end of the deck (revision 1).
     public func addCard(_ card: NewCard, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await editing( deckId) { db in
+        try await editing(deckId) { db in
             var c = card
             c.deckId = deckId
-            c.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
+            c.position =
+                (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId])
+                    ?? -1) + 1
             c.revision = 1
             try c.insert(db)
             let stored = Card(id: db.lastInsertedRowID, c)
             try Self.storeRevision(db, stored, now: now)
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(stored.id)}", now: now)
+            try Self.touchDeck(
+                db, deckId: deckId, ownerId: ownerId, kind: .cardAdded, detail: "{\"card\":\(stored.id)}", now: now)
             return stored
         }
     }
@@ -34,7 +37,7 @@ extension AppDatabase {
     /// Stores `card` (patched and checked) as the card's next revision. Swipes keep the revision
     /// they judged; an unchanged card is returned as it is.
     public func editCard(_ card: Card, by ownerId: Int64?, now: Double) async throws -> Card {
-        try await editing( card.deckId) { db in
+        try await editing(card.deckId) { db in
             let id = card.id
             guard let current = try Card.fetchOne(db, key: id) else { throw StoreError.notFound(.card) }
             if current.hasSameContent(as: card) { return current }
@@ -44,7 +47,9 @@ extension AppDatabase {
             c.archivedAt = current.archivedAt
             try c.update(db)
             try Self.storeRevision(db, c, now: now)
-            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now)
+            try Self.touchDeck(
+                db, deckId: c.deckId, ownerId: ownerId, kind: .cardEdited,
+                detail: "{\"card\":\(id),\"revision\":\(c.revision)}", now: now)
             return c
         }
     }
@@ -56,7 +61,9 @@ extension AppDatabase {
             if (c.archivedAt != nil) == archived { return c }
             c.archivedAt = archived ? now : nil
             try db.execute(sql: "UPDATE cards SET archivedAt = ? WHERE id = ?", arguments: [c.archivedAt, cardId])
-            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: .archiving(archived), detail: "{\"card\":\(cardId)}", now: now)
+            try Self.touchDeck(
+                db, deckId: c.deckId, ownerId: ownerId, kind: .archiving(archived), detail: "{\"card\":\(cardId)}",
+                now: now)
             return c
         }
         changes.mark(card.deckId)
@@ -68,7 +75,8 @@ extension AppDatabase {
     public func moveCard(cardId: Int64, to index: Int, by ownerId: Int64?, now: Double) async throws {
         let deckId = try await writer.write { db -> Int64? in
             guard let c = try Card.fetchOne(db, key: cardId) else { throw StoreError.notFound(.card) }
-            var ids = try Int64.fetchAll(db, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position, id", arguments: [c.deckId])
+            var ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM cards WHERE deckId = ? ORDER BY position, id", arguments: [c.deckId])
             guard let from = ids.firstIndex(of: cardId) else { return nil }
             ids.remove(at: from)
             let to = max(0, min(index, ids.count))
@@ -76,7 +84,9 @@ extension AppDatabase {
             if from == to { return nil }
             let statement = try db.makeStatement(sql: "UPDATE cards SET position = ? WHERE id = ?")
             for (position, id) in ids.enumerated() { try statement.execute(arguments: [position, id]) }
-            try Self.touchDeck(db, deckId: c.deckId, ownerId: ownerId, kind: .cardMoved, detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
+            try Self.touchDeck(
+                db, deckId: c.deckId, ownerId: ownerId, kind: .cardMoved,
+                detail: "{\"card\":\(cardId),\"from\":\(from),\"to\":\(to)}", now: now)
             return c.deckId
         }
         // Positions break ties in the ranking, and order the cards dealt.
@@ -88,7 +98,9 @@ extension AppDatabase {
 
     /// Runs `body` in a write transaction, then marks the deck changed (after the commit, so the
     /// live results never read the state before it and then miss the mark).
-    func markingChanges<T: Sendable>(of deckId: Int64?, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func markingChanges<T: Sendable>(of deckId: Int64?, _ body: @escaping @Sendable (Database) throws -> T) async throws
+        -> T
+    {
         let value = try await writer.write(body)
         if let deckId { changes.mark(deckId) }
         return value
@@ -102,13 +114,20 @@ extension AppDatabase {
     }
 
     static func storeRevision(_ db: Database, _ c: Card, now: Double) throws {
-        try db.execute(sql: """
-            INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [c.id, c.revision, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link, c.accent, now])
+        try db.execute(
+            sql: """
+                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                c.id, c.revision, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link,
+                c.accent, now,
+            ])
     }
 
-    static func touchDeck(_ db: Database, deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, now: Double) throws {
+    static func touchDeck(
+        _ db: Database, deckId: Int64, ownerId: Int64?, kind: DeckEventKind, detail: String, now: Double
+    ) throws {
         try db.execute(sql: "UPDATE decks SET revision = revision + 1 WHERE id = ?", arguments: [deckId])
         try db.execute(
             sql: "INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) VALUES (?, ?, ?, ?, ?)",
@@ -119,8 +138,10 @@ extension AppDatabase {
 extension AppDatabase {
     /// Adds `cards` at the end of the deck in one transaction: all of them or none.
     public func addCards(_ cards: [NewCard], deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Int {
-        try await editing( deckId) { db in
-            var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId]) ?? -1) + 1
+        try await editing(deckId) { db in
+            var position =
+                (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM cards WHERE deckId = ?", arguments: [deckId])
+                    ?? -1) + 1
             for card in cards {
                 var c = card
                 c.deckId = deckId
@@ -130,7 +151,9 @@ extension AppDatabase {
                 try Self.storeRevision(db, Card(id: db.lastInsertedRowID, c), now: now)
                 position += 1
             }
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}", now: now)
+            try Self.touchDeck(
+                db, deckId: deckId, ownerId: ownerId, kind: .cardsImported, detail: "{\"cards\":\(cards.count)}",
+                now: now)
             return cards.count
         }
     }

@@ -5,39 +5,48 @@ extension AppDatabase {
     /// Inserts a validated deck and its cards in one transaction.
     /// - Throws: `StoreError.slugTaken` when the slug exists.
     @discardableResult
-    public func importDeck(_ deck: NewDeck, cards: [NewCard], progress: (@Sendable (Int) -> Void)? = nil) async throws -> Deck {
+    public func importDeck(_ deck: NewDeck, cards: [NewCard], progress: (@Sendable (Int) -> Void)? = nil) async throws
+        -> Deck
+    {
         try await writer.write { db in
             if try Deck.filter(Column("slug") == deck.slug).fetchCount(db) > 0 { throw StoreError.slugTaken }
             try deck.insert(db)
             let d = Deck(id: db.lastInsertedRowID, deck)
             let deckId = d.id
-            let stmt = try db.makeStatement(sql: """
-                INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let stmt = try db.makeStatement(
+                sql: """
+                    INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for (i, c) in cards.enumerated() {
                 try stmt.execute(arguments: [
-                    deckId, c.position, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages), c.link, c.accent,
+                    deckId, c.position, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages),
+                    c.link, c.accent,
                 ])
                 if i % 1000 == 999 { progress?(i + 1) }
             }
             progress?(cards.count)
-            try db.execute(sql: """
-                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
-                SELECT id, 1, title, subtitle, body, image, moreImages, link, accent, ? FROM cards WHERE deckId = ?
-                """, arguments: [d.createdAt, deckId])
+            try db.execute(
+                sql: """
+                    INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, moreImages, link, accent, createdAt)
+                    SELECT id, 1, title, subtitle, body, image, moreImages, link, accent, ? FROM cards WHERE deckId = ?
+                    """, arguments: [d.createdAt, deckId])
             return d
         }
     }
 
     public func decks() async throws -> [DeckSummary] {
         try await writer.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT d.*, (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL) AS cardCount,
-                       (SELECT image FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL ORDER BY position LIMIT 1) AS cover
-                FROM decks d ORDER BY d.createdAt, d.id
-                """)
-            return try rows.map { r in DeckSummary(deck: try Deck(row: r), cardCount: r["cardCount"], cover: r["cover"] ?? "") }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.*, (SELECT COUNT(*) FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL) AS cardCount,
+                           (SELECT image FROM cards c WHERE c.deckId = d.id AND c.archivedAt IS NULL ORDER BY position LIMIT 1) AS cover
+                    FROM decks d ORDER BY d.createdAt, d.id
+                    """)
+            return try rows.map { r in
+                DeckSummary(deck: try Deck(row: r), cardCount: r["cardCount"], cover: r["cover"] ?? "")
+            }
         }
     }
 
@@ -46,7 +55,11 @@ extension AppDatabase {
     }
 
     public func deckSlug(id: Int64) async throws -> String {
-        guard let s = try await writer.read({ db in try String.fetchOne(db, sql: "SELECT slug FROM decks WHERE id = ?", arguments: [id]) }) else {
+        guard
+            let s = try await writer.read({ db in
+                try String.fetchOne(db, sql: "SELECT slug FROM decks WHERE id = ?", arguments: [id])
+            })
+        else {
             throw StoreError.notFound(.deck)
         }
         return s
@@ -60,7 +73,9 @@ extension AppDatabase {
     public func cardIds(deckId: Int64) async throws -> (active: Set<Int64>, archived: Set<Int64>) {
         try await writer.read { db in
             var ids: (active: Set<Int64>, archived: Set<Int64>) = ([], [])
-            for row in try Row.fetchAll(db, sql: "SELECT id, archivedAt IS NOT NULL FROM cards WHERE deckId = ?", arguments: [deckId]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, archivedAt IS NOT NULL FROM cards WHERE deckId = ?", arguments: [deckId])
+            {
                 if row[1] as Bool { ids.archived.insert(row[0]) } else { ids.active.insert(row[0]) }
             }
             return ids
@@ -85,7 +100,8 @@ extension AppDatabase {
             let who = participant ?? ""
             // The subquery reads the covering partial index swipes_live_once (participant, card);
             // the outer query keeps this deck's cards, so it needs no deck filter.
-            let args: StatementArguments = order == .listed
+            let args: StatementArguments =
+                order == .listed
                 ? [deckId, cursor, who] : [deckId, who, cursor, who]
             let sortArgs: StatementArguments = order == .listed ? [limit] : [who, limit]
             // Cached statements: the deck page and the cards API run these on every request.
@@ -98,6 +114,8 @@ extension AppDatabase {
 
     /// Every card of the deck in order, archived ones included (the owner's editor).
     public func allCards(deckId: Int64) async throws -> [Card] {
-        try await writer.read { db in try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db) }
+        try await writer.read { db in
+            try Card.filter(Column("deckId") == deckId).order(Column("position"), Column("id")).fetchAll(db)
+        }
     }
 }

@@ -55,11 +55,12 @@ extension AppDatabase {
             t.column("createdAt", .double).notNull()
             t.primaryKey(["cardId", "revision"])
         }
-        try db.execute(sql: """
-            INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
-            SELECT c.id, 1, c.title, c.subtitle, c.body, c.image, c.link, c.accent, d.createdAt
-            FROM cards c JOIN decks d ON d.id = c.deckId
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO cardRevisions (cardId, revision, title, subtitle, body, image, link, accent, createdAt)
+                SELECT c.id, 1, c.title, c.subtitle, c.body, c.image, c.link, c.accent, d.createdAt
+                FROM cards c JOIN decks d ON d.id = c.deckId
+                """)
         try db.alter(table: "participants") { t in
             // Ids from before signing: accepted as they are, never minted again.
             t.add(column: "legacy", .boolean).notNull().defaults(to: false)

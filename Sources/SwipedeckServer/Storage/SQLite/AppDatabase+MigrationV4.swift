@@ -24,38 +24,40 @@ extension AppDatabase {
     /// checks that the result equals what the writer's code computes from the same rows.
     static func compactAndAggregate(_ db: Database) throws {
         try db.alter(table: "swipes") { t in t.add(column: "traceData", .blob) }
-        try db.execute(sql: """
-            DROP INDEX swipes_by_deck;
-            DROP INDEX swipes_by_deck_participant;
-            DROP INDEX swipes_results_participants;
-            DROP INDEX swipes_results_timing;
-            DROP INDEX swipes_on_cardId;
-            CREATE INDEX swipes_by_deck_time ON swipes(deckId, createdAt);
-            CREATE TABLE swipeTallies (
-                deckId INTEGER NOT NULL, outOfResults INTEGER NOT NULL, cardId INTEGER NOT NULL,
-                kind INTEGER NOT NULL, direction TEXT NOT NULL, n INTEGER NOT NULL,
-                PRIMARY KEY (deckId, outOfResults, cardId, kind, direction)) WITHOUT ROWID;
-            CREATE TABLE deckParticipants (
-                deckId INTEGER NOT NULL, participantId TEXT NOT NULL, excluded INTEGER NOT NULL DEFAULT 0,
-                k0 INTEGER NOT NULL DEFAULT 0, k1 INTEGER NOT NULL DEFAULT 0, k2 INTEGER NOT NULL DEFAULT 0,
-                k3 INTEGER NOT NULL DEFAULT 0, k4 INTEGER NOT NULL DEFAULT 0,
-                PRIMARY KEY (deckId, participantId)) WITHOUT ROWID;
-            CREATE INDEX deckParticipants_flagged ON deckParticipants(deckId) WHERE excluded = 1 OR k1 > 0 OR k3 > 0;
-            CREATE TABLE participantMasks (
-                deckId INTEGER NOT NULL, outOfResults INTEGER NOT NULL, mask INTEGER NOT NULL, n INTEGER NOT NULL,
-                PRIMARY KEY (deckId, outOfResults, mask)) WITHOUT ROWID;
-            CREATE TABLE decisionBuckets (
-                deckId INTEGER NOT NULL, kind INTEGER NOT NULL, bucket INTEGER NOT NULL, n INTEGER NOT NULL,
-                PRIMARY KEY (deckId, kind, bucket)) WITHOUT ROWID;
-            CREATE TABLE decisionTimes (
-                deckId INTEGER NOT NULL, kind INTEGER NOT NULL, bucket INTEGER NOT NULL, decisionMs REAL NOT NULL,
-                n INTEGER NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs)) WITHOUT ROWID;
-            """)
+        try db.execute(
+            sql: """
+                DROP INDEX swipes_by_deck;
+                DROP INDEX swipes_by_deck_participant;
+                DROP INDEX swipes_results_participants;
+                DROP INDEX swipes_results_timing;
+                DROP INDEX swipes_on_cardId;
+                CREATE INDEX swipes_by_deck_time ON swipes(deckId, createdAt);
+                CREATE TABLE swipeTallies (
+                    deckId INTEGER NOT NULL, outOfResults INTEGER NOT NULL, cardId INTEGER NOT NULL,
+                    kind INTEGER NOT NULL, direction TEXT NOT NULL, n INTEGER NOT NULL,
+                    PRIMARY KEY (deckId, outOfResults, cardId, kind, direction)) WITHOUT ROWID;
+                CREATE TABLE deckParticipants (
+                    deckId INTEGER NOT NULL, participantId TEXT NOT NULL, excluded INTEGER NOT NULL DEFAULT 0,
+                    k0 INTEGER NOT NULL DEFAULT 0, k1 INTEGER NOT NULL DEFAULT 0, k2 INTEGER NOT NULL DEFAULT 0,
+                    k3 INTEGER NOT NULL DEFAULT 0, k4 INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (deckId, participantId)) WITHOUT ROWID;
+                CREATE INDEX deckParticipants_flagged ON deckParticipants(deckId) WHERE excluded = 1 OR k1 > 0 OR k3 > 0;
+                CREATE TABLE participantMasks (
+                    deckId INTEGER NOT NULL, outOfResults INTEGER NOT NULL, mask INTEGER NOT NULL, n INTEGER NOT NULL,
+                    PRIMARY KEY (deckId, outOfResults, mask)) WITHOUT ROWID;
+                CREATE TABLE decisionBuckets (
+                    deckId INTEGER NOT NULL, kind INTEGER NOT NULL, bucket INTEGER NOT NULL, n INTEGER NOT NULL,
+                    PRIMARY KEY (deckId, kind, bucket)) WITHOUT ROWID;
+                CREATE TABLE decisionTimes (
+                    deckId INTEGER NOT NULL, kind INTEGER NOT NULL, bucket INTEGER NOT NULL, decisionMs REAL NOT NULL,
+                    n INTEGER NOT NULL, PRIMARY KEY (deckId, kind, bucket, decisionMs)) WITHOUT ROWID;
+                """)
         // Existing exclusions in force mark their participants.
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO deckParticipants (deckId, participantId, excluded)
-            SELECT DISTINCT deckId, participantId, 1 FROM exclusions WHERE liftedAt IS NULL
-            """)
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO deckParticipants (deckId, participantId, excluded)
+                SELECT DISTINCT deckId, participantId, 1 FROM exclusions WHERE liftedAt IS NULL
+                """)
         // The live swipes, each with its kind, and each participant's counts by kind.
         let live = """
             WITH live AS (
@@ -64,29 +66,32 @@ extension AppDatabase {
                         WHEN suspect THEN 3 WHEN input IN ('button', 'key') THEN 2 ELSE 4 END) AS kind
                 FROM swipes WHERE undoneAt IS NULL)
             """
-        try db.execute(sql: """
-            \(live)
-            INSERT INTO deckParticipants (deckId, participantId, excluded, k0, k1, k2, k3, k4)
-            SELECT deckId, participantId, 0, SUM(kind = 0), SUM(kind = 1), SUM(kind = 2), SUM(kind = 3), SUM(kind = 4)
-            FROM live WHERE true GROUP BY deckId, participantId
-            ON CONFLICT (deckId, participantId) DO UPDATE SET
-                k0 = excluded.k0, k1 = excluded.k1, k2 = excluded.k2, k3 = excluded.k3, k4 = excluded.k4
-            """)
-        try db.execute(sql: """
-            \(live)
-            INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n)
-            SELECT l.deckId, p.excluded, l.cardId, l.kind, l.direction, COUNT(*)
-            FROM live l JOIN deckParticipants p ON p.deckId = l.deckId AND p.participantId = l.participantId
-            GROUP BY l.deckId, p.excluded, l.cardId, l.kind, l.direction
-            """)
-        try db.execute(sql: """
-            INSERT INTO participantMasks (deckId, outOfResults, mask, n)
-            SELECT deckId, excluded, mask, COUNT(*) FROM (
-                SELECT deckId, excluded,
-                       (k0 > 0) | ((k1 > 0) << 1) | ((k2 > 0) << 2) | ((k3 > 0) << 3) | ((k4 > 0) << 4) AS mask
-                FROM deckParticipants)
-            WHERE mask != 0 GROUP BY deckId, excluded, mask
-            """)
+        try db.execute(
+            sql: """
+                \(live)
+                INSERT INTO deckParticipants (deckId, participantId, excluded, k0, k1, k2, k3, k4)
+                SELECT deckId, participantId, 0, SUM(kind = 0), SUM(kind = 1), SUM(kind = 2), SUM(kind = 3), SUM(kind = 4)
+                FROM live WHERE true GROUP BY deckId, participantId
+                ON CONFLICT (deckId, participantId) DO UPDATE SET
+                    k0 = excluded.k0, k1 = excluded.k1, k2 = excluded.k2, k3 = excluded.k3, k4 = excluded.k4
+                """)
+        try db.execute(
+            sql: """
+                \(live)
+                INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n)
+                SELECT l.deckId, p.excluded, l.cardId, l.kind, l.direction, COUNT(*)
+                FROM live l JOIN deckParticipants p ON p.deckId = l.deckId AND p.participantId = l.participantId
+                GROUP BY l.deckId, p.excluded, l.cardId, l.kind, l.direction
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO participantMasks (deckId, outOfResults, mask, n)
+                SELECT deckId, excluded, mask, COUNT(*) FROM (
+                    SELECT deckId, excluded,
+                           (k0 > 0) | ((k1 > 0) << 1) | ((k2 > 0) << 2) | ((k3 > 0) << 3) | ((k4 > 0) << 4) AS mask
+                    FROM deckParticipants)
+                WHERE mask != 0 GROUP BY deckId, excluded, mask
+                """)
         // Decision times of counted kinds, of participants not excluded; -0 is stored as 0.
         db.add(function: v4Bucket)
         defer { db.remove(function: v4Bucket) }
@@ -96,16 +101,18 @@ extension AppDatabase {
                 FROM live l JOIN deckParticipants p ON p.deckId = l.deckId AND p.participantId = l.participantId
                 WHERE p.excluded = 0 AND l.kind IN (0, 2, 4) AND l.decisionMs IS NOT NULL)
             """
-        try db.execute(sql: """
-            \(times)
-            INSERT INTO decisionBuckets (deckId, kind, bucket, n)
-            SELECT deckId, kind, v4_bucket(ms), COUNT(*) FROM timed GROUP BY deckId, kind, v4_bucket(ms)
-            """)
-        try db.execute(sql: """
-            \(times)
-            INSERT INTO decisionTimes (deckId, kind, bucket, decisionMs, n)
-            SELECT deckId, kind, v4_bucket(ms), ms, COUNT(*) FROM timed GROUP BY deckId, kind, v4_bucket(ms), ms
-            """)
+        try db.execute(
+            sql: """
+                \(times)
+                INSERT INTO decisionBuckets (deckId, kind, bucket, n)
+                SELECT deckId, kind, v4_bucket(ms), COUNT(*) FROM timed GROUP BY deckId, kind, v4_bucket(ms)
+                """)
+        try db.execute(
+            sql: """
+                \(times)
+                INSERT INTO decisionTimes (deckId, kind, bucket, decisionMs, n)
+                SELECT deckId, kind, v4_bucket(ms), ms, COUNT(*) FROM timed GROUP BY deckId, kind, v4_bucket(ms), ms
+                """)
     }
 
     /// `v4_bucket(ms)`: a decision time's bucket as migration v4 computed it — the double's top 19

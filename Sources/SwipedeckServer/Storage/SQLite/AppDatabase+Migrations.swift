@@ -57,11 +57,15 @@ extension AppDatabase {
                 t.column("undoneAt", .double)
             }
             // One live swipe per participant and card.
-            try db.execute(sql: """
-                CREATE UNIQUE INDEX swipes_live_once ON swipes(participantId, cardId) WHERE undoneAt IS NULL
-                """)
-            try db.create(index: "swipes_by_deck", on: "swipes", columns: ["deckId", "undoneAt", "suspect", "cardId", "direction"])
-            try db.create(index: "swipes_by_participant", on: "swipes", columns: ["participantId", "deckId", "createdAt"])
+            try db.execute(
+                sql: """
+                    CREATE UNIQUE INDEX swipes_live_once ON swipes(participantId, cardId) WHERE undoneAt IS NULL
+                    """)
+            try db.create(
+                index: "swipes_by_deck", on: "swipes",
+                columns: ["deckId", "undoneAt", "suspect", "cardId", "direction"])
+            try db.create(
+                index: "swipes_by_participant", on: "swipes", columns: ["participantId", "deckId", "createdAt"])
             try db.create(index: "swipes_by_deck_participant", on: "swipes", columns: ["deckId", "participantId"])
             try db.create(index: "swipes_by_decision_time", on: "swipes", columns: ["deckId", "decisionMs"])
             try db.create(table: "rejections") { t in
@@ -90,8 +94,11 @@ extension AppDatabase {
         // (the deck page's "cards this participant has not swiped") must not find a (deckId,
         // undoneAt) prefix here and prefer it to swipes_by_deck_participant (it did: 100x slower).
         m.registerMigration("v2-results-indexes") { db in
-            try db.create(index: "swipes_results_participants", on: "swipes", columns: ["deckId", "suspect", "undoneAt", "participantId"])
-            try db.create(index: "swipes_results_timing", on: "swipes", columns: ["deckId", "suspect", "undoneAt", "decisionMs"])
+            try db.create(
+                index: "swipes_results_participants", on: "swipes",
+                columns: ["deckId", "suspect", "undoneAt", "participantId"])
+            try db.create(
+                index: "swipes_results_timing", on: "swipes", columns: ["deckId", "suspect", "undoneAt", "decisionMs"])
             try db.drop(index: "swipes_by_decision_time")
         }
         m.registerMigration("v3-owners-and-trust", migrate: Self.ownersAndTrust)
@@ -100,38 +107,43 @@ extension AppDatabase {
         // strings; every revision keeps its own list.
         m.registerMigration("v5-card-galleries") { db in
             try db.alter(table: "cards") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
-            try db.alter(table: "cardRevisions") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]") }
+            try db.alter(table: "cardRevisions") { t in t.add(column: "moreImages", .text).notNull().defaults(to: "[]")
+            }
         }
         // The admin token is kept as its SHA-256 only: a stored plaintext token (key `adminToken`)
         // becomes its hash under `adminTokenHash` (PostgreSQL's v2 does the same).
         m.registerMigration("v6-admin-token-hash") { db in
             let legacy = AdminToken.legacySettingKey
-            if let token = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [legacy]) {
+            if let token = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [legacy])
+            {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [AdminToken.settingKey, Secret.sha256(token)])
+                    sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                    arguments: [AdminToken.settingKey, Secret.sha256(token)])
                 try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [legacy])
             }
         }
         // Where and when each participant joined a deck (their first decision's client network),
         // for `LockstepClusters`; participants from before have no row and are never compared.
         m.registerMigration("v7-participant-origins") { db in
-            try db.execute(sql: """
-                CREATE TABLE participantOrigins (
-                    deckId INTEGER NOT NULL, participantId TEXT NOT NULL, network TEXT NOT NULL, joinedAt REAL NOT NULL,
-                    PRIMARY KEY (deckId, participantId)) WITHOUT ROWID;
-                CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE participantOrigins (
+                        deckId INTEGER NOT NULL, participantId TEXT NOT NULL, network TEXT NOT NULL, joinedAt REAL NOT NULL,
+                        PRIMARY KEY (deckId, participantId)) WITHOUT ROWID;
+                    CREATE INDEX participantOrigins_by_network ON participantOrigins(deckId, network);
+                    """)
         }
         // Who may vote on a deck (`DeckAccessMode`), its access secret, a per-deck join limit, and
         // the one-time codes of `codes` decks.
         m.registerMigration("v8-deck-access") { db in
-            try db.execute(sql: """
-                ALTER TABLE decks ADD COLUMN access TEXT NOT NULL DEFAULT 'link';
-                ALTER TABLE decks ADD COLUMN accessSecret TEXT NOT NULL DEFAULT '';
-                ALTER TABLE decks ADD COLUMN joinLimit INTEGER;
-                CREATE TABLE accessCodes (
-                    deckId INTEGER NOT NULL, code TEXT NOT NULL, createdAt REAL NOT NULL, PRIMARY KEY (deckId, code)) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE decks ADD COLUMN access TEXT NOT NULL DEFAULT 'link';
+                    ALTER TABLE decks ADD COLUMN accessSecret TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE decks ADD COLUMN joinLimit INTEGER;
+                    CREATE TABLE accessCodes (
+                        deckId INTEGER NOT NULL, code TEXT NOT NULL, createdAt REAL NOT NULL, PRIMARY KEY (deckId, code)) WITHOUT ROWID;
+                    """)
         }
         // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed.
         m.registerMigration("v9-deck-listed") { db in

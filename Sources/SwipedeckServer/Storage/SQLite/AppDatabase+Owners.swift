@@ -10,14 +10,17 @@ extension AppDatabase {
             if try Owner.filter(Column("name") == name).fetchCount(db) > 0 { throw StoreError.ownerNameTaken }
             let first = try Owner.fetchCount(db) == 0
             try db.execute(
-                sql: "INSERT INTO owners (name, passwordHash, createdAt) VALUES (?, ?, ?)", arguments: [name, passwordHash, now])
+                sql: "INSERT INTO owners (name, passwordHash, createdAt) VALUES (?, ?, ?)",
+                arguments: [name, passwordHash, now])
             let owner = Owner(id: db.lastInsertedRowID, name: name, passwordHash: passwordHash, createdAt: now)
             guard first else { return (owner, []) }
             let id = owner.id
             let adopted = try String.fetchAll(db, sql: "SELECT slug FROM decks WHERE ownerId IS NULL ORDER BY id")
-            try db.execute(sql: "UPDATE decks SET ownerId = ?, revision = revision + 1 WHERE ownerId IS NULL", arguments: [id])
+            try db.execute(
+                sql: "UPDATE decks SET ownerId = ?, revision = revision + 1 WHERE ownerId IS NULL", arguments: [id])
             for slug in adopted {
-                try Self.recordEvent(db, deckSlug: slug, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now)
+                try Self.recordEvent(
+                    db, deckSlug: slug, ownerId: id, kind: .adopted, detail: "{\"owner\":\(id)}", at: now)
             }
             return (owner, adopted)
         }
@@ -43,17 +46,21 @@ extension AppDatabase {
     /// The owner of a live (not ended, not expired) session.
     public func sessionOwner(tokenHash: String, now: Double) async throws -> Owner? {
         try await writer.read { db in
-            try Owner.fetchOne(db, sql: """
-                SELECT o.* FROM ownerSessions s JOIN owners o ON o.id = s.ownerId
-                WHERE s.tokenHash = ? AND s.endedAt IS NULL AND s.expiresAt > ?
-                """, arguments: [tokenHash, now])
+            try Owner.fetchOne(
+                db,
+                sql: """
+                    SELECT o.* FROM ownerSessions s JOIN owners o ON o.id = s.ownerId
+                    WHERE s.tokenHash = ? AND s.endedAt IS NULL AND s.expiresAt > ?
+                    """, arguments: [tokenHash, now])
         }
     }
 
     /// Signs a session out (the row stays, with its end time).
     public func endSession(tokenHash: String, now: Double) async throws {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE ownerSessions SET endedAt = ? WHERE tokenHash = ? AND endedAt IS NULL", arguments: [now, tokenHash])
+            try db.execute(
+                sql: "UPDATE ownerSessions SET endedAt = ? WHERE tokenHash = ? AND endedAt IS NULL",
+                arguments: [now, tokenHash])
         }
     }
 
@@ -62,12 +69,15 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE owners SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, ownerId])
             if db.changesCount == 0 { throw StoreError.notFound(.owner) }
             try db.execute(
-                sql: "UPDATE ownerSessions SET endedAt = ? WHERE ownerId = ? AND endedAt IS NULL AND tokenHash IS NOT ?",
+                sql:
+                    "UPDATE ownerSessions SET endedAt = ? WHERE ownerId = ? AND endedAt IS NULL AND tokenHash IS NOT ?",
                 arguments: [now, ownerId, keeping])
         }
     }
 
-    public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double) async throws {
+    public func createApiToken(ownerId: Int64, name: String, tokenHash: String, prefix: String, now: Double)
+        async throws
+    {
         try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO apiTokens (ownerId, name, tokenHash, prefix, createdAt) VALUES (?, ?, ?, ?, ?)",
@@ -77,8 +87,12 @@ extension AppDatabase {
 
     public func apiTokens(ownerId: Int64) async throws -> [ApiTokenSummary] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM apiTokens WHERE ownerId = ? ORDER BY id DESC", arguments: [ownerId]).map { r in
-                ApiTokenSummary(id: r["id"], name: r["name"], prefix: r["prefix"], createdAt: r["createdAt"], revokedAt: r["revokedAt"])
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM apiTokens WHERE ownerId = ? ORDER BY id DESC", arguments: [ownerId]
+            ).map { r in
+                ApiTokenSummary(
+                    id: r["id"], name: r["name"], prefix: r["prefix"], createdAt: r["createdAt"],
+                    revokedAt: r["revokedAt"])
             }
         }
     }
@@ -89,7 +103,10 @@ extension AppDatabase {
             try db.execute(
                 sql: "UPDATE apiTokens SET revokedAt = ? WHERE id = ? AND ownerId = ? AND revokedAt IS NULL",
                 arguments: [now, id, ownerId])
-            if db.changesCount == 0, try Int.fetchOne(db, sql: "SELECT 1 FROM apiTokens WHERE id = ? AND ownerId = ?", arguments: [id, ownerId]) == nil {
+            if db.changesCount == 0,
+                try Int.fetchOne(
+                    db, sql: "SELECT 1 FROM apiTokens WHERE id = ? AND ownerId = ?", arguments: [id, ownerId]) == nil
+            {
                 throw StoreError.notFound(.token)
             }
         }
@@ -98,16 +115,22 @@ extension AppDatabase {
     /// The owner of a live API token.
     public func tokenOwner(tokenHash: String) async throws -> Owner? {
         try await writer.read { db in
-            try Owner.fetchOne(db, sql: """
-                SELECT o.* FROM apiTokens t JOIN owners o ON o.id = t.ownerId WHERE t.tokenHash = ? AND t.revokedAt IS NULL
-                """, arguments: [tokenHash])
+            try Owner.fetchOne(
+                db,
+                sql: """
+                    SELECT o.* FROM apiTokens t JOIN owners o ON o.id = t.ownerId WHERE t.tokenHash = ? AND t.revokedAt IS NULL
+                    """, arguments: [tokenHash])
         }
     }
 
     /// A value from the `settings` table, creating and storing `fresh()` on first use.
-    public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (value: String, created: Bool) {
+    public func setting(_ key: String, orCreate fresh: @escaping @Sendable () -> String) async throws -> (
+        value: String, created: Bool
+    ) {
         try await writer.write { db in
-            if let v = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) { return (v, false) }
+            if let v = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) {
+                return (v, false)
+            }
             let v = fresh()
             try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?)", arguments: [key, v])
             return (v, true)
@@ -115,9 +138,12 @@ extension AppDatabase {
     }
 
     /// Appends to a deck's event log (settings changes, card edits, archives, moves, exclusions).
-    static func recordEvent(_ db: Database, deckSlug: String, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double) throws {
-        try db.execute(sql: """
-            INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) SELECT id, ?, ?, ?, ? FROM decks WHERE slug = ?
-            """, arguments: [ownerId, kind, detail, now, deckSlug])
+    static func recordEvent(
+        _ db: Database, deckSlug: String, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO deckEvents (deckId, ownerId, kind, detail, createdAt) SELECT id, ?, ?, ?, ? FROM decks WHERE slug = ?
+                """, arguments: [ownerId, kind, detail, now, deckSlug])
     }
 }

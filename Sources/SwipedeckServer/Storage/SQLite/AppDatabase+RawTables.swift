@@ -6,24 +6,30 @@ extension AppDatabase: RawTables {
         try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.name)") ?? 0 }
     }
 
-    public func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(key: [CopyValue], values: [CopyValue])] {
+    public func readRows(_ table: CopyTable, after: [CopyValue]?, limit: Int) async throws -> [(
+        key: [CopyValue], values: [CopyValue]
+    )] {
         let key = table.key.isEmpty ? ["rowid"] : table.key
         let kinds: [CopyTable.Kind] = table.key.isEmpty ? [.int] : table.keyKinds
         let keyList = key.joined(separator: ", ")
         let filter = after == nil ? "" : "WHERE (\(keyList)) > (\(key.map { _ in "?" }.joined(separator: ", ")))"
-        let sql = "SELECT \(keyList), \(table.columnList) FROM \(table.name) \(filter) ORDER BY \(keyList) LIMIT \(limit)"
+        let sql =
+            "SELECT \(keyList), \(table.columnList) FROM \(table.name) \(filter) ORDER BY \(keyList) LIMIT \(limit)"
         let arguments = StatementArguments((after ?? []).map(Self.databaseValue))
         return try await writer.read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 let keyValues = kinds.enumerated().map { Self.copyValue(row[$0.offset] as DatabaseValue, $0.element) }
-                let values = table.columns.enumerated().map { Self.copyValue(row[key.count + $0.offset] as DatabaseValue, $0.element.kind) }
+                let values = table.columns.enumerated().map {
+                    Self.copyValue(row[key.count + $0.offset] as DatabaseValue, $0.element.kind)
+                }
                 return (key: keyValues, values: values)
             }
         }
     }
 
     public func writeRows(_ table: CopyTable, _ rows: [[CopyValue]]) async throws {
-        let sql = "INSERT INTO \(table.name) (\(table.columnList)) VALUES (\(table.columns.map { _ in "?" }.joined(separator: ", ")))"
+        let sql =
+            "INSERT INTO \(table.name) (\(table.columnList)) VALUES (\(table.columns.map { _ in "?" }.joined(separator: ", ")))"
         try await writer.write { db in
             let statement = try db.makeStatement(sql: sql)
             for row in rows { try statement.execute(arguments: StatementArguments(row.map(Self.databaseValue))) }

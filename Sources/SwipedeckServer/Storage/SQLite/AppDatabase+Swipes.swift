@@ -31,10 +31,14 @@ extension AppDatabase {
     /// Undoes the participant's most recent live swipe in the deck (the no-JS undo button).
     public func undoLatestSwipe(deckId: Int64, participant: String, at now: Double) async throws -> Swipe? {
         let swipe = try await writer.write { db -> Swipe? in
-            guard let id = try String.fetchOne(db, sql: """
-                SELECT id FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL
-                ORDER BY createdAt DESC, rowid DESC LIMIT 1
-                """, arguments: [participant, deckId]) else { return nil }
+            guard
+                let id = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL
+                        ORDER BY createdAt DESC, rowid DESC LIMIT 1
+                        """, arguments: [participant, deckId])
+            else { return nil }
             return try Self.undo(db, id: id, participant: participant, at: now)
         }
         if let swipe { changes.mark(swipe.deckId) }
@@ -43,7 +47,8 @@ extension AppDatabase {
 
     /// Changes a live swipe's direction, logging the old one in `flips`.
     /// - Throws: `notFound`, `notYourSwipe`, `alreadyUndone`.
-    public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe {
+    public func flipSwipe(id: String, participant: String, to direction: Decision, at now: Double) async throws -> Swipe
+    {
         let swipe = try await writer.write { db in
             guard var s = try Swipe.fetchOne(db, key: id) else { throw StoreError.notFound(.swipe) }
             if s.participantId != participant { throw StoreError.notYourSwipe }
@@ -53,7 +58,9 @@ extension AppDatabase {
                 sql: "INSERT INTO flips (swipeId, fromDirection, toDirection, createdAt) VALUES (?, ?, ?, ?)",
                 arguments: [id, s.direction, direction, now])
             try db.execute(sql: "UPDATE swipes SET direction = ? WHERE id = ?", arguments: [direction, id])
-            try SwipeAggregates.flip(db, deckId: s.deckId, cardId: s.cardId, participant: s.participantId, kind: s.kind, from: s.direction, to: direction)
+            try SwipeAggregates.flip(
+                db, deckId: s.deckId, cardId: s.cardId, participant: s.participantId, kind: s.kind, from: s.direction,
+                to: direction)
             s.direction = direction
             return s
         }
@@ -67,21 +74,24 @@ extension AppDatabase {
     /// of the time of a 500-row history (`scripts/bench_history.py`).
     public func history(deckId: Int64, participant: String, limit: Int = 500) async throws -> [HistoryEntry] {
         try await writer.read { db in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT s.id, s.deckId, s.cardId, s.participantId, s.direction, s.input, s.trace, s.velocityX, s.velocityY,
-                       s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
-                       s.suspectReason, s.traceData,
-                       c.id, c.deckId, c.position, c.title, c.subtitle, c.body, c.image, c.link, c.accent
-                FROM swipes s JOIN cards c ON c.id = s.cardId
-                WHERE s.participantId = ? AND s.deckId = ? AND s.undoneAt IS NULL
-                ORDER BY s.createdAt DESC, s.rowid DESC LIMIT ?
-                """), arguments: [participant, deckId, limit])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.id, s.deckId, s.cardId, s.participantId, s.direction, s.input, s.trace, s.velocityX, s.velocityY,
+                               s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
+                               s.suspectReason, s.traceData,
+                               c.id, c.deckId, c.position, c.title, c.subtitle, c.body, c.image, c.link, c.accent
+                        FROM swipes s JOIN cards c ON c.id = s.cardId
+                        WHERE s.participantId = ? AND s.deckId = ? AND s.undoneAt IS NULL
+                        ORDER BY s.createdAt DESC, s.rowid DESC LIMIT ?
+                        """), arguments: [participant, deckId, limit])
             var entries: [HistoryEntry] = []
             while let r = try rows.next() {
                 let swipe = Swipe(
                     id: r[0], deckId: r[1], cardId: r[2], participantId: r[3],
                     direction: try r.decode(atIndex: 4), input: try r.decode(atIndex: 5), trace: r[6],
-                    velocityX: r[7], velocityY: r[8], durationMs: r[9], decisionMs: r[10], suspect: r[11], requestHash: r[12],
+                    velocityX: r[7], velocityY: r[8], durationMs: r[9], decisionMs: r[10], suspect: r[11],
+                    requestHash: r[12],
                     createdAt: r[13], undoneAt: r[14], cardRevision: r[15], suspectReason: r[16], traceData: r[17])
                 let card = Card(
                     id: r[18],
@@ -100,7 +110,8 @@ extension AppDatabase {
     public func swipePage(deckId: Int64, after rowid: Int64, limit: Int) async throws -> [SwipeExportRow] {
         try await writer.read { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT rowid AS rid, * FROM swipes WHERE deckId = ? AND rowid > ? ORDER BY rowid LIMIT ?"),
+                db.cachedStatement(
+                    sql: "SELECT rowid AS rid, * FROM swipes WHERE deckId = ? AND rowid > ? ORDER BY rowid LIMIT ?"),
                 arguments: [deckId, rowid, limit]
             ).map { r in SwipeExportRow(cursor: r["rid"], swipe: try Swipe(row: r)) }
         }

@@ -4,7 +4,9 @@ import GRDB
 extension AppDatabase {
     /// Excludes a participant's swipes from the deck's results, or lifts the exclusion. Both are
     /// events: an exclusion is a row, lifting it sets `liftedAt`. Repeating either changes nothing.
-    public func setExcluded(deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double) async throws {
+    public func setExcluded(
+        deck: Deck, participant: String, _ excluded: Bool, reason: String, by ownerId: Int64?, now: Double
+    ) async throws {
         let deckId = deck.id
         guard Participant.isValidId(participant) else { throw StoreError.notFound(.participant) }
         try await markingChanges(of: deckId) { db in
@@ -21,8 +23,9 @@ extension AppDatabase {
                 return
             }
             try SwipeAggregates.setExcluded(db, deckId: deckId, participant: participant, excluded)
-            try Self.touchDeck(db, deckId: deckId, ownerId: ownerId, kind: .excluding(excluded),
-                               detail: "{\"participant\":\"\(participant)\"}", now: now)
+            try Self.touchDeck(
+                db, deckId: deckId, ownerId: ownerId, kind: .excluding(excluded),
+                detail: "{\"participant\":\"\(participant)\"}", now: now)
         }
     }
 
@@ -33,21 +36,30 @@ extension AppDatabase {
         return try await writer.read { db in
             var kinds = Dictionary(uniqueKeysWithValues: SwipeKind.allCases.map { ($0.rawValue, 0) })
             var reasons: [String: Int] = [:]
-            for r in try Row.fetchAll(db, sql: """
-                SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
-                WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
-                """, arguments: [participant, deckId]) {
-                let kind = SwipeKind.of(input: try r.decode(forColumn: "input"), hasTrace: r["traced"], suspect: r["suspect"])
+            for r in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT input, (trace IS NOT NULL OR traceData IS NOT NULL) AS traced, suspect, suspectReason, COUNT(*) AS n FROM swipes
+                    WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL GROUP BY input, traced, suspect, suspectReason
+                    """, arguments: [participant, deckId])
+            {
+                let kind = SwipeKind.of(
+                    input: try r.decode(forColumn: "input"), hasTrace: r["traced"], suspect: r["suspect"])
                 kinds[kind.rawValue, default: 0] += r["n"] as Int
                 if let reason: String = r["suspectReason"] { reasons[reason, default: 0] += r["n"] as Int }
             }
             var rejections: [String: Int] = [:]
-            for r in try Row.fetchAll(db, sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? AND participantId = ? GROUP BY code",
-                                      arguments: [deckId, participant]) {
+            for r in try Row.fetchAll(
+                db,
+                sql: "SELECT code, COUNT(*) AS n FROM rejections WHERE deckId = ? AND participantId = ? GROUP BY code",
+                arguments: [deckId, participant])
+            {
                 rejections[r["code"]] = r["n"]
             }
-            let events = try Row.fetchAll(db, sql: "SELECT * FROM exclusions WHERE deckId = ? AND participantId = ? ORDER BY id",
-                                          arguments: [deckId, participant]).map { r in
+            let events = try Row.fetchAll(
+                db, sql: "SELECT * FROM exclusions WHERE deckId = ? AND participantId = ? ORDER BY id",
+                arguments: [deckId, participant]
+            ).map { r in
                 ParticipantReport.Event(excludedAt: r["createdAt"], liftedAt: r["liftedAt"], reason: r["reason"])
             }
             let active = events.last { $0.liftedAt == nil }
@@ -65,15 +77,18 @@ extension AppDatabase {
     public func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member] {
         try await writer.read { db in
             var members: [String: LockstepClusters.Member] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
-                FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
-                WHERE o.deckId = ? AND o.network IN (
-                    SELECT network FROM participantOrigins WHERE deckId = ? GROUP BY network HAVING COUNT(*) >= ?)
-                """, arguments: [deckId, deckId, minCrowd])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
+                    FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
+                    WHERE o.deckId = ? AND o.network IN (
+                        SELECT network FROM participantOrigins WHERE deckId = ? GROUP BY network HAVING COUNT(*) >= ?)
+                    """, arguments: [deckId, deckId, minCrowd])
             while let r = try rows.next() {
                 let id: String = r[0]
-                members[id, default: LockstepClusters.Member(id: id, network: r[1], joinedAt: r[2], decisions: [:])].decisions[r[3]] = r[4]
+                members[id, default: LockstepClusters.Member(id: id, network: r[1], joinedAt: r[2], decisions: [:])]
+                    .decisions[r[3]] = r[4]
             }
             return Array(members.values)
         }
@@ -82,14 +97,26 @@ extension AppDatabase {
     /// See `TrustStore.exclusionStates`.
     public func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>) {
         try await writer.read { db in
-            (Set(try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ? AND excluded = 1", arguments: [deckId])),
-             Set(try String.fetchAll(db, sql: "SELECT DISTINCT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NOT NULL", arguments: [deckId])))
+            (
+                Set(
+                    try String.fetchAll(
+                        db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ? AND excluded = 1",
+                        arguments: [deckId])),
+                Set(
+                    try String.fetchAll(
+                        db,
+                        sql: "SELECT DISTINCT participantId FROM exclusions WHERE deckId = ? AND liftedAt IS NOT NULL",
+                        arguments: [deckId]))
+            )
         }
     }
 
     /// See `TrustStore.participantIds`: the deck's rows of `deckParticipants` (its primary key's prefix).
     public func participantIds(deckId: Int64) async throws -> [String] {
-        try await writer.read { db in try String.fetchAll(db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ?", arguments: [deckId]) }
+        try await writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT participantId FROM deckParticipants WHERE deckId = ?", arguments: [deckId])
+        }
     }
 }
 
@@ -100,17 +127,22 @@ extension AppDatabase {
         try await writer.read { db in
             // Candidates from the aggregate rows (partial index `deckParticipants_flagged`), then
             // each one's most frequent suspect reason from their own swipes.
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
-                WHERE deckId = ? AND (excluded = 1 OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT ?
-                """, arguments: [deckId, limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
+                    WHERE deckId = ? AND (excluded = 1 OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT ?
+                    """, arguments: [deckId, limit])
             return try rows.map { r in
                 let id: String = r["participantId"]
-                let reason = try String.fetchOne(db, sql: """
-                    SELECT suspectReason FROM swipes WHERE participantId = ? AND deckId = ? AND suspect = 1
-                    GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1
-                    """, arguments: [id, deckId])
-                return FlaggedParticipant(id: id, suspect: r["suspect"], live: r["live"], reason: reason, excluded: r["excluded"])
+                let reason = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT suspectReason FROM swipes WHERE participantId = ? AND deckId = ? AND suspect = 1
+                        GROUP BY suspectReason ORDER BY COUNT(*) DESC LIMIT 1
+                        """, arguments: [id, deckId])
+                return FlaggedParticipant(
+                    id: id, suspect: r["suspect"], live: r["live"], reason: reason, excluded: r["excluded"])
             }
         }
     }

@@ -15,6 +15,7 @@ extension Participant.Kind: DatabaseValueConvertible {}
 /// A deck's counted inputs, stored as `CountedInput.stored`'s text (a `Codable` set would be a
 /// JSON array). `@retroactive`: neither `Set` nor GRDB is ours; the conformance is constrained
 /// to this element type, which is.
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Set: @retroactive SQLExpressible, @retroactive StatementBinding, @retroactive DatabaseValueConvertible
 where Element == CountedInput {
     public var databaseValue: DatabaseValue { CountedInput.stored(self).databaseValue }

@@ -24,15 +24,22 @@ enum SwipeAggregates {
         """
 
     static func participant(_ db: Database, deckId: Int64, participant: String) throws -> ParticipantState {
-        guard let r = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT excluded, k0, k1, k2, k3, k4 FROM deckParticipants WHERE deckId = ? AND participantId = ?"),
-            arguments: [deckId, participant]) else { return ParticipantState() }
+        guard
+            let r = try Row.fetchOne(
+                db.cachedStatement(
+                    sql:
+                        "SELECT excluded, k0, k1, k2, k3, k4 FROM deckParticipants WHERE deckId = ? AND participantId = ?"
+                ),
+                arguments: [deckId, participant])
+        else { return ParticipantState() }
         return ParticipantState(excluded: r[0], counts: [r[1], r[2], r[3], r[4], r[5]])
     }
 
     static func store(_ db: Database, deckId: Int64, participant: String, _ s: ParticipantState) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO deckParticipants VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [deckId, participant, s.excluded, s.counts[0], s.counts[1], s.counts[2], s.counts[3], s.counts[4]])
+            .execute(arguments: [
+                deckId, participant, s.excluded, s.counts[0], s.counts[1], s.counts[2], s.counts[3], s.counts[4],
+            ])
     }
 
     /// Adds (`sign` 1) or removes (`sign` -1) one live swipe. `state` is the participant's row
@@ -52,7 +59,9 @@ enum SwipeAggregates {
     }
 
     /// Moves a live swipe from one direction to another (a flip).
-    static func flip(_ db: Database, deckId: Int64, cardId: Int64, participant: String, kind: SwipeKind, from: Decision, to: Decision) throws {
+    static func flip(
+        _ db: Database, deckId: Int64, cardId: Int64, participant: String, kind: SwipeKind, from: Decision, to: Decision
+    ) throws {
         let s = try self.participant(db, deckId: deckId, participant: participant)
         try tally(db, deckId: deckId, out: s.excluded, cardId: cardId, kind: kind, direction: from, n: -1)
         try tally(db, deckId: deckId, out: s.excluded, cardId: cardId, kind: kind, direction: to, n: 1)
@@ -63,16 +72,25 @@ enum SwipeAggregates {
         let old = try self.participant(db, deckId: deckId, participant: participant)
         if old.excluded == excluded { return }
         let live = "FROM swipes WHERE participantId = ? AND deckId = ? AND undoneAt IS NULL"
-        for r in try Row.fetchAll(db, sql: "SELECT cardId, \(kindSQL) AS kind, direction, COUNT(*) AS n \(live) GROUP BY cardId, kind, direction",
-                                  arguments: [participant, deckId]) {
+        for r in try Row.fetchAll(
+            db,
+            sql: "SELECT cardId, \(kindSQL) AS kind, direction, COUNT(*) AS n \(live) GROUP BY cardId, kind, direction",
+            arguments: [participant, deckId])
+        {
             guard let kind = SwipeKind.code(r["kind"]) else { continue }
             let n: Int = r["n"]
-            try tally(db, deckId: deckId, out: old.excluded, cardId: r["cardId"], kind: kind, direction: r["direction"], n: -n)
-            try tally(db, deckId: deckId, out: excluded, cardId: r["cardId"], kind: kind, direction: r["direction"], n: n)
+            try tally(
+                db, deckId: deckId, out: old.excluded, cardId: r["cardId"], kind: kind, direction: r["direction"], n: -n
+            )
+            try tally(
+                db, deckId: deckId, out: excluded, cardId: r["cardId"], kind: kind, direction: r["direction"], n: n)
         }
-        for r in try Row.fetchAll(db, sql: """
-            SELECT \(kindSQL) AS kind, decisionMs, COUNT(*) AS n \(live) AND decisionMs IS NOT NULL GROUP BY kind, decisionMs
-            """, arguments: [participant, deckId]) {
+        for r in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(kindSQL) AS kind, decisionMs, COUNT(*) AS n \(live) AND decisionMs IS NOT NULL GROUP BY kind, decisionMs
+                """, arguments: [participant, deckId])
+        {
             guard let kind = SwipeKind.code(r["kind"]), kind.countedAs != nil else { continue }
             try time(db, deckId: deckId, kind: kind, ms: r["decisionMs"], n: excluded ? -(r["n"] as Int) : r["n"])
         }
@@ -82,19 +100,24 @@ enum SwipeAggregates {
         try moveMask(db, deckId: deckId, from: (old.excluded, old.mask), to: (new.excluded, new.mask))
     }
 
-    static func tally(_ db: Database, deckId: Int64, out: Bool, cardId: Int64, kind: SwipeKind, direction: Decision, n: Int) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (deckId, outOfResults, cardId, kind, direction) DO UPDATE SET n = n + excluded.n
-            """).execute(arguments: [deckId, out, cardId, kind.code, direction, n])
+    static func tally(
+        _ db: Database, deckId: Int64, out: Bool, cardId: Int64, kind: SwipeKind, direction: Decision, n: Int
+    ) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO swipeTallies (deckId, outOfResults, cardId, kind, direction, n) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (deckId, outOfResults, cardId, kind, direction) DO UPDATE SET n = n + excluded.n
+                """
+        ).execute(arguments: [deckId, out, cardId, kind.code, direction, n])
     }
 
     static func moveMask(_ db: Database, deckId: Int64, from: (Bool, Int), to: (Bool, Int)) throws {
         if from == to { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO participantMasks (deckId, outOfResults, mask, n) VALUES (?, ?, ?, ?)
-            ON CONFLICT (deckId, outOfResults, mask) DO UPDATE SET n = n + excluded.n
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO participantMasks (deckId, outOfResults, mask, n) VALUES (?, ?, ?, ?)
+                ON CONFLICT (deckId, outOfResults, mask) DO UPDATE SET n = n + excluded.n
+                """)
         if from.1 != 0 { try statement.execute(arguments: [deckId, from.0, from.1, -1]) }
         if to.1 != 0 { try statement.execute(arguments: [deckId, to.0, to.1, 1]) }
     }
@@ -103,14 +126,18 @@ enum SwipeAggregates {
         // -0 and 0 are one value for SQLite (and for the median's sum).
         let ms = ms == 0 ? 0 : ms
         let bucket = self.bucket(of: ms)
-        try db.cachedStatement(sql: """
-            INSERT INTO decisionBuckets (deckId, kind, bucket, n) VALUES (?, ?, ?, ?)
-            ON CONFLICT (deckId, kind, bucket) DO UPDATE SET n = n + excluded.n
-            """).execute(arguments: [deckId, kind.code, bucket, n])
-        try db.cachedStatement(sql: """
-            INSERT INTO decisionTimes (deckId, kind, bucket, decisionMs, n) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (deckId, kind, bucket, decisionMs) DO UPDATE SET n = n + excluded.n
-            """).execute(arguments: [deckId, kind.code, bucket, ms, n])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO decisionBuckets (deckId, kind, bucket, n) VALUES (?, ?, ?, ?)
+                ON CONFLICT (deckId, kind, bucket) DO UPDATE SET n = n + excluded.n
+                """
+        ).execute(arguments: [deckId, kind.code, bucket, n])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO decisionTimes (deckId, kind, bucket, decisionMs, n) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (deckId, kind, bucket, decisionMs) DO UPDATE SET n = n + excluded.n
+                """
+        ).execute(arguments: [deckId, kind.code, bucket, ms, n])
     }
 
     /// The bucket of a decision time ≥ 0: the top bits of the double (sign, exponent and 7
