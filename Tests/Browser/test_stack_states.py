@@ -289,6 +289,24 @@ def test_a_first_decision_dismisses_the_hint(server, desktop):
     assert page.evaluate("localStorage.getItem('sd-hint-seen:getaways')") == "1"
 
 
+def test_a_drag_that_starts_on_the_hint_moves_the_card(server, device):
+    """The hint lies over the top of the card and says 'drag a card': a drag that starts on its text
+    throws the card (a field test's first drag there did nothing, and on a phone went to the browser's
+    back gesture); only its 'Got it' button takes the pointer."""
+    size, page = device
+    first = open_deck(page, server)
+    text = page.locator(".hint-text")
+    text.wait_for(state="visible")
+    box = text.bounding_box()
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if size == "phone":
+        touch_gesture(page.context.new_cdp_session(page), x0, y0, 260, 0, moves=18, rng=random.Random(7))
+    else:
+        Mouse(page).drag(x0, y0, 260, 0, 320, 16, rng=random.Random(7))
+    wait_thrown(page, first)
+    assert page.evaluate("getSelection().toString()") == ""
+
+
 # ---------------------------------------------------------------- classic profile
 
 def test_classic_level_drag_of_260px_counts_on_a_phone(server, chromium):
