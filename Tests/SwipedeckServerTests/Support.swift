@@ -444,3 +444,17 @@ final class LogLines: Sendable {
         }
     }
 }
+
+/// Keeps every notice posted to it, for the tests that check what the app noticed.
+final class RecordedNotices: DeckNoticeSink {
+    let notices = Mutex<[DeckNotice]>([])
+
+    func post(_ notices: [DeckNotice]) async {
+        self.notices.withLock { $0.append(contentsOf: notices) }
+    }
+
+    /// The notices of `kind`, oldest first.
+    func of(_ kind: DeckNoticeKind) -> [DeckNotice] {
+        notices.withLock { $0.filter { $0.kind == kind } }
+    }
+}
