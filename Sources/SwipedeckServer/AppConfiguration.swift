@@ -56,6 +56,10 @@ public struct AppConfiguration: Sendable {
     /// They are also exempt from `maxConnectionsPerAddress` (every client arrives through them;
     /// they still count towards `maxConnections`).
     public var trustedProxies: TrustedProxies = .none
+    /// Let webhooks reach loopback, private, link-local, CGNAT and metadata addresses
+    /// (`WebhookTarget`). Default off: an owner's hook must not make the server call into its
+    /// own network; tests (and a receiver on the same host) turn it on.
+    public var webhookAllowPrivate = false
     /// Send `Strict-Transport-Security: max-age=31536000` on HTTPS answers. Default off: once a
     /// browser has seen it, the host is HTTPS-only for it for a year.
     public var hsts = false

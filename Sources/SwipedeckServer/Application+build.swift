@@ -69,9 +69,19 @@ public func buildApplication(
     let admissions = Admissions(store: store, signer: signer, joins: joins)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
+    // Webhooks: the swipes each commit stored, for `swipe.created`; the dispatcher sending the
+    // outbox's deliveries (a service below); the outbox every notice is posted to.
+    let swipeNotices = SwipeNotices(store: store, names: ParticipantNames(signer: signer, store: store), logger: logger)
+    let dispatcher = WebhookDispatcher(
+        store: store, clock: clock, allowPrivate: config.webhookAllowPrivate,
+        metrics: WebhookMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry)), relay: swipeNotices,
+        logger: logger)
     let catalog = Catalog(store: store)
+    let notices: any DeckNoticeSink = WebhookOutbox(store: store, clock: clock, dispatcher: dispatcher, logger: logger)
+    swipeNotices.connect(notices)
     let metrics = AppMetrics(registry: metricsRegistry)
-    let writer = SwipeWriter(store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics)
+    let writer = SwipeWriter(
+        store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics, swipeNotices: swipeNotices)
     let swipes = SwipeService(
         catalog: catalog, writer: writer, store: store, signer: signer,
         participantLimiter: RateLimiter(
@@ -133,6 +143,11 @@ public func buildApplication(
     )
     .register(on: router)
     ExportsController(store: store, access: access, names: names).register(on: router)
+    let webhookTargets = WebhookTargetCheck(resolver: SystemResolver(), allowPrivate: config.webhookAllowPrivate)
+    WebhooksController(
+        store: store, access: access, decoding: decoding, targets: webhookTargets, swipeNotices: swipeNotices,
+        clock: clock
+    ).register(on: router)
     PageController(
         store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
         admissions: admissions,
@@ -156,6 +171,10 @@ public func buildApplication(
         .register(on: ownerPages)
     OwnerDecksController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
     OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
+    OwnerWebhooksController(
+        store: store, access: access, renderer: renderer, targets: webhookTargets, swipeNotices: swipeNotices,
+        clock: clock
+    ).register(on: ownerPages)
     ShareController(
         store: store, catalog: catalog, access: access, clock: clock, renderer: renderer,
         publicBaseURL: config.publicBaseURL, basePath: config.basePath
@@ -180,7 +199,8 @@ public func buildApplication(
             limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout,
             bodyTimeout: config.bodyTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
-        services: [StoreService(store: store)],
+        // Shut down in reverse: the dispatcher stops sending before the store closes.
+        services: [StoreService(store: store), dispatcher],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
         logger: logger)
 }

@@ -55,6 +55,10 @@ struct Serve: AsyncParsableCommand {
     )
     var basePath: String?
     @Flag(help: "Send Strict-Transport-Security on HTTPS answers (env SWIPEDECK_HSTS=1).") var hsts = false
+    @Flag(
+        help:
+            "Let webhooks reach loopback, private, link-local and metadata addresses (env SWIPEDECK_WEBHOOK_ALLOW_PRIVATE=1)."
+    ) var webhookAllowPrivate = false
     @Flag(help: "Do not seed the sample deck into an empty database.") var noSample = false
     @Option(
         help:
@@ -183,6 +187,7 @@ struct Serve: AsyncParsableCommand {
             config.basePath = trimmed
         }
         config.hsts = try hsts || env.flag("SWIPEDECK_HSTS") ?? false
+        config.webhookAllowPrivate = try webhookAllowPrivate || env.flag("SWIPEDECK_WEBHOOK_ALLOW_PRIVATE") ?? false
         if let b = try maxBody ?? env.int("SWIPEDECK_MAX_BODY", example: "2097152") { config.maxBodyBytes = b }
         if let b = try maxBodyMemory ?? env.int("SWIPEDECK_MAX_BODY_MEMORY", example: "268435456") {
             config.maxBodyMemory = b

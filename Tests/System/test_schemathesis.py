@@ -66,6 +66,11 @@ def fuzz_server(make_server):
     status, _, body = server.request("POST", "/api/v1/decks", {"slug": "scratch", "title": "Scratch", "cards": [{"title": "a"}]},
                                      {"Authorization": f"Bearer {ADMIN_TOKEN}"})
     assert status == 201, body
+    # Webhook 1 on the sample deck, so its disable and log operations have one to answer for.
+    status, _, body = server.request("POST", "/api/v1/decks/getaways/webhooks",
+                                     {"url": "https://93.184.216.34/hooks/swipedeck", "events": ["deck.decided"]},
+                                     {"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert status == 201 and body["id"] == 1, body
     return server
 
 

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 /// What an owner can be told happened on a deck: the events a webhook subscribes to. The raw
 /// value is the event's name on the wire (`X-Swipedeck-Event`, the subscription's `events`).
@@ -44,21 +43,4 @@ public struct DeckNotice: Sendable, Hashable {
 public protocol DeckNoticeSink: Sendable {
     /// Records `notices` for delivery to the hooks subscribed to them; returns once stored.
     func post(_ notices: [DeckNotice]) async
-}
-
-/// Writes each notice to the log (kind, deck, data). The webhooks' outbox takes its place in
-/// `buildApplication` when it lands.
-public struct LoggedNotices: DeckNoticeSink {
-    let logger: Logger
-
-    public func post(_ notices: [DeckNotice]) async {
-        for notice in notices {
-            logger.info(
-                "notice",
-                metadata: [
-                    "kind": "\(notice.kind.rawValue)", "deck": "\(notice.deckId)",
-                    "data": "\(String(decoding: notice.data, as: UTF8.self))",
-                ])
-        }
-    }
 }

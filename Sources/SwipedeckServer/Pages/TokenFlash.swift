@@ -46,9 +46,13 @@ final class TokenFlash: Sendable {
     }
 
     /// The cookie carrying `key` (an empty key clears it).
-    static func cookie(_ key: String) -> Cookie {
+    static func cookie(_ key: String) -> Cookie { cookie(key, name: cookieName, path: "/owner/tokens") }
+
+    /// The cookie `name` carrying `key` to the page at `path` (an empty key clears it); other
+    /// pages showing a secret once (a webhook's) hold it the same way.
+    static func cookie(_ key: String, name: String, path: String) -> Cookie {
         Cookie(
-            name: cookieName, value: key, maxAge: key.isEmpty ? 0 : Int(lifetime), path: "/owner/tokens",
-            httpOnly: true, sameSite: .strict)
+            name: name, value: key, maxAge: key.isEmpty ? 0 : Int(lifetime), path: path, httpOnly: true,
+            sameSite: .strict)
     }
 }

@@ -47,15 +47,21 @@ public actor SwipeWriter {
     private var committing = false
     /// Batch sizes, commit latency, rows stored and suspect flags; nil records nothing.
     private let metrics: AppMetrics?
+    /// Handed each commit's new swipes after it (webhooks' `swipe.created`); nil: nobody.
+    private let swipeNotices: SwipeNotices?
     /// Transactions committed and items written (group-commit accounting, checked by the storage tests).
     public private(set) var commits = 0
     public private(set) var items = 0
 
-    public init(store: any SwipeStore, maxBatch: Int = 256, changes: DeckChanges? = nil, metrics: AppMetrics? = nil) {
+    public init(
+        store: any SwipeStore, maxBatch: Int = 256, changes: DeckChanges? = nil, metrics: AppMetrics? = nil,
+        swipeNotices: SwipeNotices? = nil
+    ) {
         self.store = store
         self.maxBatch = maxBatch
         self.changes = changes
         self.metrics = metrics
+        self.swipeNotices = swipeNotices
     }
 
     /// Swipes waiting for the next transaction, and whether one is running now.
@@ -86,13 +92,13 @@ public actor SwipeWriter {
                 // Monotonic time for the commit's latency (a measurement, not a domain time).
                 let started = ContinuousClock.now
                 let outcomes = try await store.writeSwipes(items)
-                metrics?.recordCommit(
-                    items: items.count, duration: ContinuousClock.now - started,
-                    stored: outcomes.compactMap { if case .created(let swipe)? = $0 { swipe } else { nil } })
+                let stored = outcomes.compactMap { if case .created(let swipe)? = $0 { swipe } else { nil } }
+                metrics?.recordCommit(items: items.count, duration: ContinuousClock.now - started, stored: stored)
                 commits += 1
                 changes?.mark(Set(items.map(\.deckId)))
                 self.items += batch.count
                 for (job, outcome) in zip(batch, outcomes) { job.continuation.resume(returning: outcome) }
+                if !stored.isEmpty { swipeNotices?.stored(stored) }
             } catch {
                 for job in batch { job.continuation.resume(throwing: error) }
             }

@@ -142,6 +142,20 @@ public struct CopyTable: Sendable {
             ]),
         CopyTable(
             "accessCodes", key: ["deckId", "code"], [("deckId", .int), ("code", .text), ("createdAt", .double)]),
+        CopyTable(
+            "webhooks", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("deckId", .int), ("url", .text), ("events", .text), ("secret", .text), ("createdBy", .int),
+                ("createdAt", .double), ("disabledAt", .double),
+            ]),
+        CopyTable(
+            "webhookDeliveries", key: ["id"],
+            [
+                ("id", .text), ("hookId", .int), ("deckId", .int), ("event", .text), ("at", .double), ("data", .text),
+                ("status", .text), ("attempts", .int), ("createdAt", .double), ("dueAt", .double),
+                ("nextAttemptAt", .double), ("leaseUntil", .double), ("leaseToken", .text), ("lastAttemptAt", .double),
+                ("lastStatus", .int), ("lastError", .text), ("deliveredAt", .double),
+            ]),
     ]
 
     /// The column list for SQL.

@@ -138,6 +138,25 @@ extension PostgresStore {
         // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
         // (SQLite's v9-deck-listed).
         ("v6-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
+        // Webhooks and the outbox of their deliveries (SQLite's v13-webhooks).
+        (
+            "v10-webhooks",
+            """
+            CREATE TABLE webhooks (
+                id bigserial PRIMARY KEY, deckId bigint NOT NULL REFERENCES decks(id) ON DELETE RESTRICT,
+                url text NOT NULL, events text NOT NULL, secret text NOT NULL, createdBy bigint, createdAt double precision NOT NULL,
+                disabledAt double precision);
+            CREATE INDEX webhooks_by_deck ON webhooks(deckId);
+            CREATE TABLE webhookDeliveries (
+                id text PRIMARY KEY, hookId bigint NOT NULL REFERENCES webhooks(id) ON DELETE RESTRICT,
+                deckId bigint NOT NULL, event text NOT NULL, at double precision NOT NULL, data text NOT NULL,
+                status text NOT NULL, attempts bigint NOT NULL, createdAt double precision NOT NULL, dueAt double precision NOT NULL,
+                nextAttemptAt double precision NOT NULL, leaseUntil double precision, leaseToken text,
+                lastAttemptAt double precision, lastStatus bigint, lastError text, deliveredAt double precision);
+            CREATE INDEX webhookDeliveries_due ON webhookDeliveries(status, nextAttemptAt);
+            CREATE INDEX webhookDeliveries_by_hook ON webhookDeliveries(hookId, event, dueAt)
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

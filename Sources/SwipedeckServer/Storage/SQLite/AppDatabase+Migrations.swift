@@ -149,6 +149,26 @@ extension AppDatabase {
         m.registerMigration("v9-deck-listed") { db in
             try db.execute(sql: "ALTER TABLE decks ADD COLUMN listed BOOLEAN NOT NULL DEFAULT 1")
         }
+        // Webhooks (`WebhookStore`): an owner's subscriptions, and the outbox of their deliveries,
+        // stored before they are sent and leased to one sender at a time.
+        m.registerMigration("v13-webhooks") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE webhooks (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, deckId INTEGER NOT NULL REFERENCES decks(id) ON DELETE RESTRICT,
+                        url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL, createdBy INTEGER, createdAt REAL NOT NULL,
+                        disabledAt REAL);
+                    CREATE INDEX webhooks_by_deck ON webhooks(deckId);
+                    CREATE TABLE webhookDeliveries (
+                        id TEXT PRIMARY KEY, hookId INTEGER NOT NULL REFERENCES webhooks(id) ON DELETE RESTRICT,
+                        deckId INTEGER NOT NULL, event TEXT NOT NULL, at REAL NOT NULL, data TEXT NOT NULL,
+                        status TEXT NOT NULL, attempts INTEGER NOT NULL, createdAt REAL NOT NULL, dueAt REAL NOT NULL,
+                        nextAttemptAt REAL NOT NULL, leaseUntil REAL, leaseToken TEXT, lastAttemptAt REAL, lastStatus INTEGER,
+                        lastError TEXT, deliveredAt REAL);
+                    CREATE INDEX webhookDeliveries_due ON webhookDeliveries(status, nextAttemptAt);
+                    CREATE INDEX webhookDeliveries_by_hook ON webhookDeliveries(hookId, event, dueAt);
+                    """)
+        }
         return m
     }
 }

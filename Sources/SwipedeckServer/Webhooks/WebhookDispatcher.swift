@@ -1,0 +1,242 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import Synchronization
+
+/// Sends the outbox's deliveries (`WebhookStore`): a service of the app that claims due
+/// deliveries, signs and posts each to its hook's URL with AsyncHTTPClient, and records how it
+/// went — a 2xx delivers it; anything else (another status, a timeout, a refused connection, an
+/// address the target guard refuses) is tried again by `WebhookBackoff` until it gives up.
+///
+/// Claims are leases (`lease` seconds, longer than an attempt can last), so with several
+/// servers each attempt is made by one of them, and a server that stops while sending leaves
+/// its deliveries to whoever claims them after the lease: a delivery is sent at least once, and
+/// its id lets a receiver drop a repeat.
+public final class WebhookDispatcher: Service, Sendable {
+    /// Seconds between two `swipe.created` deliveries to one hook (the issue's "at most one a
+    /// second"); swipes stored in between join the waiting delivery.
+    public static let swipeBatchInterval: Double = 1
+    /// Seconds a claim holds a delivery: above the 10 s an attempt may last (`totalTimeout`),
+    /// with room for a slow database; a server that died mid-send delays it this long at most.
+    public static let lease: Double = 30
+    /// Deliveries claimed (and sent concurrently) at a time. Default 16: a few slow targets do
+    /// not hold up the rest for long, and one server never holds many leases idle.
+    public static let claimBatch = 16
+    /// Seconds to connect to a target before the attempt fails. Default 5 (the issue's).
+    public static let connectTimeout: Int64 = 5
+    /// Seconds an attempt may last in all (connect, send, the answer's head). Default 10.
+    public static let totalTimeout: Int64 = 10
+    /// Most bytes of an answer's body read (and dropped): receivers are asked for a status only.
+    static let maxAnswerBytes = 64 * 1024
+
+    /// A new delivery id: `dlv_` and 128 random bits in hex.
+    static func newDeliveryId() -> String { "dlv_" + String(Secret.token().prefix(32)) }
+
+    let store: any WebhookStore
+    let clock: @Sendable () -> Double
+    let resolver: any HostResolver
+    let allowPrivate: Bool
+    let backoff: WebhookBackoff
+    let metrics: WebhookMetrics
+    let relay: SwipeNotices
+    let logger: Logger
+    /// How long the loop waits for work when nothing is due (other servers' deliveries and
+    /// retries come due without a wake-up).
+    let pollInterval: Duration
+    private let wakeUps = WakeSignal()
+    private let client: HTTPClient
+
+    public init(
+        store: any WebhookStore, clock: @escaping @Sendable () -> Double, resolver: any HostResolver = SystemResolver(),
+        allowPrivate: Bool, backoff: WebhookBackoff = WebhookBackoff(), metrics: WebhookMetrics, relay: SwipeNotices,
+        logger: Logger, pollInterval: Duration = .seconds(1)
+    ) {
+        self.store = store
+        self.clock = clock
+        self.resolver = resolver
+        self.allowPrivate = allowPrivate
+        self.backoff = backoff
+        self.metrics = metrics
+        self.relay = relay
+        self.logger = logger
+        self.pollInterval = pollInterval
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(
+            connect: .seconds(Self.connectTimeout), read: .seconds(Self.totalTimeout),
+            write: .seconds(Self.totalTimeout))
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Asks the loop to look for due deliveries now (the outbox stored some).
+    public func wake() { wakeUps.signal() }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.relay.run() }
+                group.addTask { await self.loop() }
+            }
+        }
+        try await client.shutdown()
+    }
+
+    /// Claims and sends until cancelled; waits `pollInterval` or a wake-up when nothing is due.
+    private func loop() async {
+        let token = Secret.token(prefix: "lease_")
+        while !Task.isCancelled {
+            let sent = await round(token: token)
+            if sent > 0 { continue }
+            await wakeUps.wait(upTo: pollInterval)
+        }
+    }
+
+    /// One claim and its attempts; how many deliveries it attempted.
+    @discardableResult
+    func round(token: String) async -> Int {
+        let claimed: [ClaimedDelivery]
+        do {
+            claimed = try await store.claimDeliveries(
+                now: clock(), lease: Self.lease, limit: Self.claimBatch, token: token)
+        } catch {
+            logger.error("webhook deliveries not claimed", metadata: ["error": "\(String(reflecting: error))"])
+            return 0
+        }
+        await withDiscardingTaskGroup { group in
+            for delivery in claimed {
+                group.addTask { await self.attempt(delivery, token: token) }
+            }
+        }
+        return claimed.count
+    }
+
+    /// Sends one claimed delivery and records the outcome.
+    func attempt(_ claimed: ClaimedDelivery, token: String) async {
+        let delivery = claimed.delivery
+        let outcome: DeliveryAttempt
+        switch await send(claimed) {
+        case .success(let status):
+            outcome = .delivered(status: status)
+            metrics.sent.increment()
+        case .failure(let failure):
+            let now = clock()
+            let retryAt = backoff.retryAt(
+                afterAttempts: delivery.attempts + 1, now: now, createdAt: delivery.createdAt,
+                jitter: Double.random(in: 0...1))
+            outcome = .failed(status: failure.status, error: failure.reason, retryAt: retryAt)
+            metrics.attemptsFailed.increment()
+            if retryAt == nil { metrics.failed.increment() }
+        }
+        do {
+            try await store.recordAttempt(deliveryId: delivery.id, token: token, outcome, now: clock())
+        } catch {
+            logger.error(
+                "webhook attempt not recorded",
+                metadata: ["delivery": "\(delivery.id)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// Why an attempt failed: the status when the target answered, and a sentence.
+    struct Failure: Error {
+        let status: Int?
+        let reason: String
+    }
+
+    /// Posts the delivery, signed, to its hook's URL (checked again first).
+    func send(_ claimed: ClaimedDelivery) async -> Result<Int, Failure> {
+        let target: WebhookTarget
+        let addresses: [IPAddress]
+        do {
+            target = try WebhookTarget(parsing: claimed.url)
+            addresses = try await target.check(resolver: resolver, allowPrivate: allowPrivate)
+        } catch {
+            return .failure(Failure(status: nil, reason: error.message))
+        }
+        let body = WebhookBody.encode(claimed.delivery, deckSlug: claimed.deckSlug)
+        let timestamp = Int64(clock().rounded(.down))
+        let (url, hostHeader) = target.pinned(to: addresses[0])
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "Swipedeck-Webhooks/1")
+        if let hostHeader { request.headers.replaceOrAdd(name: "Host", value: hostHeader) }
+        request.headers.add(name: "X-Swipedeck-Event", value: claimed.delivery.event.rawValue)
+        request.headers.add(name: "X-Swipedeck-Delivery", value: claimed.delivery.id)
+        request.headers.add(name: "X-Swipedeck-Timestamp", value: String(timestamp))
+        request.headers.add(
+            name: "X-Swipedeck-Signature", value: WebhookSignature.header(secret: claimed.secret, timestamp: timestamp, body: body))
+        request.body = .bytes(ByteBuffer(data: body))
+        do {
+            let response = try await client.execute(request, timeout: .seconds(Self.totalTimeout), logger: logger)
+            let status = Int(response.status.code)
+            // The answer's body is not needed; one too long or cut short changes nothing.
+            _ = try? await response.body.collect(upTo: Self.maxAnswerBytes)
+            guard (200...299).contains(status) else {
+                return .failure(Failure(status: status, reason: "The target answered \(status)."))
+            }
+            return .success(status)
+        } catch {
+            return .failure(Failure(status: nil, reason: Self.words(error)))
+        }
+    }
+
+    /// A sending error in a sentence for the delivery log.
+    static func words(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return "No answer within \(totalTimeout) s."
+            case .connectTimeout: return "No connection within \(connectTimeout) s."
+            default: return "The request failed: \(error)."
+            }
+        }
+        if error is ChannelError { return "The connection failed: \(error)." }
+        return "The connection failed: \(String(describing: error))."
+    }
+}
+
+/// A wake-up for one waiting loop: `signal` ends the current (or the next) `wait` early.
+final class WakeSignal: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            guard let waiter = s.waiter else {
+                s.pending = true
+                return nil
+            }
+            s.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns at a signal (one sent since the last wait counts) or after `duration`.
+    func wait(upTo duration: Duration) async {
+        let timer = Task {
+            // Cancelled (it throws) once the wait ended otherwise: then no signal is left behind.
+            guard (try? await Task.sleep(for: duration)) != nil else { return }
+            self.signal()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.pending {
+                    s.pending = false
+                    return true
+                }
+                s.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        timer.cancel()
+    }
+}
