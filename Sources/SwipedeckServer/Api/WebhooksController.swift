@@ -96,7 +96,8 @@ struct WebhooksController: Sendable {
                 throw ApiError.invalidField(
                     code: "invalid_events",
                     message:
-                        "\"\(name.prefix(100))\" is no event; choose from \(DeckNoticeKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+                        "\"\(name.prefix(100))\" is no event; choose from \(DeckNoticeKind.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
             }
             events.insert(kind)
         }
@@ -135,7 +136,7 @@ struct WebhooksController: Sendable {
     }
 
     /// The deck's hook the `id` parameter names. - Throws: 404 `not_found`.
-    func hook(_ deck: Deck, _ context: AppRequestContext) async throws -> Webhook {
+    func named(_ deck: Deck, _ context: AppRequestContext) async throws -> Webhook {
         guard let id = Int64(try context.parameters.require("id")),
             let hook = try await store.webhooks(deckId: deck.id).first(where: { $0.id == id })
         else { throw ApiError.notFound("webhook") }
@@ -144,7 +145,7 @@ struct WebhooksController: Sendable {
 
     @Sendable func disable(_ request: Request, context: AppRequestContext) async throws -> WebhookJSON {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let hook = try await hook(deck, context)
+        let hook = try await named(deck, context)
         let disabled = try await store.disableWebhook(id: hook.id, deckId: deck.id, now: clock())
         await swipeNotices.refresh()
         return WebhookJSON(disabled)
@@ -152,7 +153,7 @@ struct WebhooksController: Sendable {
 
     @Sendable func deliveries(_ request: Request, context: AppRequestContext) async throws -> [String: [DeliveryJSON]] {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let hook = try await hook(deck, context)
+        let hook = try await named(deck, context)
         var limit = Self.defaultLogLimit
         if let text = request.uri.queryParameters["limit"] {
             guard let n = Int(text), (1...Self.maxLogLimit).contains(n) else {

@@ -147,9 +147,11 @@ struct OwnerWebhooksController: Sendable {
                 return try await render(
                     deck, context, url: url, checked: checked, eventsError: message, status: .badRequest)
             case "too_many_webhooks":
-                return try await render(deck, context, url: url, checked: checked, formError: message, status: .badRequest)
+                return try await render(
+                    deck, context, url: url, checked: checked, formError: message, status: .badRequest)
             default:
-                return try await render(deck, context, url: url, checked: checked, urlError: message, status: .badRequest)
+                return try await render(
+                    deck, context, url: url, checked: checked, urlError: message, status: .badRequest)
             }
         }
         await swipeNotices.refresh()

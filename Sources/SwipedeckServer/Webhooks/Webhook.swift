@@ -120,10 +120,12 @@ public struct SwipesCreated: Codable, Sendable, Hashable {
     /// `a`'s swipes followed by `b`'s, as one `data` object; nil when either is no such object.
     static func merged(_ a: Data, _ b: Data) -> Data? {
         let decoder = JSONDecoder()
+        // Either not decoding means it is no swipe batch: nil, and the caller stores the notice apart.
         guard var first = try? decoder.decode(SwipesCreated.self, from: a),
             let second = try? decoder.decode(SwipesCreated.self, from: b)
         else { return nil }
         first.swipes += second.swipes
+        // Encoding strings and numbers does not fail; nil would store the notice apart, losing nothing.
         return try? JSONCoding.shared.encode(first)
     }
 

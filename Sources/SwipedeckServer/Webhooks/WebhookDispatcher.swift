@@ -168,8 +168,9 @@ public final class WebhookDispatcher: Service, Sendable {
         request.headers.add(name: "X-Swipedeck-Delivery", value: claimed.delivery.id)
         request.headers.add(name: "X-Swipedeck-Timestamp", value: String(timestamp))
         request.headers.add(
-            name: "X-Swipedeck-Signature", value: WebhookSignature.header(secret: claimed.secret, timestamp: timestamp, body: body))
-        request.body = .bytes(ByteBuffer(data: body))
+            name: "X-Swipedeck-Signature",
+            value: WebhookSignature.header(secret: claimed.secret, timestamp: timestamp, body: body))
+        request.body = .bytes(ByteBuffer(bytes: body))
         do {
             let response = try await client.execute(request, timeout: .seconds(Self.totalTimeout), logger: logger)
             let status = Int(response.status.code)

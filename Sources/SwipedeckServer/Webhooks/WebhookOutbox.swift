@@ -51,7 +51,9 @@ public final class SwipeNotices: Sendable {
         self.store = store
         self.names = names
         self.logger = logger
-        (stream, queue) = AsyncStream.makeStream(of: [Swipe].self, bufferingPolicy: .bufferingNewest(4096))
+        let (stream, queue) = AsyncStream.makeStream(of: [Swipe].self, bufferingPolicy: .bufferingNewest(4096))
+        self.stream = stream
+        self.queue = queue
     }
 
     /// Sets where the notices are posted (the outbox is built after the writer that feeds this).

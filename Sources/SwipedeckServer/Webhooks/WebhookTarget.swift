@@ -43,7 +43,8 @@ public struct WebhookTarget: Sendable, Hashable {
         public var message: String {
             switch self {
             case .malformed:
-                return "Give the URL in full, such as https://example.org/hooks/swipedeck (at most \(maxLength) characters)."
+                return
+                    "Give the URL in full, such as https://example.org/hooks/swipedeck (at most \(WebhookTarget.maxLength) characters)."
             case .scheme: return "The URL must start with http:// or https://."
             case .credentials: return "The URL must not carry a user name or password; the signature proves the sender."
             case .unresolvable(let host): return "The host \(host) cannot be resolved to an address."
@@ -91,7 +92,9 @@ public struct WebhookTarget: Sendable, Hashable {
         guard !addresses.isEmpty else { throw .unresolvable(host) }
         if !allowPrivate {
             for address in addresses {
-                if let range = address.refusal { throw .refused(host: host, address: address.description, range: range) }
+                if let range = address.refusal {
+                    throw .refused(host: host, address: address.description, range: range)
+                }
             }
         }
         return addresses
@@ -102,7 +105,8 @@ public struct WebhookTarget: Sendable, Hashable {
     /// (the `Host` header keeps the name). `https` keeps its name: the certificate must match it,
     /// which an internal address re-pointed to cannot present.
     public func pinned(to address: IPAddress) -> (url: String, host: String?) {
-        guard scheme == "http", IPAddress(host) == nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        guard scheme == "http", IPAddress(host) == nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return (url.absoluteString, nil) }
         components.host = address.isV6 ? "[\(address)]" : address.description
         let defaultPort = port == 80

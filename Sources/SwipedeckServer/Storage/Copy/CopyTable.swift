@@ -145,7 +145,8 @@ public struct CopyTable: Sendable {
         CopyTable(
             "webhooks", key: ["id"], serialId: true,
             [
-                ("id", .int), ("deckId", .int), ("url", .text), ("events", .text), ("secret", .text), ("createdBy", .int),
+                ("id", .int), ("deckId", .int), ("url", .text), ("events", .text), ("secret", .text),
+                ("createdBy", .int),
                 ("createdAt", .double), ("disabledAt", .double),
             ]),
         CopyTable(

@@ -50,10 +50,11 @@ extension PostgresStore {
 
     /// See `WebhookStore.hookedDecks`.
     public func hookedDecks(for kind: DeckNoticeKind) async throws -> Set<Int64> {
-        Set(
+        let pattern = "%,\(kind.rawValue),%"
+        return Set(
             try await fetch(
                 """
-                SELECT DISTINCT deckId FROM webhooks WHERE disabledAt IS NULL AND ',' || events || ',' LIKE \("%,\(kind.rawValue),%")
+                SELECT DISTINCT deckId FROM webhooks WHERE disabledAt IS NULL AND ',' || events || ',' LIKE \(pattern)
                 """
             ) { try $0.next(Int64.self) })
     }
@@ -68,10 +69,11 @@ extension PostgresStore {
             var reached = 0
             for notice in notices {
                 let kind = notice.kind.rawValue
+                let pattern = "%,\(kind),%"
                 let hooks = try await fetch(
                     """
                     SELECT id FROM webhooks WHERE deckId = \(notice.deckId) AND disabledAt IS NULL
-                    AND ',' || events || ',' LIKE \("%,\(kind),%") ORDER BY id
+                    AND ',' || events || ',' LIKE \(pattern) ORDER BY id
                     """, on: connection
                 ) { try $0.next(Int64.self) }
                 let data = String(decoding: notice.data, as: UTF8.self)
@@ -98,10 +100,12 @@ extension PostgresStore {
                             })
                     {
                         let untouched =
-                            latest.status == DeliveryStatus.pending.rawValue && latest.attempts == 0 && latest.lease == nil
+                            latest.status == DeliveryStatus.pending.rawValue && latest.attempts == 0
+                            && latest.lease == nil
                         let held = Data(latest.data.utf8)
                         if untouched,
-                            SwipesCreated.count(held) + SwipesCreated.count(notice.data) <= SwipesCreated.maxPerDelivery,
+                            SwipesCreated.count(held) + SwipesCreated.count(notice.data)
+                                <= SwipesCreated.maxPerDelivery,
                             let merged = SwipesCreated.merged(held, notice.data)
                         {
                             try await execute(
@@ -142,7 +146,8 @@ extension PostgresStore {
                 RETURNING \(unescaped: Self.deliveryColumns("d")), h.url, h.secret, k.slug
                 """, on: connection
             ) { c in
-                ClaimedDelivery(delivery: try Self.delivery(&c), url: try c.next(), secret: try c.next(), deckSlug: try c.next())
+                ClaimedDelivery(
+                    delivery: try Self.delivery(&c), url: try c.next(), secret: try c.next(), deckSlug: try c.next())
             }
             .sorted { ($0.delivery.nextAttemptAt, $0.delivery.id) < ($1.delivery.nextAttemptAt, $1.delivery.id) }
         }

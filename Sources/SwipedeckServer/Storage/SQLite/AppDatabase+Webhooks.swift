@@ -36,7 +36,8 @@ extension AppDatabase {
                 sql: "UPDATE webhooks SET disabledAt = ? WHERE id = ? AND deckId = ? AND disabledAt IS NULL",
                 arguments: [now, id, deckId])
             try db.execute(
-                sql: "UPDATE webhookDeliveries SET status = 'cancelled', leaseUntil = NULL, leaseToken = NULL WHERE hookId = ? AND status = 'pending'",
+                sql:
+                    "UPDATE webhookDeliveries SET status = 'cancelled', leaseUntil = NULL, leaseToken = NULL WHERE hookId = ? AND status = 'pending'",
                 arguments: [id])
             guard
                 let row = try Row.fetchOne(
@@ -52,7 +53,8 @@ extension AppDatabase {
             Set(
                 try Int64.fetchAll(
                     db,
-                    sql: "SELECT DISTINCT deckId FROM webhooks WHERE disabledAt IS NULL AND ',' || events || ',' LIKE ?",
+                    sql:
+                        "SELECT DISTINCT deckId FROM webhooks WHERE disabledAt IS NULL AND ',' || events || ',' LIKE ?",
                     arguments: ["%,\(kind.rawValue),%"]))
         }
     }
@@ -83,10 +85,12 @@ extension AppDatabase {
                     {
                         let data = Data((latest["data"] as String).utf8)
                         let untouched =
-                            latest["status"] == DeliveryStatus.pending.rawValue && latest["attempts"] == 0
+                            (latest["status"] as String) == DeliveryStatus.pending.rawValue
+                            && (latest["attempts"] as Int) == 0
                             && (latest["leaseToken"] as String?) == nil
                         if untouched,
-                            SwipesCreated.count(data) + SwipesCreated.count(notice.data) <= SwipesCreated.maxPerDelivery,
+                            SwipesCreated.count(data) + SwipesCreated.count(notice.data)
+                                <= SwipesCreated.maxPerDelivery,
                             let merged = SwipesCreated.merged(data, notice.data)
                         {
                             try db.execute(
@@ -183,7 +187,8 @@ extension AppDatabase {
     static func delivery(_ row: Row) throws -> WebhookDelivery {
         WebhookDelivery(
             id: row["id"], hookId: row["hookId"], deckId: row["deckId"], event: try row.decode(forColumn: "event"),
-            at: row["at"], data: Data((row["data"] as String).utf8), status: try row.decode(forColumn: "status"), attempts: row["attempts"], createdAt: row["createdAt"], nextAttemptAt: row["nextAttemptAt"],
+            at: row["at"], data: Data((row["data"] as String).utf8), status: try row.decode(forColumn: "status"),
+            attempts: row["attempts"], createdAt: row["createdAt"], nextAttemptAt: row["nextAttemptAt"],
             lastAttemptAt: row["lastAttemptAt"], lastStatus: row["lastStatus"], lastError: row["lastError"],
             deliveredAt: row["deliveredAt"])
     }

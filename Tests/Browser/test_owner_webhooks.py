@@ -1,0 +1,48 @@
+"""The deck's Webhooks page in Chromium, typed as an owner types: a URL on the server's own
+network is refused next to the field (the server runs without --webhook-allow-private), a public
+one is added with Enter, its secret is shown once, and Disable disables it."""
+from test_owner_console import add_owner, sign_in
+
+
+def test_owner_adds_and_disables_a_webhook(make_server, chromium):
+    server = make_server()
+    add_owner(server, "hilda")
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_in(page, server, "hilda")
+    page.goto(server.base + "/owner/decks/getaways")
+    page.get_by_role("link", name="Webhooks").click()
+    page.wait_for_url(server.base + "/owner/decks/getaways/webhooks")
+
+    page.get_by_label("deck.decided").check()
+    url = page.get_by_label("URL")
+    url.click()
+    page.keyboard.type("http://10.0.0.5/hooks")
+    page.keyboard.press("Enter")
+    page.wait_for_load_state()
+    error = page.locator("#url-error")
+    assert "10.0.0.5 is a private address" in error.inner_text()
+    assert page.get_by_label("URL").get_attribute("aria-describedby") == "url-error"
+    assert page.get_by_label("URL").input_value() == "http://10.0.0.5/hooks"  # kept for correcting
+    assert page.get_by_label("deck.decided").is_checked()
+
+    url = page.get_by_label("URL")
+    url.fill("")
+    url.click()
+    page.keyboard.type("https://93.184.216.34/hooks/swipedeck")
+    page.keyboard.press("Enter")
+    page.wait_for_url(server.base + "/owner/decks/getaways/webhooks")
+    secret = page.locator("#new-secret").inner_text()
+    assert secret.startswith("whsec_") and len(secret) == 70
+    assert server.sql("SELECT url, events FROM webhooks") == [("https://93.184.216.34/hooks/swipedeck", "deck.decided")]
+    assert "No deliveries yet." in page.inner_text("main")
+
+    page.reload()
+    assert page.locator("#new-secret").count() == 0  # shown once
+    page.get_by_role("button", name="Disable").click()
+    page.wait_for_url(server.base + "/owner/decks/getaways/webhooks")
+    assert "Disabled" in page.inner_text("main")
+    assert server.sql("SELECT COUNT(*) FROM webhooks WHERE disabledAt IS NOT NULL") == [("1",)]
+    assert errors == []
