@@ -47,7 +47,6 @@ public final class WebhookDispatcher: Service, Sendable {
     /// retries come due without a wake-up).
     let pollInterval: Duration
     private let wakeUps = WakeSignal()
-    private let client: HTTPClient
 
     public init(
         store: any WebhookStore, clock: @escaping @Sendable () -> Double, resolver: any HostResolver = SystemResolver(),
@@ -63,33 +62,40 @@ public final class WebhookDispatcher: Service, Sendable {
         self.relay = relay
         self.logger = logger
         self.pollInterval = pollInterval
+    }
+
+    /// Asks the loop to look for due deliveries now (the outbox stored some).
+    public func wake() { wakeUps.signal() }
+
+    /// The HTTP client deliveries are sent with: no redirects, `connectTimeout`, and reads and
+    /// writes within `totalTimeout`. Made by `run` and shut down when it ends (a client that
+    /// is never shut down is a fault AsyncHTTPClient traps on in debug builds).
+    static func makeClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(
             connect: .seconds(Self.connectTimeout), read: .seconds(Self.totalTimeout),
             write: .seconds(Self.totalTimeout))
         configuration.decompression = .disabled
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
-    /// Asks the loop to look for due deliveries now (the outbox stored some).
-    public func wake() { wakeUps.signal() }
-
     public func run() async throws {
+        let client = Self.makeClient()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.relay.run() }
-                group.addTask { await self.loop() }
+                group.addTask { await self.loop(client) }
             }
         }
         try await client.shutdown()
     }
 
     /// Claims and sends until cancelled; waits `pollInterval` or a wake-up when nothing is due.
-    private func loop() async {
+    private func loop(_ client: HTTPClient) async {
         let token = Secret.token(prefix: "lease_")
         while !Task.isCancelled {
-            let sent = await round(token: token)
+            let sent = await round(client, token: token)
             if sent > 0 { continue }
             await wakeUps.wait(upTo: pollInterval)
         }
@@ -97,7 +103,7 @@ public final class WebhookDispatcher: Service, Sendable {
 
     /// One claim and its attempts; how many deliveries it attempted.
     @discardableResult
-    func round(token: String) async -> Int {
+    func round(_ client: HTTPClient, token: String) async -> Int {
         let claimed: [ClaimedDelivery]
         do {
             claimed = try await store.claimDeliveries(
@@ -108,17 +114,17 @@ public final class WebhookDispatcher: Service, Sendable {
         }
         await withDiscardingTaskGroup { group in
             for delivery in claimed {
-                group.addTask { await self.attempt(delivery, token: token) }
+                group.addTask { await self.attempt(delivery, client, token: token) }
             }
         }
         return claimed.count
     }
 
     /// Sends one claimed delivery and records the outcome.
-    func attempt(_ claimed: ClaimedDelivery, token: String) async {
+    func attempt(_ claimed: ClaimedDelivery, _ client: HTTPClient, token: String) async {
         let delivery = claimed.delivery
         let outcome: DeliveryAttempt
-        switch await send(claimed) {
+        switch await send(claimed, client) {
         case .success(let status):
             outcome = .delivered(status: status)
             metrics.sent.increment()
@@ -147,7 +153,7 @@ public final class WebhookDispatcher: Service, Sendable {
     }
 
     /// Posts the delivery, signed, to its hook's URL (checked again first).
-    func send(_ claimed: ClaimedDelivery) async -> Result<Int, Failure> {
+    func send(_ claimed: ClaimedDelivery, _ client: HTTPClient) async -> Result<Int, Failure> {
         let target: WebhookTarget
         let addresses: [IPAddress]
         do {

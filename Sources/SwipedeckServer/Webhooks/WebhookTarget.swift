@@ -213,7 +213,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "?" }
-            return String(cString: text)
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 
