@@ -416,7 +416,11 @@ struct WebhookApiTests {
         "with --webhook-allow-private a loopback target is taken; swipes reach it in swipe.created deliveries (each swipe once), tried and logged"
     )
     func swipesCreated() async throws {
-        try await withApp({ $0.webhookAllowPrivate = true }) { client, env in
+        let metricsToken = "webhook-metrics-0123456789"
+        try await withApp({
+            $0.webhookAllowPrivate = true
+            $0.metricsToken = metricsToken
+        }) { client, env in
             let cards = try await client.cardIds("getaways")
             // Port 9 (discard) on loopback: nothing listens, so every attempt is refused and retried.
             var r = try await client.postJSON(
@@ -458,6 +462,15 @@ struct WebhookApiTests {
                 $0["dueAt"] as Double?
             }
             #expect(zip(due, due.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(due)")
+            // The failed attempts are counted; nothing was sent.
+            let metrics = try await client.get("/metrics", headers: [.authorization: "Bearer \(metricsToken)"]).text
+            func value(_ name: String) -> Double? {
+                metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
+                    Double($0.split(separator: " ")[1])
+                }
+            }
+            #expect((value("swipedeck_webhook_attempts_failed_total") ?? 0) >= 1, "\(metrics)")
+            #expect(value("swipedeck_webhook_deliveries_sent_total") == 0)
         }
     }
 
