@@ -16,7 +16,8 @@ struct WebhooksController: Sendable {
     /// Most enabled hooks one deck may have. Default 10: a few receivers per deck, and a bound on
     /// the deliveries one event makes.
     static let maxPerDeck = 10
-    /// Deliveries a log answer lists by default, and at most.
+    /// Deliveries a log answer lists by default (100: a day of hourly retries of a few events)
+    /// and at most (500: one answer stays under about 200 KB).
     static let defaultLogLimit = 100
     static let maxLogLimit = 500
 

@@ -16,7 +16,8 @@ struct OwnerWebhooksController: Sendable {
 
     /// The cookie naming a held secret (scoped to the deck's webhooks page).
     static let cookieName = "sd_webhook_secret"
-    /// Deliveries listed under each hook.
+    /// Deliveries listed under each hook, newest first. Default 10: enough to see whether a
+    /// receiver is failing now; the API's log (`GET …/deliveries`) has the rest.
     static let logRows = 10
 
     func register(on pages: RouterGroup<AppRequestContext>) {

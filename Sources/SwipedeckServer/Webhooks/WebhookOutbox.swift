@@ -37,6 +37,11 @@ public struct WebhookOutbox: DeckNoticeSink {
 public final class SwipeNotices: Sendable {
     /// Seconds between two reads of the hooked decks. Default 2: one small query per server.
     public static let refreshInterval: Duration = .seconds(2)
+    /// Commits' swipe lists queued for posting at most; beyond it the oldest are dropped, with a
+    /// warning (the swipes are stored; a receiver that needs every one reads the export). Default
+    /// 4,096 commits, up to a million swipes: more than the outbox falls behind by unless its
+    /// database is down.
+    static let queueLimit = 4096
 
     private let hooked = Mutex<Set<Int64>>([])
     private let stream: AsyncStream<[Swipe]>
@@ -51,7 +56,8 @@ public final class SwipeNotices: Sendable {
         self.store = store
         self.names = names
         self.logger = logger
-        let (stream, queue) = AsyncStream.makeStream(of: [Swipe].self, bufferingPolicy: .bufferingNewest(4096))
+        let (stream, queue) = AsyncStream.makeStream(
+            of: [Swipe].self, bufferingPolicy: .bufferingNewest(Self.queueLimit))
         self.stream = stream
         self.queue = queue
     }
@@ -64,7 +70,9 @@ public final class SwipeNotices: Sendable {
         let kept = hooked.withLock { decks -> [Swipe] in
             decks.isEmpty ? [] : swipes.filter { decks.contains($0.deckId) }
         }
-        if !kept.isEmpty { queue.yield(kept) }
+        if !kept.isEmpty, case .dropped(let lost) = queue.yield(kept) {
+            logger.warning("swipe.created notices dropped: the queue is full", metadata: ["swipes": "\(lost.count)"])
+        }
     }
 
     /// Reads the hooked decks again, returning once read (a hook was just added or disabled here:
