@@ -70,6 +70,7 @@ public func buildApplication(
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(store: store)
+    let notices: any DeckNoticeSink = LoggedNotices(logger: logger)
     let metrics = AppMetrics(registry: metricsRegistry)
     let writer = SwipeWriter(store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics)
     let swipes = SwipeService(
@@ -118,8 +119,10 @@ public func buildApplication(
     AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
+    let decisions = DeckDecisions(store: store, notices: notices, logger: logger)
     SwipesController(
-        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock
+        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter,
+        decisions: decisions, clock: clock
     ).register(on: router)
     let live = LiveResults(
         store: store, catalog: catalog, interval: config.liveInterval,
