@@ -71,10 +71,11 @@ func run(order: CardOrder, setup: Setup, seed: UInt64) -> Outcome {
         for card in dealt.prefix(setup.session) {
             let p = careless ? 0.5 : rates[Int(card.id) - 1]
             let liked = crowd.unit() < p
-            counts[card.id]!.votes += 1
-            if liked { counts[card.id]!.likes += 1 }
+            var c = counts[card.id, default: CardCount(cardId: card.id, likes: 0, votes: 0)]
+            c.votes += 1
+            if liked { c.likes += 1 }
+            counts[card.id] = c
             outcome.swipes += 1
-            let c = counts[card.id]!
             if first[card.id] == nil, let verdict = setup.rule.verdict(likes: c.likes, votes: c.votes),
                 verdict.isDecided
             {
@@ -146,7 +147,8 @@ print(
 if let adaptive = medians[.adaptive], let shuffled = medians[.shuffled], adaptive.isFinite, shuffled.isFinite {
     let fewer = 1 - adaptive / shuffled
     print(
-        String(format: "Adaptive decides the deck with %.1f %% fewer swipes than shuffled (target ≥ 40 %%): ", fewer * 100)
+        String(
+            format: "Adaptive decides the deck with %.1f %% fewer swipes than shuffled (target ≥ 40 %%): ", fewer * 100)
             + (fewer >= 0.40 ? "met" : "NOT met"))
 } else {
     print("Adaptive against shuffled: a deck was not decided within \(setup.maxParticipants) participants: NOT met")

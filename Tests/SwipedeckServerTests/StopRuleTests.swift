@@ -62,10 +62,10 @@ struct StopRuleTests {
         #expect(rule.verdict(likes: 2, votes: 3) == .deciding)
         #expect(rule.verdict(likes: 0, votes: 0) == .deciding)
         // The sequence is wider than Wilson's interval: Wilson excludes 0.5 here, the rule does not.
-        #expect(WilsonInterval(successes: 8, trials: 10).lower > 0.5)
-        #expect(rule.verdict(likes: 8, votes: 10) == .deciding)
-        let bounds = rule.bounds(likes: 8, votes: 10)
-        #expect(bounds.lower < 0.5 && bounds.upper > 0.8 && bounds.upper <= 1)
+        #expect(WilsonInterval(successes: 9, trials: 10).lower > 0.5)
+        #expect(rule.verdict(likes: 9, votes: 10) == .deciding)
+        let bounds = rule.bounds(likes: 9, votes: 10)
+        #expect(bounds.lower < 0.5 && bounds.upper > 0.9 && bounds.upper <= 1)
         // The verdict and the bounds agree: yes exactly when the lower bound passes the threshold.
         for n in 1...60 {
             for likes in 0...n {
@@ -94,6 +94,8 @@ struct StopRuleTests {
         #expect(rule.verdict(successes: 8 + rate * Double(needed), trials: Double(10 + needed)) == .yes)
         #expect(rule.verdict(successes: 8 + rate * Double(needed - 1), trials: Double(9 + needed)) == .deciding)
         #expect(rule.votesNeeded(likes: 30, votes: 30) == nil)
+        // A rate at the threshold (or no votes yet, shrunk to ½) gives no estimate: nothing to project.
+        #expect(rule.votesNeeded(likes: 0, votes: 0) == nil && rule.votesNeeded(likes: 5, votes: 10) == nil)
         #expect(StopRule(kind: .votes, votes: 10).votesNeeded(likes: 0, votes: 4) == 6)
         #expect(StopRule(kind: .threshold, votesCap: 50).votesNeeded(likes: 5, votes: 10) == 40)
         #expect(StopRule.none.votesNeeded(likes: 1, votes: 1) == nil)
@@ -152,7 +154,8 @@ struct StopRuleTests {
         #expect(order == [5, 3, 2, 4])
         var keeping = rule
         keeping.keepDecided = true
-        #expect(AdaptiveDeal.ordered(cards, counts: counts, rule: keeping, participant: "p").map(\.id) == [5, 3, 2, 4, 1])
+        #expect(
+            AdaptiveDeal.ordered(cards, counts: counts, rule: keeping, participant: "p").map(\.id) == [5, 3, 2, 4, 1])
         // Ties (no votes at all) follow each participant's shuffle key: two people, two orders.
         let fresh = (1...20).map(Self.card)
         let a = AdaptiveDeal.ordered(fresh, counts: [:], rule: rule, participant: "a").map(\.id)

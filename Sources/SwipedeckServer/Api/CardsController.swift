@@ -34,7 +34,8 @@ struct CardsController: Sendable {
         let participant =
             named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
-        let page = try await Dealer(store: store).page(deck: deck, participant: participant, after: cursor, limit: limit)
+        let page = try await Dealer(store: store).page(
+            deck: deck, participant: participant, after: cursor, limit: limit)
         return CardPage(
             cards: page.cards.map { CardJSON($0, deck: slug) }, nextCursor: page.nextCursor.map(String.init),
             remaining: page.remaining)

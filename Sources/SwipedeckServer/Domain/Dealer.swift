@@ -35,7 +35,8 @@ public struct Dealer: Sendable {
         ).cards
         let report = try await store.results(for: deck)
         let counts = Dictionary(uniqueKeysWithValues: report.activeCounts.map { ($0.cardId, $0) })
-        let ordered = AdaptiveDeal.ordered(unswiped, counts: counts, rule: deck.stopRule, participant: participant ?? "")
+        let ordered = AdaptiveDeal.ordered(
+            unswiped, counts: counts, rule: deck.stopRule, participant: participant ?? "")
         let cards = Array(ordered.prefix(max(0, limit)))
         return Page(cards: cards, remaining: ordered.count, nextCursor: ordered.count > cards.count ? -1 : nil)
     }

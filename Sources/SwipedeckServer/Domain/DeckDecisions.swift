@@ -60,12 +60,18 @@ public final class DeckDecisions: Sendable {
         guard first else { return }
         repeat {
             await check(deck, now: now())
-        } while checking.withLock { running -> Bool in
-            if running[deck.id] == true {
-                running[deck.id] = false
+        } while marked(deck.id)
+    }
+
+    /// Whether swipes committed during the check that just ended (then it runs again); otherwise
+    /// the deck's check ends.
+    private func marked(_ deckId: Int64) -> Bool {
+        checking.withLock { running -> Bool in
+            if running[deckId] == true {
+                running[deckId] = false
                 return true
             }
-            running[deck.id] = nil
+            running[deckId] = nil
             return false
         }
     }

@@ -81,8 +81,10 @@ public struct StopRule: Sendable, Hashable, Codable {
     public static let none = StopRule(kind: .none)
 
     public init(
-        kind: StopRuleKind, threshold: Double = StopRule.defaultThreshold, errorRate: Double = StopRule.defaultErrorRate,
-        votes: Int = StopRule.defaultVotes, width: Double = StopRule.defaultWidth, votesCap: Int? = nil, topK: Int? = nil,
+        kind: StopRuleKind, threshold: Double = StopRule.defaultThreshold,
+        errorRate: Double = StopRule.defaultErrorRate,
+        votes: Int = StopRule.defaultVotes, width: Double = StopRule.defaultWidth, votesCap: Int? = nil,
+        topK: Int? = nil,
         keepDecided: Bool = false
     ) {
         self.kind = kind
@@ -153,7 +155,9 @@ public struct StopRule: Sendable, Hashable, Codable {
             return ("invalid_stop_width", "The width must be between 0 and 100 %, both excluded.")
         }
         if let votesCap, !(1...Self.maxVotes).contains(votesCap) {
-            return ("invalid_stop_votes_cap", "The most votes per card must be a whole number from 1 to \(Self.maxVotes).")
+            return (
+                "invalid_stop_votes_cap", "The most votes per card must be a whole number from 1 to \(Self.maxVotes)."
+            )
         }
         if topK != nil && kind == .none {
             return ("invalid_stop_top_k", "Top k needs a rule that decides cards.")
@@ -230,13 +234,13 @@ public struct StopRule: Sendable, Hashable, Codable {
 
     /// About how many more counted votes a deciding card needs: the fewest further votes after
     /// which the rule would decide it if they liked it at the rate seen so far, shrunk towards
-    /// ½ as (likes + 1) / (votes + 2) (so a card with no votes yet has an estimate too). nil for
-    /// a decided card, no rule, or more than `votesNeededCap` (a rate too close to the threshold
-    /// to tell). An estimate, not a promise: the votes to come may like it at another rate.
+    /// ½ as (likes + 1) / (votes + 2) (one vote is no rate). nil for a decided card, no rule, or
+    /// more than `votesNeededCap` (a rate too close to the threshold to tell: a card without votes,
+    /// shrunk to ½, has no estimate against a 50 % threshold). An estimate, not a promise: the votes to come may like it at another rate.
     public func votesNeeded(likes: Int, votes n: Int) -> Int? {
         guard let now = verdict(likes: likes, votes: n), !now.isDecided else { return nil }
         if kind == .votes { return votes - n }
-        let capped = votesCap.map { $0 - n }
+        let capped = kind == .threshold ? votesCap.map { $0 - n } : nil
         let rate = (Double(likes) + 1) / (Double(n) + 2)
         func decidedAfter(_ m: Int) -> Bool {
             verdict(successes: Double(likes) + rate * Double(m), trials: Double(n + m))?.isDecided == true

@@ -42,7 +42,9 @@ struct PostgresColumns {
     mutating func next(_ type: StopRule.Type) throws -> StopRule {
         let column = index
         let text = try next(String.self)
-        guard let rule = StopRule(stored: text) else { throw UnknownValue(column: column, text: text, type: "StopRule") }
+        guard let rule = StopRule(stored: text) else {
+            throw UnknownValue(column: column, text: text, type: "StopRule")
+        }
         return rule
     }
 
