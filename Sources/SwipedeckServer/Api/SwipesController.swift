@@ -12,7 +12,7 @@ struct SwipesController: Sendable {
     let decoding: RequestDecoding
     /// The per-IP budget of state-changing requests: a batch takes one more per item beyond the first.
     let ipLimiter: RateLimiter
-    /// Told after swipes commit, to notice cards and decks decided under their stop rule.
+    /// Told after swipes, undos and flips commit, to notice cards and decks decided under their stop rule.
     let decisions: DeckDecisions
     let clock: @Sendable () -> Double
 
@@ -122,6 +122,8 @@ struct SwipesController: Sendable {
         let id = try context.parameters.require("id")
         let (s, deck) = try await swipes.undo(
             id: id, named: try RequestDecoding.query(request, "participant"), cookies: context.cookies, now: clock())
+        // Undoing a pass can decide a card too.
+        await decided(deck)
         return SwipeEnvelope(swipe: SwipeJSON(s, deck: deck))
     }
 

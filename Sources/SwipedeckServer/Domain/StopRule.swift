@@ -61,6 +61,7 @@ public struct StopRule: Sendable, Hashable, Codable {
     public var votesCap: Int?
     /// Whether the deck is decided once its `topK` best cards are separated from the rest
     /// (`topKnown`) rather than once every card is decided; nil: every card. 1…`DeckInput.maxCards`.
+    /// Without a rule (`none`) nothing is decided, top k included.
     public var topK: Int?
     /// Whether an adaptive deck keeps dealing decided cards (last); default false: they retire.
     public var keepDecided: Bool
@@ -158,9 +159,6 @@ public struct StopRule: Sendable, Hashable, Codable {
             return (
                 "invalid_stop_votes_cap", "The most votes per card must be a whole number from 1 to \(Self.maxVotes)."
             )
-        }
-        if topK != nil && kind == .none {
-            return ("invalid_stop_top_k", "Top k needs a rule that decides cards.")
         }
         if let topK, !(1...DeckInput.maxCards).contains(topK) {
             return ("invalid_stop_top_k", "Top k must be a whole number of cards from 1 to \(DeckInput.maxCards).")

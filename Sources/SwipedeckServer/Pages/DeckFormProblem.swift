@@ -70,7 +70,7 @@ struct DeckFormProblem: Sendable, Equatable {
             self.init(
                 field: .stopRule,
                 sentence:
-                    "Write how many best cards to know as a whole number of cards, or leave it empty; it needs a rule that decides cards."
+                    "Write how many best cards to know as a whole number of cards, or leave it empty."
             )
         default: self.init(field: .other, sentence: error.message)
         }
