@@ -4,8 +4,9 @@ card's state and then "Decided" without a reload; a swiper on an adaptive deck i
 cards already decided."""
 import random
 import sys
+import time
 
-from deckkit import DESKTOP, PHONE, ROOT, TOP, poll
+from deckkit import DESKTOP, PHONE, ROOT, TOP, poll, wait_thrown
 from test_owner_console import add_owner, sign_in
 from testenv import ADMIN_TOKEN
 
@@ -66,12 +67,25 @@ def test_owner_sets_a_rule_and_watches_cards_and_the_deck_decide(server, chromiu
     swiper.wait_for_selector(TOP)
     dealt = swiper.eval_on_selector_all(".card[data-card]", "els => els.map(e => Number(e.dataset.card))")
     assert ids[0] not in dealt and dealt
+    # Swiping on past the first page: the next pages (the adaptive order now) repeat cards the stack
+    # holds, which it keeps once; every card dealt is a new one.
+    seen = []
+    for _ in range(10):
+        top = swiper.eval_on_selector(TOP, "e => e.dataset.card")
+        seen.append(int(top))
+        swiper.click(".ctl-like")
+        wait_thrown(swiper, top)
+        time.sleep(0.35)  # a person's pace: three decisions within 0.6 s would not count
+        held = swiper.eval_on_selector_all(".card[data-card]:not(.leaving)", "els => els.map(e => e.dataset.card)")
+        assert len(held) == len(set(held)), held
+    assert len(set(seen)) == len(seen) and ids[0] not in seen
     swiper.context.close()
 
-    # Two more people per card decide the rest (one swipe each: three swipes of one person within
-    # 0.6 s would be suspect and not count): the page says the deck is decided.
+    # One more vote on each card the swiper liked, two on the others (one swipe per person: three
+    # swipes of one person within 0.6 s would be suspect and not count): the deck is decided.
     for n, card in enumerate(ids[1:]):
-        for who in (f"voter-{n}-a", f"voter-{n}-b"):
+        voters = [f"voter-{n}-a"] if card in seen else [f"voter-{n}-a", f"voter-{n}-b"]
+        for who in voters:
             status, _, body = server.request("POST", "/api/v1/decks/getaways/swipes", swipe_body(card, who, rng=rng))
             assert status == 201, body
     poll(lambda: page.locator(".decision").inner_text().strip()
