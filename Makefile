@@ -21,7 +21,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl
 
-.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-stuffing fuzz clean
+.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing fuzz clean
 
 run:
 	swift run swipedeck
@@ -83,6 +83,10 @@ engine-test: deps
 bench-physics:
 	swift build -c release --product PhysicsBench
 	.build/release/PhysicsBench
+
+# Stop rules and adaptive dealing simulated with known truth (counts, not time: a debug build). See scripts/bench_decide.sh.
+bench-decide:
+	bash scripts/bench_decide.sh
 
 # Swipes/s against a bare Hummingbird hello server, empty and after seeding 1,000,000 swipes
 # (bench-large: 10,000,000). See scripts/bench.sh for SEED, BENCH_DURATION, BENCH_NO_APPEND.

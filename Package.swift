@@ -78,6 +78,9 @@ let package = Package(
         ),
         // Micro-benchmark of classify + validate (prints figures; run in release by `make bench-physics`).
         .executableTarget(name: "PhysicsBench", dependencies: ["SwipePhysics"], swiftSettings: ownCode),
+        // Simulation of stop rules and adaptive dealing with known truth (prints figures; `make bench-decide`).
+        .executableTarget(
+            name: "DecideBench", dependencies: ["SwipedeckServer", "SwipePhysics"], swiftSettings: ownCode),
         .testTarget(name: "SwipePhysicsTests", dependencies: ["SwipePhysics"], swiftSettings: ownCode),
         .testTarget(
             name: "SwipedeckServerTests",

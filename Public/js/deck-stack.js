@@ -119,9 +119,13 @@ export function createStackView({ stack, template, profile, clock, viewport, red
     return dropped;
   }
 
+  // An adaptive deck's pages may repeat cards this stack holds (its order changes with every
+  // vote): a card already here is not added twice.
   function append(cards) {
     for (const card of cards) {
-      stack.append(buildCard(card));
+      if (!stack.querySelector('#card-' + card.id)) {
+        stack.append(buildCard(card));
+      }
     }
   }
 

@@ -109,6 +109,11 @@ function tableRow(card, ranked) {
   }
   const range = htmlElement('td', 'range', cells.range);
   range.append(htmlElement('small', '', cells.certainty));
+  if (cells.verdict) {
+    const verdict = htmlElement('small', 'verdict', cells.verdict);
+    verdict.dataset.state = cells.state;
+    range.append(verdict);
+  }
   row.append(range);
   return row;
 }
@@ -139,6 +144,12 @@ function createLiveResults(root) {
     }
     for (const cell of root.querySelectorAll('table.kinds td[data-kind]')) {
       cell.textContent = String((report.swipesByKind || {})[cell.dataset.kind] || 0);
+    }
+    // "Decided" shows the moment the deck's stop rule holds (the stats above set its words).
+    const decision = root.querySelector('.decision');
+    if (decision) {
+      decision.hidden = !report.decision;
+      decision.classList.toggle('decided', Boolean(report.decision && report.decision.deckDecided));
     }
     if (excludedNote) {
       excludedNote.hidden = report.excludedParticipants === 0;

@@ -110,6 +110,7 @@ export function headlineStats(report) {
     excludedSwipes: String(report.excludedSwipes),
     rejectedTotal: String(rejected),
     archivedCount: String((report.cards || []).filter((card) => card.archived).length),
+    decision: decisionText(report.decision),
   };
 }
 
@@ -185,6 +186,48 @@ export function archivedCards(cards) {
   return cards.filter((card) => card.archived);
 }
 
+/**
+ * A card's state under the deck's stop rule, in words (ResultsView.verdict): 'Decided: yes',
+ * 'Decided: no', 'Settled', 'Deciding · needs about 12 more votes' (or 'Deciding' when the
+ * estimate is unknown); '' without a rule.
+ */
+export function verdictText(card) {
+  if (!card.state) {
+    return '';
+  }
+  if (card.state === 'yes') {
+    return 'Decided: yes';
+  }
+  if (card.state === 'no') {
+    return 'Decided: no';
+  }
+  if (card.state === 'settled') {
+    return 'Settled';
+  }
+  if (card.votesNeeded === undefined || card.votesNeeded === null) {
+    return 'Deciding';
+  }
+  const votes = card.votesNeeded === 1 ? '1 more vote' : `${card.votesNeeded} more votes`;
+  return `Deciding · needs about ${votes}`;
+}
+
+/**
+ * Where the deck stands under its stop rule, in words (ResultsView.decision); '' without a rule.
+ */
+export function decisionText(decision) {
+  if (!decision) {
+    return '';
+  }
+  const counted = `${decision.decidedCards} of ${decision.activeCards} cards decided`;
+  if (!decision.deckDecided) {
+    return `Deciding: ${counted}.`;
+  }
+  if (decision.topKnown) {
+    return `Decided: the top ${decision.topKnown.length} are known (${counted}).`;
+  }
+  return `Decided: every card has its verdict (${counted}).`;
+}
+
 /** One ranked-table row's cells as strings. */
 export function tableCells(card) {
   return {
@@ -194,6 +237,8 @@ export function tableCells(card) {
     rate: card.total > 0 ? ratePercent(card.likeRate) : '–',
     range: rangeText(card),
     certainty: certaintyText(card),
+    verdict: verdictText(card),
+    state: card.state || '',
   };
 }
 

@@ -128,8 +128,10 @@ public func buildApplication(
     AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
+    let decisions = DeckDecisions(store: store, notices: notices, logger: logger)
     SwipesController(
-        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock
+        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter,
+        decisions: decisions, clock: clock
     ).register(on: router)
     let live = LiveResults(
         store: store, catalog: catalog, interval: config.liveInterval,

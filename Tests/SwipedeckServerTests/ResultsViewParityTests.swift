@@ -56,6 +56,16 @@ struct ResultsViewParityTests {
         report.suspectExcluded = 4
         report.directionTotals = ["right": 12, "up": 3, "up_right": 4, "left": 20, "down": 5, "down_left": 1]
         report.rejections = ["too_short": 2, "decision_mismatch": 1, "a_future_code": 7]
+        // Every stop-rule state, a deciding card needing one vote, many, and an unknown number.
+        let states: [(CardVerdict, Int?)] = [
+            (.yes, nil), (.deciding, 1), (.deciding, 12), (.no, nil), (.settled, nil), (.deciding, nil), (.deciding, 3),
+        ]
+        for (i, (state, needed)) in states.enumerated() {
+            report.cards[i].state = state
+            report.cards[i].votesNeeded = needed
+        }
+        report.decision = ResultsReport.StopState(
+            rule: StopRule(kind: .threshold), decidedCards: 2, activeCards: 5, deckDecided: false, topKnown: nil)
         return (report, deck)
     }
 
@@ -71,10 +81,10 @@ struct ResultsViewParityTests {
         func pick(_ rows: Any?, _ keys: [String]) -> [[String: Any]] {
             (rows as? [[String: Any]] ?? []).map { row in row.filter { keys.contains($0.key) } }
         }
-        let rowKeys = ["rank", "total", "likes", "rate", "range", "certainty"]
+        let rowKeys = ["rank", "total", "likes", "rate", "range", "certainty", "verdict"]
         let headlineKeys = [
             "participants", "participantsLabel", "swipes", "likes", "passes", "median", "suspect", "notCounted",
-            "allSwipes", "excludedParticipants", "excludedSwipes", "rejectedTotal", "archivedCount",
+            "allSwipes", "excludedParticipants", "excludedSwipes", "rejectedTotal", "archivedCount", "decision",
         ]
         let expected: [String: Any] = [
             "bars": pick(context["bars"], ["title", "label", "y", "ty", "by", "sw", "rx", "rw", "mx", "pct"]),

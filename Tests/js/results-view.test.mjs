@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  archivedCards, certaintyText, chartBars, chartLabel, fixedOne, headlineStats, medianText, percent, rangeText,
-  rankedCards, tableCells, votesText,
+  archivedCards, certaintyText, chartBars, chartLabel, decisionText, fixedOne, headlineStats, medianText, percent,
+  rangeText, rankedCards, tableCells, verdictText, votesText,
 } from '../../Public/js/results-view.js';
 
 function card(id, likes, total, lower, upper, archived = false) {
@@ -43,7 +43,7 @@ test('archived cards are listed apart; the ranking numbers the active ones 1, 2,
   assert.deepEqual(ranked.map((c) => [c.cardId, c.place]), [[1, 1], [3, 2]]);
   assert.deepEqual(archivedCards(cards).map((c) => c.cardId), [2]);
   assert.deepEqual(tableCells(ranked[1]), {
-    rank: '2', votes: '0', likes: 'no votes yet', rate: '–', range: '–', certainty: '',
+    rank: '2', votes: '0', likes: 'no votes yet', rate: '–', range: '–', certainty: '', verdict: '', state: '',
   });
   assert.equal(tableCells(ranked[0]).likes, '5 of 5');
 });
@@ -76,4 +76,30 @@ test('chart labels count grapheme clusters, as Swift does', () => {
   assert.equal(chartLabel('Exactly twenty-two ch.'), 'Exactly twenty-two ch.');
   assert.equal(chartLabel('abcdefghijklmnopqrst uvw'), 'abcdefghijklmnopqrst…');
   assert.equal(chartLabel('🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹'), '🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹🇵🇹');
+});
+
+test('a card\'s stop-rule state in words; none without a rule', () => {
+  assert.equal(verdictText({ state: 'yes' }), 'Decided: yes');
+  assert.equal(verdictText({ state: 'no' }), 'Decided: no');
+  assert.equal(verdictText({ state: 'settled' }), 'Settled');
+  assert.equal(verdictText({ state: 'deciding', votesNeeded: 1 }), 'Deciding · needs about 1 more vote');
+  assert.equal(verdictText({ state: 'deciding', votesNeeded: 12 }), 'Deciding · needs about 12 more votes');
+  assert.equal(verdictText({ state: 'deciding' }), 'Deciding');
+  assert.equal(verdictText({}), '');
+});
+
+test('the deck decided, by every card or by the top k; deciding until then', () => {
+  const decision = { decidedCards: 2, activeCards: 3, deckDecided: false };
+  assert.equal(decisionText(decision), 'Deciding: 2 of 3 cards decided.');
+  assert.equal(
+    decisionText({ ...decision, decidedCards: 3, deckDecided: true }),
+    'Decided: every card has its verdict (3 of 3 cards decided).',
+  );
+  assert.equal(
+    decisionText({ ...decision, deckDecided: true, topKnown: [4, 9] }),
+    'Decided: the top 2 are known (2 of 3 cards decided).',
+  );
+  assert.equal(decisionText(undefined), '');
+  assert.equal(headlineStats({ participants: 1, swipes: 0, cards: [], decision: decision }).decision,
+    'Deciding: 2 of 3 cards decided.');
 });

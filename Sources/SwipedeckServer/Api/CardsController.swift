@@ -34,12 +34,11 @@ struct CardsController: Sendable {
         let participant =
             named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
-        let order = deck.cardOrder
-        let (cards, remaining) = try await store.unswipedCards(
-            deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
-        let next =
-            remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
-        return CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining)
+        let page = try await Dealer(store: store).page(
+            deck: deck, participant: participant, after: cursor, limit: limit)
+        return CardPage(
+            cards: page.cards.map { CardJSON($0, deck: slug) }, nextCursor: page.nextCursor.map(String.init),
+            remaining: page.remaining)
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CardJSON> {

@@ -12,6 +12,8 @@ struct SwipesController: Sendable {
     let decoding: RequestDecoding
     /// The per-IP budget of state-changing requests: a batch takes one more per item beyond the first.
     let ipLimiter: RateLimiter
+    /// Told after swipes, undos and flips commit, to notice cards and decks decided under their stop rule.
+    let decisions: DeckDecisions
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -43,7 +45,9 @@ struct SwipesController: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)).json)))
         }
         switch outcome {
-        case .created(let s): return answer(s, [.location: "/api/v1/swipes/\(s.id)"])
+        case .created(let s):
+            await decided(slug)
+            return answer(s, [.location: "/api/v1/swipes/\(s.id)"])
         case .replayed(let s): return answer(s, [.idempotentReplayed: "true"])
         case .refused(let e): throw e
         }
@@ -103,13 +107,23 @@ struct SwipesController: Sendable {
             for await (i, r) in group { out[i] = r }
             return out.compactMap { $0 }
         }
+        if results.contains(where: { $0.status == 201 && $0.replayed == false }) { await decided(slug) }
         return ["results": results]
+    }
+
+    /// After swipes on the deck committed: the stop rule's check (`DeckDecisions`).
+    private func decided(_ slug: String) async {
+        // The swipes are stored whatever this finds; a deck gone meanwhile has nothing to decide.
+        guard let deck = try? await catalog.deck(slug) else { return }
+        await decisions.swipesStored(on: deck, now: clock)
     }
 
     @Sendable func undo(_ request: Request, context: AppRequestContext) async throws -> SwipeEnvelope {
         let id = try context.parameters.require("id")
         let (s, deck) = try await swipes.undo(
             id: id, named: try RequestDecoding.query(request, "participant"), cookies: context.cookies, now: clock())
+        // Undoing a pass can decide a card too.
+        await decided(deck)
         return SwipeEnvelope(swipe: SwipeJSON(s, deck: deck))
     }
 
@@ -129,6 +143,7 @@ struct SwipesController: Sendable {
         let (s, deck) = try await swipes.flip(
             id: id, to: d, named: body.participant ?? RequestDecoding.query(request, "participant"),
             cookies: context.cookies, network: context.network, now: clock())
+        await decided(deck)
         return SwipeEnvelope(swipe: SwipeJSON(s, deck: deck))
     }
 

@@ -11,7 +11,9 @@ extension CardOrder {
         return Int((hash ^ (hash >> 31)) & 0x7FFF_FFFF)
     }
 
-    /// The sort key of `card` in this order for the participant (the cursor after it).
+    /// The sort key of `card` in this order for the participant (the cursor after it). An adaptive
+    /// deck's order changes with every vote, so its pages ignore the cursor (`Dealer`); its key is
+    /// the shuffle key, its tie-break.
     public func sortKey(_ card: Card, participant: String?) -> Int {
         self == .listed ? card.position : Self.shuffleKey(participant: participant ?? "", cardId: card.id)
     }

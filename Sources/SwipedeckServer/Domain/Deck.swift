@@ -55,7 +55,8 @@ public struct NewDeck: Sendable, Hashable, Codable {
     public var resultsPublic: Bool = false
     /// Most cards one participant may decide, or nil for no limit; past it 409 `quota_reached`.
     public var quota: Int?
-    /// `listed` (the owner's order) or `shuffled` (a fixed random order per participant).
+    /// `listed` (the owner's order), `shuffled` (a fixed random order per participant) or `adaptive`
+    /// (the cards that most need votes first, `AdaptiveDeal`).
     public var cardOrder: CardOrder = .listed
     /// The input kinds the ranking counts, never empty; stored as `CountedInput.stored`'s text.
     /// Default `CountedInput.defaultSet`. Suspect swipes never count.
@@ -73,6 +74,8 @@ public struct NewDeck: Sendable, Hashable, Codable {
     /// Whether the front page (`/`) lists the deck while it is open, has an active card and takes
     /// anyone with the link; an unlisted deck is reached by its link only. Default true.
     public var listed: Bool = true
+    /// When its cards, and the deck, are decided (`StopRule`). Default `none`: never.
+    public var stopRule: StopRule = .none
 
     public init(
         slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,

@@ -15,6 +15,10 @@ public enum DeckEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The owner excluded a participant from the results, or lifted the exclusion.
     case participantExcluded = "participant_excluded"
     case participantIncluded = "participant_included"
+    /// A card reached a verdict under the deck's stop rule (recorded once per card).
+    case cardDecided = "card_decided"
+    /// Every card (or the top k) is decided (recorded once per deck).
+    case deckDecided = "deck_decided"
 
     /// `cardArchived` or `cardRestored`.
     public static func archiving(_ archived: Bool) -> DeckEventKind { archived ? .cardArchived : .cardRestored }

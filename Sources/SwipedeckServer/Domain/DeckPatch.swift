@@ -14,7 +14,7 @@ public struct DeckPatch: Sendable, Decodable {
     public var resultsPublic: Bool?
     /// Present and nil: no quota; absent: unchanged.
     public var quota: Int??
-    /// `listed` or `shuffled`.
+    /// `listed`, `shuffled` or `adaptive` (`CardOrder`).
     public var order: String?
     /// Input kinds the ranking counts: a non-empty list of `drag`, `button`, `api`.
     public var countedInputs: [String]?
@@ -24,6 +24,8 @@ public struct DeckPatch: Sendable, Decodable {
     public var joinLimit: Int??
     /// Whether `/` lists the deck (`Deck.listed`).
     public var listed: Bool?
+    /// The deck's stop rule, whole (absent fields take their defaults, `StopRule.init(from:)`).
+    public var stopRule: StopRule?
     /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
     /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
     public static let maxJoinLimit = 10_000
@@ -32,7 +34,7 @@ public struct DeckPatch: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs,
-            access, joinLimit, listed
+            access, joinLimit, listed, stopRule
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,12 +52,13 @@ public struct DeckPatch: Sendable, Decodable {
         if c.contains(.access) { access = try c.decode(String.self, forKey: .access) }  // null is no mode: malformed
         if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
         listed = try c.decodeIfPresent(Bool.self, forKey: .listed)
+        stopRule = try c.decodeIfPresent(StopRule.self, forKey: .stopRule)
     }
 
     /// `deck` with the patch applied, if every rule holds.
     /// - Throws: `ApiError.invalidField` naming the rule (`invalid_title`, `invalid_description`,
     ///   `unknown_profile`, `invalid_label`, `invalid_quota`, `invalid_order`, `invalid_counted_inputs`,
-    ///   `invalid_access`, `invalid_join_limit`). A deck that needs an access secret and has none
+    ///   `invalid_access`, `invalid_join_limit`, and the stop rule's `invalid_stop_*`, `StopRule.problem`). A deck that needs an access secret and has none
     ///   (made before access modes) gets one.
     public func applied(to deck: Deck) throws(ApiError) -> Deck {
         Deck(id: deck.id, try applied(to: deck.content))
@@ -107,7 +110,7 @@ public struct DeckPatch: Sendable, Decodable {
         }
         if let order {
             guard let order = CardOrder(rawValue: order) else {
-                throw fail("invalid_order", "order must be \"listed\" or \"shuffled\".")
+                throw fail("invalid_order", "order must be \"listed\", \"shuffled\" or \"adaptive\".")
             }
             d.cardOrder = order
         }
@@ -139,6 +142,10 @@ public struct DeckPatch: Sendable, Decodable {
             d.joinLimit = joinLimit
         }
         if let listed { d.listed = listed }
+        if let stopRule {
+            if let problem = stopRule.problem { throw fail(problem.code, problem.message) }
+            d.stopRule = stopRule
+        }
         return d
     }
 }

@@ -30,6 +30,23 @@ public struct ResultsReport: Sendable, Encodable {
         public var kinds: [String: Int]
         /// Live swipes of any kind.
         public var all: Int
+        /// The card's verdict under the deck's stop rule (`CardVerdict`); nil without a rule.
+        public var state: CardVerdict?
+        /// About how many more counted votes a deciding card needs (`StopRule.votesNeeded`); nil
+        /// when decided, without a rule, or too many to tell.
+        public var votesNeeded: Int?
+    }
+
+    /// The deck's stop rule and where the deck stands under it.
+    public struct StopState: Sendable, Encodable {
+        public var rule: StopRule
+        /// Active cards decided, out of `activeCards`.
+        public var decidedCards: Int
+        public var activeCards: Int
+        /// Every active card decided, or the top k known (`StopRule.isDeckDecided`).
+        public var deckDecided: Bool
+        /// The top k cards' ids, best first, once they are known; nil otherwise.
+        public var topKnown: [Int64]?
     }
 
     public var deck: String
@@ -58,6 +75,13 @@ public struct ResultsReport: Sendable, Encodable {
     public var rejections: [String: Int]
     /// Counted swipes per direction over the whole deck.
     public var directionTotals: [String: Int]
+    /// The stop rule's verdicts over the deck; nil without a rule.
+    public var decision: StopState?
+
+    /// The active cards' counted votes (what the stop rule and adaptive dealing read).
+    public var activeCounts: [CardCount] {
+        cards.filter { !$0.archived }.map { CardCount(cardId: $0.cardId, likes: $0.likes, votes: $0.total) }
+    }
 
     public static func isLike(_ direction: String) -> Bool {
         direction == Decision.right.rawValue || direction == Decision.up.rawValue
@@ -83,7 +107,8 @@ public struct ResultsReport: Sendable, Encodable {
                 archived: c.archivedAt != nil,
                 likes: likes, total: total, likeRate: total > 0 ? Double(likes) / Double(total) : 0,
                 wilson: WilsonInterval(successes: likes, trials: total), counts: cc, kinds: byKind(kinds),
-                all: kinds.values.reduce(0, +))
+                all: kinds.values.reduce(0, +), state: deck.stopRule.verdict(likes: likes, votes: total),
+                votesNeeded: deck.stopRule.votesNeeded(likes: likes, votes: total))
         }
         results.sort { a, b in
             if a.wilson.lower != b.wilson.lower { return a.wilson.lower > b.wilson.lower }
@@ -106,5 +131,13 @@ public struct ResultsReport: Sendable, Encodable {
         self.medianDecisionMs = medianDecisionMs
         self.rejections = rejections
         directionTotals = tally.directionTotals
+        let rule = deck.stopRule
+        if rule.kind != .none {
+            let active = results.filter { !$0.archived }
+            let counts = active.map { CardCount(cardId: $0.cardId, likes: $0.likes, votes: $0.total) }
+            decision = StopState(
+                rule: rule, decidedCards: active.filter { $0.state?.isDecided == true }.count,
+                activeCards: active.count, deckDecided: rule.isDeckDecided(counts), topKnown: rule.topKnown(counts))
+        }
     }
 }

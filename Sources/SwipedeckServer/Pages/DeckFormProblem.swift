@@ -4,7 +4,7 @@ import Foundation
 /// the field it concerns; `DeckFormView.showing(_:)` places it.
 struct DeckFormProblem: Sendable, Equatable {
     enum Field: Sendable, Equatable {
-        case title, slug, description, labels, counted, quota, joinLimit, other
+        case title, slug, description, labels, counted, quota, joinLimit, stopRule, other
     }
 
     let field: Field
@@ -43,6 +43,35 @@ struct DeckFormProblem: Sendable, Equatable {
             self.init(
                 field: .joinLimit,
                 sentence: "Write a whole number of people, or leave it empty for the server's budget.")
+        case "invalid_stop_kind":
+            self.init(field: .stopRule, sentence: "Pick when a card is decided.")
+        case "invalid_stop_threshold":
+            self.init(
+                field: .stopRule,
+                sentence: "Write the threshold as a like rate above 0 % and below 100 %, for example 50.")
+        case "invalid_stop_error_rate":
+            self.init(
+                field: .stopRule,
+                sentence: "Write the error rate as a percentage above 0 and at most 50, for example 5.")
+        case "invalid_stop_votes":
+            self.init(
+                field: .stopRule,
+                sentence: "Write the votes that settle a card as a whole number from 1 to \(StopRule.maxVotes).")
+        case "invalid_stop_width":
+            self.init(
+                field: .stopRule, sentence: "Write the width as a percentage above 0 and below 100, for example 20.")
+        case "invalid_stop_votes_cap":
+            self.init(
+                field: .stopRule,
+                sentence:
+                    "Write the most votes per card as a whole number from 1 to \(StopRule.maxVotes), or leave it empty."
+            )
+        case "invalid_stop_top_k":
+            self.init(
+                field: .stopRule,
+                sentence:
+                    "Write how many best cards to know as a whole number of cards, or leave it empty."
+            )
         default: self.init(field: .other, sentence: error.message)
         }
     }

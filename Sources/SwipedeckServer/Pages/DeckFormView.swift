@@ -36,6 +36,9 @@ struct DeckFormView {
     let quota: String
     let listed: Bool
     let shuffled: Bool
+    let adaptive: Bool
+    /// The stop rule's fields as shown: percentages for rates and widths (`StopRule` keeps fractions).
+    var stop = StopFields(rule: .none)
     struct AccessOption {
         let value: String
         let words: String
@@ -55,6 +58,58 @@ struct DeckFormView {
     var countedError: String?
     var quotaError: String?
     var joinLimitError: String?
+    var stopRuleError: String?
+
+    /// The stop rule's part of the form (Mustache reads stored properties only).
+    struct StopFields {
+        let none: Bool
+        let threshold: Bool
+        let votes: Bool
+        let width: Bool
+        let thresholdPercent: String
+        let errorPercent: String
+        let votesNeeded: String
+        let widthPercent: String
+        let cap: String
+        let topK: String
+        let keepDecided: Bool
+
+        init(rule: StopRule) {
+            none = rule.kind == .none
+            threshold = rule.kind == .threshold
+            votes = rule.kind == .votes
+            width = rule.kind == .width
+            thresholdPercent = Self.percent(rule.threshold)
+            errorPercent = Self.percent(rule.errorRate)
+            votesNeeded = String(rule.votes)
+            widthPercent = Self.percent(rule.width)
+            cap = rule.votesCap.map(String.init) ?? ""
+            topK = rule.topK.map(String.init) ?? ""
+            keepDecided = rule.keepDecided
+        }
+
+        /// The fields as the owner typed them (shown again with an error).
+        init(form: FormFields) {
+            let kind = StopRuleKind(rawValue: form["stopKind"] ?? "") ?? .none
+            none = kind == .none
+            threshold = kind == .threshold
+            votes = kind == .votes
+            width = kind == .width
+            thresholdPercent = form["stopThreshold"] ?? ""
+            errorPercent = form["stopErrorRate"] ?? ""
+            votesNeeded = form["stopVotes"] ?? ""
+            widthPercent = form["stopWidth"] ?? ""
+            cap = form["stopCap"] ?? ""
+            topK = form["stopTopK"] ?? ""
+            keepDecided = form.checked("keepDecided")
+        }
+
+        /// 0.05 → "5", 0.125 → "12.5".
+        static func percent(_ fraction: Double) -> String {
+            let value = (fraction * 1000).rounded() / 10
+            return value == value.rounded() ? String(Int(value)) : String(value)
+        }
+    }
 
     /// The form with `problem`'s sentence next to its field (nil for a problem of no field: the
     /// page says it at the top).
@@ -68,6 +123,7 @@ struct DeckFormView {
         case .counted: form.countedError = problem.sentence
         case .quota: form.quotaError = problem.sentence
         case .joinLimit: form.joinLimitError = problem.sentence
+        case .stopRule: form.stopRuleError = problem.sentence
         case .other: break
         }
         return form
@@ -90,6 +146,7 @@ struct DeckFormView {
             access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
+        stop = StopFields(rule: deck.stopRule)
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -107,6 +164,7 @@ struct DeckFormView {
             order: form["order"] ?? CardOrder.listed.rawValue,
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
+        stop = StopFields(form: form)
     }
 
     init(
@@ -131,8 +189,9 @@ struct DeckFormView {
         countButton = counted.contains(.button)
         countApi = counted.contains(.api)
         self.quota = quota
-        listed = order != CardOrder.shuffled.rawValue
         shuffled = order == CardOrder.shuffled.rawValue
+        adaptive = order == CardOrder.adaptive.rawValue
+        listed = !shuffled && !adaptive
         accessModes = DeckAccessMode.allCases.map {
             AccessOption(value: $0.rawValue, words: $0.words, selected: $0.rawValue == access)
         }
@@ -162,7 +221,37 @@ struct DeckFormView {
             try wholeNumber(
                 form["joinLimit"], code: "invalid_join_limit",
                 "People who may join at once must be a whole number, or empty for the server's budget."))
+        if form["stopKind"] != nil { patch.stopRule = try stopRule(form) }
         return patch
+    }
+
+    /// The stop rule's fields as a rule (checked by `StopRule.problem` when the patch applies).
+    /// - Throws: the field's `invalid_stop_*` when a number is not one.
+    static func stopRule(_ form: FormFields) throws(ApiError) -> StopRule {
+        guard let kind = StopRuleKind(rawValue: form["stopKind"] ?? "") else {
+            throw .invalidField(code: "invalid_stop_kind", message: "Pick when a card is decided.")
+        }
+        /// A percentage field as a fraction; empty: `fallback`.
+        func fraction(_ name: String, _ fallback: Double, code: String) throws(ApiError) -> Double {
+            let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "%", with: "")
+            if text.isEmpty { return fallback }
+            guard let value = Double(text), value.isFinite else {
+                throw .invalidField(code: code, message: "\(name) must be a number.")
+            }
+            return value / 100
+        }
+        var rule = StopRule(kind: kind)
+        rule.threshold = try fraction("stopThreshold", StopRule.defaultThreshold, code: "invalid_stop_threshold")
+        rule.errorRate = try fraction("stopErrorRate", StopRule.defaultErrorRate, code: "invalid_stop_error_rate")
+        rule.width = try fraction("stopWidth", StopRule.defaultWidth, code: "invalid_stop_width")
+        rule.votes =
+            try wholeNumber(form["stopVotes"], code: "invalid_stop_votes", "stopVotes must be a whole number.")
+            ?? StopRule.defaultVotes
+        rule.votesCap = try wholeNumber(
+            form["stopCap"], code: "invalid_stop_votes_cap", "stopCap must be a whole number.")
+        rule.topK = try wholeNumber(form["stopTopK"], code: "invalid_stop_top_k", "stopTopK must be a whole number.")
+        rule.keepDecided = form.checked("keepDecided")
+        return rule
     }
 
     /// A field holding a whole number or nothing (nil).

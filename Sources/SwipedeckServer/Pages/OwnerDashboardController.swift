@@ -27,6 +27,10 @@ struct OwnerDashboardController: Sendable {
         let lastHour: Int
         let open: Bool
         let resultsPublic: Bool
+        /// Under a stop rule: whether the deck is decided, and its cards decided out of its active
+        /// ones ("3/5"); nil without a rule.
+        let decided: Bool
+        let deciding: String?
     }
 
     struct DashboardView {
@@ -40,10 +44,16 @@ struct OwnerDashboardController: Sendable {
 
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let owner = try context.signedInOwner()
-        let rows = try await store.activity(ownerId: owner.id, since: clock() - 3600).map { a in
-            DeckRow(
-                slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes, participants: a.participants,
-                lastHour: a.lastHour, open: a.deck.isOpen, resultsPublic: a.deck.resultsPublic)
+        var rows: [DeckRow] = []
+        for a in try await store.activity(ownerId: owner.id, since: clock() - 3600) {
+            // Only a deck with a stop rule has a state to show (its results are read for it).
+            let decision = a.deck.stopRule.kind == .none ? nil : try await store.results(for: a.deck).decision
+            rows.append(
+                DeckRow(
+                    slug: a.deck.slug, title: a.deck.title, cards: a.cards, swipes: a.swipes,
+                    participants: a.participants, lastHour: a.lastHour, open: a.deck.isOpen,
+                    resultsPublic: a.deck.resultsPublic, decided: decision?.deckDecided == true,
+                    deciding: decision.flatMap { $0.deckDecided ? nil : "\($0.decidedCards)/\($0.activeCards)" }))
         }
         return try renderer.page(
             "owner-dashboard",

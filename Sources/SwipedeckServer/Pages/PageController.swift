@@ -48,11 +48,10 @@ struct PageController: Sendable {
             return response
         }
         let profile = deck.swipeProfile
-        let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
-        let (cards, remaining) = try await store.unswipedCards(
-            deckId: deck.id, participant: participant, order: order, after: -1,
-            limit: profile.stack.visible + Self.bufferedCards)
+        let dealt = try await Dealer(store: store).page(
+            deck: deck, participant: participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+        let (cards, remaining) = (dealt.cards, dealt.remaining)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
@@ -97,7 +96,7 @@ struct PageController: Sendable {
             ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
-            ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
+            ctx["cursor"] = cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
             ctx["showResults"] = showResults
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
             ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))

@@ -54,6 +54,32 @@ enum ResultsView {
         return "sure"
     }
 
+    /// A card's state under the deck's stop rule, in words (results-view.js verdictText): "Decided:
+    /// yes", "Decided: no", "Settled", "Deciding · needs about 12 more votes" (or just "Deciding"
+    /// when the estimate is unknown); "" without a rule.
+    static func verdict(_ c: ResultsReport.CardResult) -> String {
+        switch c.state {
+        case nil: return ""
+        case .yes?: return "Decided: yes"
+        case .no?: return "Decided: no"
+        case .settled?: return "Settled"
+        case .deciding?:
+            guard let n = c.votesNeeded else { return "Deciding" }
+            return "Deciding · needs about \(n == 1 ? "1 more vote" : "\(n) more votes")"
+        }
+    }
+
+    /// Where the deck stands under its stop rule, in words (results-view.js decisionText):
+    /// "Decided: every card has its verdict (3 of 3 cards decided).", "Decided: the top 2 are
+    /// known (…)." or "Deciding: 2 of 3 cards decided."; "" without a rule.
+    static func decision(_ r: ResultsReport) -> String {
+        guard let d = r.decision else { return "" }
+        let counted = "\(d.decidedCards) of \(d.activeCards) cards decided"
+        guard d.deckDecided else { return "Deciding: \(counted)." }
+        if let top = d.topKnown { return "Decided: the top \(top.count) are known (\(counted))." }
+        return "Decided: every card has its verdict (\(counted))."
+    }
+
     /// One row of the ranked (or archived) table; `place` is the card's number among the active ones.
     static func row(_ c: ResultsReport.CardResult, place: Int) -> [String: Any] {
         [
@@ -61,6 +87,7 @@ enum ResultsView {
             "total": c.total,
             "likes": c.total > 0 ? "\(c.likes) of \(c.total)" : "no votes yet",
             "rate": c.total > 0 ? ratePercent(c.likeRate) : "–", "range": range(c), "certainty": certainty(c),
+            "verdict": verdict(c), "state": c.state?.rawValue ?? "",
         ]
     }
 
@@ -118,6 +145,7 @@ enum ResultsView {
                 Dictionary(uniqueKeysWithValues: SwipeRejection.allCases.map { ($0.rawValue, $0.message) })),
             "rowStart": start, "pageSize": pageSize, "paged": pageCount > 1,
             "showing": "\(start + 1)–\(start + rows.count) of \(active.count)",
+            "decision": decision(r), "hasDecision": r.decision != nil, "deckDecided": r.decision?.deckDecided == true,
             "hasPrev": current > 1, "prevPage": "?page=\(current - 1)", "hasNext": current < pageCount,
             "nextPage": "?page=\(current + 1)",
         ]

@@ -24,7 +24,7 @@ import SwipePhysics
 ///   cards, archive, order); PostgreSQL marks it on every server within the notification's
 ///   delivery, so no server keeps deciding by a deck's old settings (`Catalog`).
 public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultStore, TrustStore, AccessCodeStore,
-    ImageRecordStore, WebhookStore
+    ImageRecordStore, DecisionStore, WebhookStore
 {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }
@@ -163,6 +163,16 @@ public protocol TrustStore: Sendable {
     func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>)
     /// Participants with suspect swipes or an exclusion in force, most suspect first.
     func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant]
+}
+
+/// Deck events recorded once however many servers notice them: cards and decks decided under
+/// their stop rule (files `+Decisions`).
+public protocol DecisionStore: Sendable {
+    /// Appends a deck event under `key` unless the deck has one under that key (a unique index,
+    /// so two servers noticing the same thing record it once); true when this call recorded it.
+    func recordOnce(deckId: Int64, kind: DeckEventKind, key: String, detail: String, now: Double) async throws -> Bool
+    /// The keys of the deck's events recorded once.
+    func onceKeys(deckId: Int64) async throws -> Set<String>
 }
 
 /// One-time access codes of a deck (files `+AccessCodes`).

@@ -36,7 +36,7 @@ public struct CopyTable: Sendable {
                 ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
                 ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text),
                 ("joinLimit", .int),
-                ("listed", .bool),
+                ("listed", .bool), ("stopRule", .text),
             ]),
         CopyTable(
             "cards", key: ["id"], serialId: true,
@@ -100,7 +100,7 @@ public struct CopyTable: Sendable {
             "deckEvents", key: ["id"], serialId: true,
             [
                 ("id", .int), ("deckId", .int), ("ownerId", .int), ("kind", .text), ("detail", .text),
-                ("createdAt", .double),
+                ("createdAt", .double), ("onceKey", .text),
             ]),
         CopyTable(
             "images", key: ["hash"],

@@ -37,6 +37,17 @@ struct PostgresColumns {
         return set
     }
 
+    /// The next column, a deck's stop rule (`StopRule.stored`'s JSON).
+    /// - Throws: `UnknownValue` for a text that is no stop rule.
+    mutating func next(_ type: StopRule.Type) throws -> StopRule {
+        let column = index
+        let text = try next(String.self)
+        guard let rule = StopRule(stored: text) else {
+            throw UnknownValue(column: column, text: text, type: "StopRule")
+        }
+        return rule
+    }
+
     /// A stored text that names no case of the type its column holds.
     struct UnknownValue: Error, CustomStringConvertible {
         /// Position of the column in the SELECT list, from 0.

@@ -138,6 +138,15 @@ extension PostgresStore {
         // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
         // (SQLite's v9-deck-listed).
         ("v6-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
+        // A deck's stop rule and deck events recorded once (SQLite's v11-stop-rules).
+        (
+            "v8-stop-rules",
+            """
+            ALTER TABLE decks ADD COLUMN stopRule text NOT NULL DEFAULT '{}';
+            ALTER TABLE deckEvents ADD COLUMN onceKey text;
+            CREATE UNIQUE INDEX deckEvents_once ON deckEvents(deckId, onceKey) WHERE onceKey IS NOT NULL
+            """
+        ),
         // Webhooks and the outbox of their deliveries (SQLite's v13-webhooks).
         (
             "v10-webhooks",

@@ -149,6 +149,16 @@ extension AppDatabase {
         m.registerMigration("v9-deck-listed") { db in
             try db.execute(sql: "ALTER TABLE decks ADD COLUMN listed BOOLEAN NOT NULL DEFAULT 1")
         }
+        // A deck's stop rule (`StopRule` as JSON; '{}' is no rule), and deck events recorded once
+        // (`onceKey`: a card decided, the deck decided), even with two servers.
+        m.registerMigration("v11-stop-rules") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE decks ADD COLUMN stopRule TEXT NOT NULL DEFAULT '{}';
+                    ALTER TABLE deckEvents ADD COLUMN onceKey TEXT;
+                    CREATE UNIQUE INDEX deckEvents_once ON deckEvents(deckId, onceKey) WHERE onceKey IS NOT NULL;
+                    """)
+        }
         // Webhooks (`WebhookStore`): an owner's subscriptions, and the outbox of their deliveries,
         // stored before they are sent and leased to one sender at a time.
         m.registerMigration("v13-webhooks") { db in

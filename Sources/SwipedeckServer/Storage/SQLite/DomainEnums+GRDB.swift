@@ -12,6 +12,15 @@ extension DeckAccessMode: DatabaseValueConvertible {}
 extension DeckEventKind: DatabaseValueConvertible {}
 extension Participant.Kind: DatabaseValueConvertible {}
 
+/// A deck's stop rule, stored as `StopRule.stored`'s JSON; a text that is no rule fails the read.
+extension StopRule: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { stored.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> StopRule? {
+        String.fromDatabaseValue(dbValue).flatMap(StopRule.init(stored:))
+    }
+}
+
 /// A deck's counted inputs, stored as `CountedInput.stored`'s text (a `Codable` set would be a
 /// JSON array). `@retroactive`: neither `Set` nor GRDB is ours; the conformance is constrained
 /// to this element type, which is.

@@ -1,0 +1,43 @@
+/// The cards a participant is dealt next, in the deck's order: the one place the deck page and
+/// the cards API page through a deck.
+public struct Dealer: Sendable {
+    let store: any Store
+
+    public init(store: any Store) {
+        self.store = store
+    }
+
+    /// A page of cards to deal.
+    public struct Page: Sendable {
+        public var cards: [Card]
+        /// Cards left to deal this participant, this page's included.
+        public var remaining: Int
+        /// The cursor of the next page; nil when this page holds every card left.
+        public var nextCursor: Int?
+    }
+
+    /// Up to `limit` of the participant's unswiped active cards after `cursor` in the deck's order.
+    ///
+    /// A listed or shuffled deck pages by sort key (`CardOrder.sortKey`). An adaptive deck's order
+    /// changes with every vote, so each page is the first `limit` cards of the order now
+    /// (`AdaptiveDeal.ordered` over the counts the results count, decided cards retired) and the
+    /// cursor is ignored: the page may repeat cards the client holds, which it skips (deck.js).
+    public func page(deck: Deck, participant: String?, after cursor: Int, limit: Int) async throws -> Page {
+        let order = deck.cardOrder
+        guard order == .adaptive else {
+            let (cards, remaining) = try await store.unswipedCards(
+                deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
+            let next = remaining > cards.count ? cards.last.map { order.sortKey($0, participant: participant) } : nil
+            return Page(cards: cards, remaining: remaining, nextCursor: next)
+        }
+        let unswiped = try await store.unswipedCards(
+            deckId: deck.id, participant: participant, order: .shuffled, after: -1, limit: DeckInput.maxCards
+        ).cards
+        let report = try await store.results(for: deck)
+        let counts = Dictionary(uniqueKeysWithValues: report.activeCounts.map { ($0.cardId, $0) })
+        let ordered = AdaptiveDeal.ordered(
+            unswiped, counts: counts, rule: deck.stopRule, participant: participant ?? "")
+        let cards = Array(ordered.prefix(max(0, limit)))
+        return Page(cards: cards, remaining: ordered.count, nextCursor: ordered.count > cards.count ? -1 : nil)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import SwipedeckServer
+
+/// Knowing when it is decided, through the API on both engines: the deck's stop rule, each card's
+/// state in the results, adaptive dealing, and cards and decks decided recorded and told once.
+@Suite("Stop rules, adaptive dealing and decided decks through the API")
+struct DecideApiTests {
+    static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
+            body: ByteBuffer(string: json))
+    }
+
+    static func like(_ client: any TestClientProtocol, _ slug: String, _ card: Int64, by who: String) async throws {
+        let r = try await client.swipe(slug, card: card, direction: "right", participant: who)
+        #expect(r.status == .created, "\(r.text)")
+    }
+
+    static func pass(_ client: any TestClientProtocol, _ slug: String, _ card: Int64, by who: String) async throws {
+        let r = try await client.swipe(slug, card: card, direction: "left", trace: leftDrag(), participant: who)
+        #expect(r.status == .created, "\(r.text)")
+    }
+
+    static func dealt(_ client: any TestClientProtocol, _ slug: String, to who: String) async throws -> [Int64] {
+        try await client.get("/api/v1/decks/\(slug)/cards?limit=100&participant=\(pid(who))").json()["cards"].array
+            .compactMap { $0["id"].int.map(Int64.init) }
+    }
+
+    @Test("the stop rule is a deck setting: set, read back, bad fields refused with their rule; adaptive is an order")
+    func setting() async throws {
+        try await withApp { client, _ in
+            _ = try await client.makeDeck("rule", titles: ["a", "b"])
+            let fresh = try await client.get("/api/v1/decks/rule", headers: admin).json()
+            #expect(fresh["stopRule"]["kind"].string == "none")
+            let set = try await Self.patch(
+                client, "rule",
+                #"{"order":"adaptive","stopRule":{"kind":"threshold","threshold":0.6,"errorRate":0.01,"topK":1}}"#)
+            #expect(set.status == .ok, "\(set.text)")
+            let deck = try set.json()
+            #expect(deck["order"].string == "adaptive")
+            #expect(deck["stopRule"]["kind"].string == "threshold" && deck["stopRule"]["threshold"].double == 0.6)
+            #expect(deck["stopRule"]["errorRate"].double == 0.01 && deck["stopRule"]["topK"].int == 1)
+            #expect(try await client.get("/api/v1/decks/rule", headers: admin).json()["stopRule"] == deck["stopRule"])
+            expectAPIError(
+                try await Self.patch(client, "rule", #"{"stopRule":{"kind":"threshold","threshold":1.5}}"#),
+                .badRequest, "invalid_stop_threshold")
+            expectAPIError(
+                try await Self.patch(client, "rule", #"{"stopRule":{"kind":"votes","votes":0}}"#), .badRequest,
+                "invalid_stop_votes")
+            #expect(try await Self.patch(client, "rule", #"{"stopRule":{"kind":"often"}}"#).status == .badRequest)
+        }
+    }
+
+    @Test("results show each card's state, the votes a deciding card needs, and the deck's progress (JSON, CSV, page)")
+    func resultsStates() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("states", titles: ["Loved", "Hated", "Unknown"])
+            #expect(try await Self.patch(client, "states", #"{"stopRule":{"kind":"threshold"}}"#).status == .ok)
+            for i in 0..<8 {
+                try await Self.like(client, "states", ids[0], by: "p\(i)")
+                try await Self.pass(client, "states", ids[1], by: "p\(i)")
+            }
+            // Two likes: leaning yes, far from known.
+            try await Self.like(client, "states", ids[2], by: "q0")
+            try await Self.like(client, "states", ids[2], by: "q1")
+            let results = try await client.get("/api/v1/decks/states/results", headers: admin).json()
+            let cards = Dictionary(
+                uniqueKeysWithValues: results["cards"].array.map { (Int64($0["cardId"].int ?? 0), $0) })
+            #expect(cards[ids[0]]?["state"].string == "yes")
+            #expect(cards[ids[1]]?["state"].string == "no")
+            #expect(cards[ids[2]]?["state"].string == "deciding")
+            #expect((cards[ids[2]]?["votesNeeded"].int ?? 0) > 0)
+            #expect(cards[ids[0]]?["votesNeeded"] == .null)
+            #expect(results["decision"]["decidedCards"].int == 2 && results["decision"]["activeCards"].int == 3)
+            #expect(results["decision"]["deckDecided"].bool == false)
+            let csv = try await client.get("/api/v1/decks/states/results.csv", headers: admin).text
+            #expect(csv.contains(",state,votes_needed\r\n"))
+            #expect(csv.components(separatedBy: "\r\n").contains { $0.contains("Loved") && $0.hasSuffix(",yes,") })
+            let page = try await client.get("/d/states/results", headers: admin).text
+            #expect(page.contains("Decided: yes") && page.contains("Decided: no"))
+            #expect(page.contains("Deciding · needs about"))
+            #expect(page.contains("2 of 3 cards decided"))
+        }
+    }
+
+    @Test("an adaptive deck deals the cards that most need votes first and retires decided ones unless kept")
+    func adaptiveDealing() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("adapt", titles: ["w", "x", "y", "z", "u", "v"])
+            #expect(
+                try await Self.patch(client, "adapt", #"{"order":"adaptive","stopRule":{"kind":"votes","votes":2}}"#)
+                    .status == .ok)
+            try await Self.like(client, "adapt", ids[0], by: "a")
+            try await Self.like(client, "adapt", ids[0], by: "b")  // w settled: 2 votes
+            try await Self.like(client, "adapt", ids[1], by: "a")  // x: 1 vote
+            let dealt = try await Self.dealt(client, "adapt", to: "c")
+            #expect(!dealt.contains(ids[0]))
+            #expect(Set(dealt.prefix(4)) == Set(ids[2...]) && dealt.last == ids[1])
+            // Never a card twice: what a participant swiped is not dealt to them again.
+            #expect(try await Self.dealt(client, "adapt", to: "a") == (try await Self.dealt(client, "adapt", to: "a")))
+            #expect(Set(try await Self.dealt(client, "adapt", to: "a")) == Set(ids[2...]))
+            // Two people with the same counts before them get different orders of the ties.
+            var orders: Set<[Int64]> = []
+            for who in ["d", "e", "f", "g", "h", "i"] { orders.insert(try await Self.dealt(client, "adapt", to: who)) }
+            #expect(orders.count > 1)
+            #expect(
+                try await Self.patch(
+                    client, "adapt", #"{"stopRule":{"kind":"votes","votes":2,"keepDecided":true}}"#
+                ).status == .ok)
+            #expect(try await Self.dealt(client, "adapt", to: "c").last == ids[0])
+            // The page deals the same way: the retired card is not in the stack.
+            #expect(
+                try await Self.patch(client, "adapt", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
+            let html = try await client.get("/d/adapt", headers: cookie("c")).text
+            #expect(!html.contains("data-card=\"\(ids[0])\"") && html.contains("data-card=\"\(ids[2])\""))
+        }
+    }
+
+    @Test("cards and the deck decided are recorded once, however many swipes and servers notice them, and told once")
+    func decidedOnce() async throws {
+        try await withApp { client, env in
+            let ids = try await client.makeDeck("once", titles: ["a", "b"])
+            #expect(try await Self.patch(client, "once", #"{"stopRule":{"kind":"votes","votes":1}}"#).status == .ok)
+            for who in ["p", "q", "r"] {
+                try await Self.like(client, "once", ids[0], by: who)
+                try await Self.pass(client, "once", ids[1], by: who)
+            }
+            let cardEvents = "SELECT COUNT(*) FROM deckEvents WHERE kind = 'card_decided'"
+            let deckEvents = "SELECT COUNT(*) FROM deckEvents WHERE kind = 'deck_decided'"
+            #expect(try await env.count(cardEvents) == 2)
+            #expect(try await env.count(deckEvents) == 1)
+            let results = try await client.get("/api/v1/decks/once/results", headers: admin).json()
+            #expect(results["decision"]["deckDecided"].bool == true)
+
+            // A second server finds them recorded: it records and tells nothing.
+            let second = try await env.openStore()
+            let told = RecordedNotices()
+            let late = DeckDecisions(store: second, notices: told, logger: Logger(label: "test"))
+            let once = try #require(try await second.deck(slug: "once"))
+            await late.swipesStored(on: once, now: { fixedTime })
+            #expect(told.notices.withLock { $0.isEmpty })
+
+            // A deck decided by a rule set after its swipes: the first server to look tells it, once.
+            let laterIds = try await client.makeDeck("later", titles: ["a", "b"])
+            for who in ["p", "q"] {
+                try await Self.like(client, "later", laterIds[0], by: who)
+                try await Self.like(client, "later", laterIds[1], by: who)
+            }
+            #expect(try await Self.patch(client, "later", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
+            let later = try #require(try await second.deck(slug: "later"))
+            await late.swipesStored(on: later, now: { fixedTime })
+            #expect(told.of(.cardDecided).count == 2 && told.of(.deckDecided).count == 1)
+            let data = try JSONDecoder().decode(JSONValue.self, from: try #require(told.of(.deckDecided).first).data)
+            #expect(data["deck"].string == "later" && data["decidedCards"].int == 2)
+            #expect(told.of(.cardDecided).allSatisfy { $0.deckId == later.id && $0.at == fixedTime })
+            // Looking again, here or from a third server, tells nothing more.
+            await late.swipesStored(on: later, now: { fixedTime })
+            let third = DeckDecisions(store: try await env.openStore(), notices: told, logger: Logger(label: "test"))
+            await third.swipesStored(on: later, now: { fixedTime })
+            #expect(told.notices.withLock { $0.count } == 3)
+            #expect(try await env.count(cardEvents) == 4)
+            #expect(try await env.count(deckEvents) == 2)
+        }
+    }
+
+    @Test("the owner's settings form sets the stop rule and adaptive order; a bad field is refused next to it")
+    func settingsForm() async throws {
+        try await withApp { client, env in
+            let (me, csrf) = try await OwnerEditorTests.owner(client, env, "ida")
+            let base = [("csrf", csrf)] + OwnerEditorTests.deckFields
+            #expect(
+                try await client.postForm("/owner/decks", OwnerEditorTests.form(base), headers: me).status == .seeOther)
+            let editor = try await client.get("/owner/decks/lunch", headers: me).text
+            #expect(editor.contains("When a card is decided") && editor.contains(#"value="none" checked"#))
+            let rule =
+                base.map { $0.0 == "order" ? ("order", "adaptive") : $0 } + [
+                    ("stopKind", "threshold"), ("stopThreshold", "60"), ("stopErrorRate", "1"), ("stopVotes", "10"),
+                    ("stopWidth", "20"), ("stopCap", "200"), ("stopTopK", "3"), ("keepDecided", "1"),
+                ]
+            let saved = try await client.postForm(
+                "/owner/decks/lunch/settings", OwnerEditorTests.form(rule), headers: me)
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(400))")
+            let deck = try await client.get("/api/v1/decks/lunch", headers: admin).json()
+            #expect(deck["order"].string == "adaptive" && deck["stopRule"]["kind"].string == "threshold")
+            #expect(deck["stopRule"]["threshold"].double == 0.6 && deck["stopRule"]["errorRate"].double == 0.01)
+            #expect(deck["stopRule"]["votesCap"].int == 200 && deck["stopRule"]["topK"].int == 3)
+            #expect(deck["stopRule"]["keepDecided"].bool == true)
+            let shown = try await client.get("/owner/decks/lunch", headers: me).text
+            #expect(shown.contains(#"value="threshold" checked"#) && shown.contains(#"value="adaptive" checked"#))
+            #expect(shown.contains(#"name="stopThreshold" inputmode="decimal" value="60""#))
+            let bad = rule.map { $0.0 == "stopErrorRate" ? ("stopErrorRate", "80") : $0 }
+            let refused = try await client.postForm(
+                "/owner/decks/lunch/settings", OwnerEditorTests.form(bad), headers: me)
+            #expect(refused.status == .badRequest)
+            #expect(refused.text.contains(#"<p class="field-error" id="stop-rule-error">Write the error rate"#))
+            #expect(refused.text.contains(#"name="stopErrorRate" inputmode="decimal" value="80""#))
+            let notNumber = rule.map { $0.0 == "stopThreshold" ? ("stopThreshold", "half") : $0 }
+            let refusedToo = try await client.postForm(
+                "/owner/decks/lunch/settings", OwnerEditorTests.form(notNumber), headers: me)
+            #expect(refusedToo.status == .badRequest && refusedToo.text.contains("Write the threshold"))
+            // The dashboard shows where the deck stands: deciding, then decided.
+            #expect(try await client.get("/owner", headers: me).text.contains("Deciding: 0/0 cards"))
+            let settle = base + [("stopKind", "votes"), ("stopVotes", "1")]
+            #expect(
+                try await client.postForm("/owner/decks/lunch/settings", OwnerEditorTests.form(settle), headers: me)
+                    .status == .seeOther)
+            let card = try await client.postForm(
+                "/owner/decks/lunch/cards",
+                OwnerEditorTests.form([("csrf", csrf), ("title", "Ramen"), ("accent", "")]),
+                headers: me)
+            #expect(card.status == .seeOther)
+            let ramen = try #require(try await client.cardIds("lunch").first)
+            try await Self.like(client, "lunch", ramen, by: "ann")
+            let dashboard = try await client.get("/owner", headers: me).text
+            #expect(dashboard.contains(#"<span class="badge ok decided">Decided</span>"#))
+        }
+    }
+}
