@@ -70,6 +70,7 @@ public func buildApplication(
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(store: store)
+    let notices: any DeckNoticeSink = LoggedNotices(logger: logger)
     let metrics = AppMetrics(registry: metricsRegistry)
     let writer = SwipeWriter(store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics)
     let swipes = SwipeService(
@@ -113,19 +114,24 @@ public func buildApplication(
 
     DecksController(store: store, catalog: catalog, access: access, decoding: decoding, clock: clock).register(
         on: router)
-    CardsController(store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock)
-        .register(on: router)
+    let names = ParticipantNames(signer: signer, store: store)
+    let knownAnswers = KnownAnswers(store: store, notices: notices, names: names)
+    CardsController(
+        store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, knownAnswers: knownAnswers,
+        clock: clock
+    )
+    .register(on: router)
     AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
     SwipesController(
-        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter, clock: clock
+        store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter,
+        knownAnswers: knownAnswers, clock: clock
     ).register(on: router)
     let live = LiveResults(
         store: store, catalog: catalog, interval: config.liveInterval,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
-    let names = ParticipantNames(signer: signer, store: store)
     let clusters = ClusterGuard(store: store)
     ResultsController(
         store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names,
@@ -133,9 +139,10 @@ public func buildApplication(
     )
     .register(on: router)
     ExportsController(store: store, access: access, names: names).register(on: router)
+    QualityController(store: store, access: access, names: names).register(on: router)
     PageController(
         store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
-        admissions: admissions,
+        admissions: admissions, knownAnswers: knownAnswers,
         clock: clock
     )
     .register(on: router)

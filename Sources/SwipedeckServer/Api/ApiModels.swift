@@ -23,12 +23,14 @@ struct DeckJSON: ResponseEncodable {
     let joinLimit: Int?
     /// Whether `/` lists the deck (while open, with cards, for anyone with the link).
     let listed: Bool
+    /// Quality control with known-answer cards (`QualitySettings`, defaults until set).
+    let quality: QualitySettings
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order,
             countedInputs, access,
-            joinLimit, listed, links
+            joinLimit, listed, quality, links
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -48,6 +50,7 @@ struct DeckJSON: ResponseEncodable {
         try c.encode(access, forKey: .access)
         try c.encode(joinLimit, forKey: .joinLimit)  // null when there is none, not absent
         try c.encode(listed, forKey: .listed)
+        try c.encode(quality, forKey: .quality)
         try c.encode(links, forKey: .links)
     }
 
@@ -67,6 +70,7 @@ struct DeckJSON: ResponseEncodable {
         access = d.access.rawValue
         joinLimit = d.joinLimit
         listed = d.listed
+        quality = d.qualitySettings
         links = [
             "page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards",
             "results": "/api/v1/decks/\(d.slug)/results",
@@ -91,8 +95,12 @@ struct CardJSON: ResponseEncodable {
     let revision: Int
     /// Archived cards are dealt to nobody; their swipes stay.
     let archived: Bool
+    /// The known answer (`NewCard.answer`): in the owner's answers only, never dealt to swipers.
+    let answer: Decision?
 
-    init(_ c: Card, deck: String) {
+    /// `withAnswer`: whether the reader manages the deck (a swiper who saw the answer would
+    /// copy it, and known-answer cards would check nothing).
+    init(_ c: Card, deck: String, withAnswer: Bool = false) {
         id = c.id
         position = c.position
         title = c.title
@@ -105,6 +113,7 @@ struct CardJSON: ResponseEncodable {
         detail = "/d/\(deck)/cards/\(c.id)"
         revision = c.revision
         archived = c.archivedAt != nil
+        answer = withAnswer ? c.answer : nil
     }
 }
 
@@ -153,7 +162,11 @@ struct SwipeJSON: Encodable, Sendable {
     }
 }
 
-struct SwipeEnvelope: ResponseEncodable { let swipe: SwipeJSON }
+struct SwipeEnvelope: ResponseEncodable {
+    let swipe: SwipeJSON
+    /// Right or wrong on a known-answer card, when the deck's mode tells the swiper (201 only).
+    var feedback: KnownAnswerFeedback? = nil
+}
 
 struct BatchItemResult: Encodable, Sendable {
     struct ErrorJSON: Encodable, Sendable {
@@ -165,12 +178,15 @@ struct BatchItemResult: Encodable, Sendable {
     let swipe: SwipeJSON?
     let replayed: Bool
     let error: ErrorJSON?
+    /// As `SwipeEnvelope.feedback`.
+    let feedback: KnownAnswerFeedback?
 
-    init(status: Int, swipe: SwipeJSON?, replayed: Bool, error: ErrorJSON?) {
+    init(status: Int, swipe: SwipeJSON?, replayed: Bool, error: ErrorJSON?, feedback: KnownAnswerFeedback? = nil) {
         self.status = status
         self.swipe = swipe
         self.replayed = replayed
         self.error = error
+        self.feedback = feedback
     }
 
     init(_ e: ApiError) {
@@ -186,7 +202,12 @@ extension SwipeEnvelope {
     /// Swift's shortest round-trip spelling). Written by hand because this answers every swipe
     /// and `JSONEncoder` was a measurable share of the route's CPU.
     var json: String {
-        var o = "{\"swipe\":{"
+        var o = "{"
+        if let f = feedback {
+            o += "\"feedback\":{\"answer\":" + Self.string(f.answer.rawValue) + ",\"correct\":" + (f.correct ? "true" : "false")
+            o += "},"
+        }
+        o += "\"swipe\":{"
         let s = swipe
         o += "\"card\":\(s.card),\"createdAt\":"
         o += Self.number(s.createdAt)
@@ -247,3 +268,4 @@ extension SwipeEnvelope {
 
 extension ResultsReport: ResponseEncodable {}
 extension ParticipantReport: ResponseEncodable {}
+extension QualityReport: ResponseEncodable {}

@@ -9,6 +9,8 @@ struct CardsController: Sendable {
     let access: DeckAccess
     let swipes: SwipeService
     let decoding: RequestDecoding
+    /// Deals known-answer cards at the deck's share.
+    let knownAnswers: KnownAnswers
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -35,10 +37,12 @@ struct CardsController: Sendable {
             named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let order = deck.cardOrder
-        let (cards, remaining) = try await store.unswipedCards(
+        let (page, remaining) = try await store.unswipedCards(
             deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
+        // The cursor is the page's last card in the deck's order, whatever was dealt around it.
         let next =
-            remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
+            remaining > page.count ? page.last.map { String(order.sortKey($0, participant: participant)) } : nil
+        let cards = try await knownAnswers.dealt(page, deck: deck, participant: participant)
         return CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining)
     }
 
@@ -50,14 +54,14 @@ struct CardsController: Sendable {
         let stored = try await store.addCard(card, deckId: deck.id, by: context.owner?.ownerId, now: clock())
         return EditedResponse(
             status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id)"],
-            response: CardJSON(stored, deck: slug))
+            response: CardJSON(stored, deck: slug, withAnswer: true))
     }
 
     @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let patch = try await decoding.decodeJSON(CardPatch.self, from: request)
         let stored = try await store.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
-        return CardJSON(stored, deck: slug)
+        return CardJSON(stored, deck: slug, withAnswer: true)
     }
 
     @Sendable func archiveCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
@@ -71,7 +75,7 @@ struct CardsController: Sendable {
     func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let stored = try await store.setArchived(cardId: card.id, archived, by: context.owner?.ownerId, now: clock())
-        return CardJSON(stored, deck: slug)
+        return CardJSON(stored, deck: slug, withAnswer: true)
     }
 
     struct MoveBody: Decodable { let index: Int }
@@ -81,7 +85,7 @@ struct CardsController: Sendable {
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
         try await store.moveCard(cardId: card.id, to: body.index, by: context.owner?.ownerId, now: clock())
         guard let moved = try await store.card(id: card.id) else { throw ApiError.notFound("card") }
-        return CardJSON(moved, deck: slug)
+        return CardJSON(moved, deck: slug, withAnswer: true)
     }
 
     /// The `:deck` the request manages and its `:card` (404 when the card is another deck's).

@@ -73,6 +73,9 @@ public struct NewDeck: Sendable, Hashable, Codable {
     /// Whether the front page (`/`) lists the deck while it is open, has an active card and takes
     /// anyone with the link; an unlisted deck is reached by its link only. Default true.
     public var listed: Bool = true
+    /// Quality control with known-answer cards; nil until the owner sets it (`qualitySettings`
+    /// reads the defaults then).
+    public var quality: QualitySettings?
 
     public init(
         slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,
@@ -114,6 +117,9 @@ extension Deck {
 }
 
 extension NewDeck {
+    /// The deck's quality control (`quality`, or the defaults).
+    public var qualitySettings: QualitySettings { quality ?? QualitySettings() }
+
     /// The deck's profile (falls back to `standard` for a name no longer known).
     public var swipeProfile: SwipeProfile { SwipeProfile.named(profile) ?? .standard }
 

@@ -24,6 +24,8 @@ public struct DeckPatch: Sendable, Decodable {
     public var joinLimit: Int??
     /// Whether `/` lists the deck (`Deck.listed`).
     public var listed: Bool?
+    /// Quality control: the fields given replace the deck's, the others stay.
+    public var quality: QualityPatch?
     /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
     /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
     public static let maxJoinLimit = 10_000
@@ -32,7 +34,7 @@ public struct DeckPatch: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs,
-            access, joinLimit, listed
+            access, joinLimit, listed, quality
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,12 +52,13 @@ public struct DeckPatch: Sendable, Decodable {
         if c.contains(.access) { access = try c.decode(String.self, forKey: .access) }  // null is no mode: malformed
         if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
         listed = try c.decodeIfPresent(Bool.self, forKey: .listed)
+        quality = try c.decodeIfPresent(QualityPatch.self, forKey: .quality)
     }
 
     /// `deck` with the patch applied, if every rule holds.
     /// - Throws: `ApiError.invalidField` naming the rule (`invalid_title`, `invalid_description`,
     ///   `unknown_profile`, `invalid_label`, `invalid_quota`, `invalid_order`, `invalid_counted_inputs`,
-    ///   `invalid_access`, `invalid_join_limit`). A deck that needs an access secret and has none
+    ///   `invalid_access`, `invalid_join_limit`, `invalid_quality`). A deck that needs an access secret and has none
     ///   (made before access modes) gets one.
     public func applied(to deck: Deck) throws(ApiError) -> Deck {
         Deck(id: deck.id, try applied(to: deck.content))
@@ -139,6 +142,13 @@ public struct DeckPatch: Sendable, Decodable {
             d.joinLimit = joinLimit
         }
         if let listed { d.listed = listed }
+        if let quality {
+            let settings = quality.applied(to: d.qualitySettings)
+            if let problem = settings.problem {
+                throw fail("invalid_quality", "quality.\(problem.field): \(problem.message)")
+            }
+            d.quality = settings
+        }
         return d
     }
 }

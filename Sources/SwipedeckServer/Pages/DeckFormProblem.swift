@@ -5,6 +5,8 @@ import Foundation
 struct DeckFormProblem: Sendable, Equatable {
     enum Field: Sendable, Equatable {
         case title, slug, description, labels, counted, quota, joinLimit, other
+        /// A field of the quality control fieldset, named as in `QualitySettings` (`knownShare`, …).
+        case quality(String)
     }
 
     let field: Field
@@ -43,6 +45,12 @@ struct DeckFormProblem: Sendable, Equatable {
             self.init(
                 field: .joinLimit,
                 sentence: "Write a whole number of people, or leave it empty for the server's budget.")
+        case "invalid_quality":
+            // The message is "quality.<field>: <sentence>" (`DeckPatch`, `QualityForm.patch`).
+            let parts = error.message.split(separator: ":", maxSplits: 1)
+            let field = parts.first.map { String($0.dropFirst("quality.".count)) } ?? ""
+            let sentence = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : error.message
+            self.init(field: .quality(field), sentence: sentence)
         default: self.init(field: .other, sentence: error.message)
         }
     }

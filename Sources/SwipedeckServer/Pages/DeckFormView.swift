@@ -55,6 +55,8 @@ struct DeckFormView {
     var countedError: String?
     var quotaError: String?
     var joinLimitError: String?
+    /// The quality control fieldset (known-answer cards).
+    var quality = QualityForm(QualitySettings())
 
     /// The form with `problem`'s sentence next to its field (nil for a problem of no field: the
     /// page says it at the top).
@@ -68,6 +70,7 @@ struct DeckFormView {
         case .counted: form.countedError = problem.sentence
         case .quota: form.quotaError = problem.sentence
         case .joinLimit: form.joinLimitError = problem.sentence
+        case .quality(let field): form.quality = quality.showing(field: field, problem.sentence)
         case .other: break
         }
         return form
@@ -90,6 +93,7 @@ struct DeckFormView {
             access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
+        quality = QualityForm(deck.qualitySettings)
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -107,6 +111,7 @@ struct DeckFormView {
             order: form["order"] ?? CardOrder.listed.rawValue,
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
+        quality = QualityForm(form: form)
     }
 
     init(
@@ -162,6 +167,7 @@ struct DeckFormView {
             try wholeNumber(
                 form["joinLimit"], code: "invalid_join_limit",
                 "People who may join at once must be a whole number, or empty for the server's budget."))
+        patch.quality = try QualityForm.patch(form)
         return patch
     }
 

@@ -12,6 +12,8 @@ struct PageController: Sendable {
     /// Lockstep clusters leave the ranking before it is read.
     let clusters: ClusterGuard
     let admissions: Admissions
+    /// Deals known-answer cards at the deck's share.
+    let knownAnswers: KnownAnswers
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -50,9 +52,10 @@ struct PageController: Sendable {
         let profile = deck.swipeProfile
         let order = deck.cardOrder
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
-        let (cards, remaining) = try await store.unswipedCards(
+        let (page, remaining) = try await store.unswipedCards(
             deckId: deck.id, participant: participant, order: order, after: -1,
             limit: profile.stack.visible + Self.bufferedCards)
+        let cards = try await knownAnswers.dealt(page, deck: deck, participant: participant)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
@@ -97,7 +100,7 @@ struct PageController: Sendable {
             ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
-            ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
+            ctx["cursor"] = page.last.map { order.sortKey($0, participant: participant) } ?? -1
             ctx["showResults"] = showResults
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
             ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))
@@ -312,6 +315,9 @@ struct PageController: Sendable {
                 ]
             }
             ctx["hasClusters"] = !found.isEmpty
+            let quality = try await QualityReport.read(
+                deck, store: store, names: ParticipantNames(signer: swipes.signer, store: store))
+            ctx.merge(QualityView.context(quality)) { _, new in new }
         }
         ctx["pageTitle"] = "Results · \(deck.title)"
         return try renderer.page("results", ctx)

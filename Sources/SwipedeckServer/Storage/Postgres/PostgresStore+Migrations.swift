@@ -138,6 +138,16 @@ extension PostgresStore {
         // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
         // (SQLite's v9-deck-listed).
         ("v6-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
+        // Known-answer cards (`NewCard.answer`, a `Decision`'s raw value) and a deck's quality
+        // control (`NewDeck.quality`, `QualitySettings` as JSON; NULL reads as the defaults)
+        // (SQLite's v12-known-answers).
+        (
+            "v9-known-answers",
+            """
+            ALTER TABLE cards ADD COLUMN answer text;
+            ALTER TABLE decks ADD COLUMN quality text
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

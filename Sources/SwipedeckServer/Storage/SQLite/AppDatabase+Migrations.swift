@@ -149,6 +149,15 @@ extension AppDatabase {
         m.registerMigration("v9-deck-listed") { db in
             try db.execute(sql: "ALTER TABLE decks ADD COLUMN listed BOOLEAN NOT NULL DEFAULT 1")
         }
+        // Known-answer cards (`NewCard.answer`, a `Decision`'s raw value) and a deck's quality
+        // control (`NewDeck.quality`, `QualitySettings` as JSON; NULL reads as the defaults).
+        m.registerMigration("v12-known-answers") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE cards ADD COLUMN answer TEXT;
+                    ALTER TABLE decks ADD COLUMN quality TEXT;
+                    """)
+        }
         return m
     }
 }
