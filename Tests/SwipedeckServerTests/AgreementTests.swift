@@ -132,7 +132,8 @@ struct AgreementTests {
         #expect(r.cards[0].answer == .right && r.cards[1].answer == nil)
         #expect(r.knownAnswerCards == 1)
         #expect(r.cards[0].agreement == Agreement.cardAgreement([1, 2, 0, 0, 0, 0, 0, 0]))
-        #expect(r.krippendorffAlpha == Agreement.krippendorffAlpha([[1, 2, 0, 0, 0, 0, 0, 0], [2, 1, 0, 0, 0, 0, 0, 0]]))
+        #expect(
+            r.krippendorffAlpha == Agreement.krippendorffAlpha([[1, 2, 0, 0, 0, 0, 0, 0], [2, 1, 0, 0, 0, 0, 0, 0]]))
     }
 
     @Test("the flag rule needs the minimum of known answers and an upper bound under the threshold")

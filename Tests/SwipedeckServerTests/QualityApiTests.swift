@@ -14,7 +14,8 @@ import Testing
 @Suite("Quality control: known answers, flags, agreement")
 struct QualityApiTests {
     static func patch(_ client: any TestClientProtocol, _ uri: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(uri: uri, method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
+        try await client.execute(
+            uri: uri, method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
     }
 
     /// A labelling deck `slug`: cards "gold 1…n" with answer `right`, then "plain 1…m" without.
@@ -102,7 +103,8 @@ struct QualityApiTests {
     @Test("silent mode tells nothing; training tells only during the first N decisions")
     func silentAndTraining() async throws {
         try await withApp { client, _ in
-            let (gold, _) = try await Self.labellingDeck(client, "sil", gold: 1, plain: 0, quality: #"{"mode":"silent"}"#)
+            let (gold, _) = try await Self.labellingDeck(
+                client, "sil", gold: 1, plain: 0, quality: #"{"mode":"silent"}"#)
             let silent = try await client.swipe("sil", card: gold[0], direction: "right", participant: "ann")
             #expect(silent.status == .created)
             #expect(try silent.json()["feedback"].isNull)
@@ -125,8 +127,9 @@ struct QualityApiTests {
                 client, "rep", gold: 2, plain: 2, quality: #"{"minKnownSwipes":2,"accuracyThreshold":0.9}"#)
             // ann and bob answer the known cards right, cat wrong; on the plain cards ann and bob
             // agree, cat does not.
-            for (who, onGold, onPlain) in [("ann", "right", "right"), ("bob", "right", "right"), ("cat", "left", "left")]
-            {
+            for (who, onGold, onPlain) in [
+                ("ann", "right", "right"), ("bob", "right", "right"), ("cat", "left", "left"),
+            ] {
                 for card in gold + plain {
                     let direction = gold.contains(card) ? onGold : onPlain
                     let r = try await client.swipe(
@@ -183,14 +186,16 @@ struct QualityApiTests {
                 quality: #"{"minKnownSwipes":2,"accuracyThreshold":0.9,"excludeFlagged":true}"#)
             let careless = try await identity("cal", in: "ex", env)
             for card in gold.prefix(2) {
-                let r = try await client.swipe("ex", card: card, direction: "left", trace: leftDrag(), participant: "cal")
+                let r = try await client.swipe(
+                    "ex", card: card, direction: "left", trace: leftDrag(), participant: "cal")
                 #expect(r.status == .created)
             }
             let report = try await client.get("/api/v1/decks/ex/participants/\(careless)", headers: admin).json()
             #expect(report["excluded"].bool == true)
             #expect(report["exclusionReason"].string == KnownAnswers.exclusionReason)
             // The owner lifts it: a later wrong answer does not exclude again.
-            let lifted = try await client.postJSON("/api/v1/decks/ex/participants/\(careless)/include", "", headers: admin)
+            let lifted = try await client.postJSON(
+                "/api/v1/decks/ex/participants/\(careless)/include", "", headers: admin)
             #expect(lifted.status == .ok, "\(lifted.text)")
             _ = try await client.swipe("ex", card: gold[2], direction: "left", trace: leftDrag(), participant: "cal")
             let after = try await client.get("/api/v1/decks/ex/participants/\(careless)", headers: admin).json()
@@ -201,7 +206,9 @@ struct QualityApiTests {
                 _ = try await client.swipe("ex", card: card, direction: "right", participant: "kim")
             }
             let kim = try await identity("kim", in: "ex", env)
-            #expect(try await client.get("/api/v1/decks/ex/participants/\(kim)", headers: admin).json()["excluded"].bool == false)
+            #expect(
+                try await client.get("/api/v1/decks/ex/participants/\(kim)", headers: admin).json()["excluded"].bool
+                    == false)
         }
     }
 
@@ -238,8 +245,11 @@ struct QualityApiTests {
     func dealing() async throws {
         try await withApp { client, _ in
             // 6 ordinary cards, then 2 known-answer ones listed last.
-            let cards = (1...6).map { ["title": "plain \($0)"] } + (1...2).map { ["title": "gold \($0)", "answer": "left"] }
-            #expect(try await client.createDeck(try jsonString(["slug": "deal", "title": "D", "cards": cards])).status == .created)
+            let cards =
+                (1...6).map { ["title": "plain \($0)"] } + (1...2).map { ["title": "gold \($0)", "answer": "left"] }
+            #expect(
+                try await client.createDeck(try jsonString(["slug": "deal", "title": "D", "cards": cards])).status
+                    == .created)
             _ = try await Self.patch(client, "/api/v1/decks/deal", #"{"quality":{"knownShare":0.25}}"#)
             func titles(_ who: String, limit: Int) async throws -> [String] {
                 let r = try await client.get("/api/v1/decks/deal/cards?limit=\(limit)&participant=\(pid(who))")
@@ -249,22 +259,29 @@ struct QualityApiTests {
             #expect(
                 try await titles("ann", limit: 8)
                     == ["plain 1", "plain 2", "plain 3", "gold 1", "plain 4", "plain 5", "plain 6", "gold 2"])
-            _ = try await Self.patch(client, "/api/v1/decks/deal", #"{"quality":{"mode":"training","trainingCards":1,"knownShare":0}}"#)
+            _ = try await Self.patch(
+                client, "/api/v1/decks/deal", #"{"quality":{"mode":"training","trainingCards":1,"knownShare":0}}"#)
             #expect(try await titles("bob", limit: 2) == ["gold 1", "plain 1", "plain 2"])
             // Once bob decided the training card, his next cards are in the deck's order.
             let ids = try await Self.idsByTitle(client, "deal")
-            #expect(try await client.swipe("deal", card: try #require(ids["gold 1"]), direction: "left", trace: leftDrag(), participant: "bob").status == .created)
+            #expect(
+                try await client.swipe(
+                    "deal", card: try #require(ids["gold 1"]), direction: "left", trace: leftDrag(), participant: "bob"
+                ).status == .created)
             #expect(try await titles("bob", limit: 2) == ["plain 1", "plain 2"])
         }
     }
 
-    @Test("owner console: quality settings in the deck form, refusals next to their field; the known answer in the card editor; κ, α and accuracy on the results page")
+    @Test(
+        "owner console: quality settings in the deck form, refusals next to their field; the known answer in the card editor; κ, α and accuracy on the results page"
+    )
     func console() async throws {
         try await withApp { client, env in
             let (me, csrf, ids) = try await OwnerConsoleTests.lunch(client, env, "qa", ["Ramen", "Tacos"])
             let editor = try await client.get("/owner/decks/lunch", headers: me).text
             #expect(editor.contains(#"<input type="hidden" name="quality" value="1">"#))
-            #expect(editor.contains(#"id="knownShare" name="knownShare" inputmode="numeric" pattern="[0-9]*" value="10""#))
+            #expect(
+                editor.contains(#"id="knownShare" name="knownShare" inputmode="numeric" pattern="[0-9]*" value="10""#))
             let fields = OwnerEditorTests.deckFields.filter { $0.0 != "slug" }
             let quality = [
                 ("quality", "1"), ("knownShare", "20"), ("qualityMode", "feedback"), ("trainingCards", "5"),
@@ -275,7 +292,8 @@ struct QualityApiTests {
             #expect(saved.status == .seeOther, "\(saved.text.prefix(400))")
             let deck = try await client.get("/api/v1/decks/lunch", headers: me).json()
             #expect(deck["quality"]["knownShare"].double == 0.2 && deck["quality"]["mode"].string == "feedback")
-            #expect(deck["quality"]["accuracyThreshold"].double == 0.8 && deck["quality"]["excludeFlagged"].bool == true)
+            #expect(
+                deck["quality"]["accuracyThreshold"].double == 0.8 && deck["quality"]["excludeFlagged"].bool == true)
             for (value, sentence) in [
                 ("150", "The share of known-answer cards must be between 0 and 100 %."),
                 ("lots", "Write the share of known-answer cards as a whole percentage, 0 to 100."),
@@ -284,13 +302,19 @@ struct QualityApiTests {
                 let refused = try await client.postForm(
                     "/owner/decks/lunch/settings", OwnerEditorTests.form([("csrf", csrf)] + fields + bad), headers: me)
                 #expect(refused.status == .badRequest)
-                #expect(refused.text.contains(#"<p class="field-error" id="known-share-error">\#(sentence)</p>"#), "\(value)")
-                #expect(refused.text.contains(#"value="\#(value)" aria-invalid="true" aria-describedby="known-share-error""#))
+                #expect(
+                    refused.text.contains(#"<p class="field-error" id="known-share-error">\#(sentence)</p>"#),
+                    "\(value)")
+                #expect(
+                    refused.text.contains(
+                        #"value="\#(value)" aria-invalid="true" aria-describedby="known-share-error""#))
             }
             // A form without the fieldset (another client) leaves the settings as they are.
             _ = try await client.postForm(
                 "/owner/decks/lunch/settings", OwnerEditorTests.form([("csrf", csrf)] + fields), headers: me)
-            #expect(try await client.get("/api/v1/decks/lunch", headers: me).json()["quality"]["excludeFlagged"].bool == true)
+            #expect(
+                try await client.get("/api/v1/decks/lunch", headers: me).json()["quality"]["excludeFlagged"].bool
+                    == true)
             // The card editor offers the deck's directions by label and stores the choice.
             let cardPage = try await client.get("/owner/decks/lunch/cards/\(ids[0])", headers: me).text
             #expect(cardPage.contains(#"<option value="" selected>No known answer</option>"#))
@@ -305,11 +329,13 @@ struct QualityApiTests {
             // Results: the quality section with κ, α and each participant's accuracy.
             for who in ["ann", "bob"] {
                 _ = try await client.swipe("lunch", card: ids[0], direction: "right", participant: who)
-                _ = try await client.swipe("lunch", card: ids[1], direction: "left", trace: leftDrag(), participant: who)
+                _ = try await client.swipe(
+                    "lunch", card: ids[1], direction: "left", trace: leftDrag(), participant: who)
             }
             let results = try await client.get("/d/lunch/results", headers: me).text
             #expect(results.contains("<h2>Agreement and known answers</h2>"))
-            #expect(results.contains(#"Krippendorff's α: <b data-stat="alpha">1.00"#), "two raters agreeing on both cards")
+            #expect(
+                results.contains(#"Krippendorff's α: <b data-stat="alpha">1.00"#), "two raters agreeing on both cards")
             #expect(results.contains(#"<td data-label="accuracy">100 % of 1 ("#))
             #expect(results.contains("1 known-answer card; 0 people flagged"))
         }

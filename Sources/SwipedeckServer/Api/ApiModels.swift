@@ -204,7 +204,9 @@ extension SwipeEnvelope {
     var json: String {
         var o = "{"
         if let f = feedback {
-            o += "\"feedback\":{\"answer\":" + Self.string(f.answer.rawValue) + ",\"correct\":" + (f.correct ? "true" : "false")
+            o +=
+                "\"feedback\":{\"answer\":" + Self.string(f.answer.rawValue) + ",\"correct\":"
+                + (f.correct ? "true" : "false")
             o += "},"
         }
         o += "\"swipe\":{"

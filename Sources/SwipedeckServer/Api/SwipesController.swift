@@ -41,7 +41,8 @@ struct SwipesController: Sendable {
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
             headers.append(contentsOf: extra)
             let envelope = SwipeEnvelope(swipe: SwipeJSON(s, deck: slug), feedback: feedback)
-            return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: envelope.json)))
+            return Response(
+                status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: envelope.json)))
         }
         switch outcome {
         case .created(let s):

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SwipePhysics
+import Synchronization
 
 /// What a swiper is told after a swipe on a known-answer card in `feedback` or `training` mode
 /// (the swipe's 201 body carries it as `feedback`).
@@ -72,7 +72,8 @@ public final class KnownAnswers: Sendable {
         let byCard = try await answers(of: deck)
         guard let answer = byCard[swipe.cardId] else { return nil }
         let settings = deck.qualitySettings
-        let history = try await store.history(deckId: deck.id, participant: swipe.participantId, limit: Self.historyLimit)
+        let history = try await store.history(
+            deckId: deck.id, participant: swipe.participantId, limit: Self.historyLimit)
         var known = 0
         var correct = 0
         for entry in history {

@@ -161,7 +161,7 @@ public struct QualityReport: Sendable, Encodable {
         }
         participants.sort { a, b in
             switch (a.accuracy, b.accuracy) {
-            case let (x?, y?) where x != y: return x < y
+            case (let x?, let y?) where x != y: return x < y
             case (nil, _?): return false
             case (_?, nil): return true
             default: return a.participant < b.participant
@@ -175,7 +175,8 @@ public struct QualityReport: Sendable, Encodable {
         let kappa = Agreement.fleissKappa(table)
         fleissKappa = kappa
         fleissKappaInterval =
-            kappa == nil ? nil : Agreement.interval(of: { Agreement.fleissKappa($0)?.value }, over: rated, resamples: resamples)
+            kappa == nil
+            ? nil : Agreement.interval(of: { Agreement.fleissKappa($0)?.value }, over: rated, resamples: resamples)
         let alpha = Agreement.krippendorffAlpha(table)
         krippendorffAlpha = alpha
         krippendorffAlphaInterval =

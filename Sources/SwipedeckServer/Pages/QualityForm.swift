@@ -61,18 +61,23 @@ struct QualityForm {
         guard form["quality"] != nil else { return nil }
         func whole(_ name: String, _ sentence: String) throws(ApiError) -> Int {
             let text = (form[name] ?? "").trimmingCharacters(in: .whitespaces)
-            guard let n = Int(text) else { throw .invalidField(code: "invalid_quality", message: "quality.\(name): \(sentence)") }
+            guard let n = Int(text) else {
+                throw .invalidField(code: "invalid_quality", message: "quality.\(name): \(sentence)")
+            }
             return n
         }
         var patch = QualityPatch()
         patch.knownShare =
-            Double(try whole("knownShare", "Write the share of known-answer cards as a whole percentage, 0 to 100.")) / 100
+            Double(try whole("knownShare", "Write the share of known-answer cards as a whole percentage, 0 to 100."))
+            / 100
         patch.mode = form["qualityMode"].flatMap(KnownAnswerMode.init(rawValue:))
         patch.trainingCards = try whole("trainingCards", "Write how many training cards come first, 0 to 100.")
         patch.accuracyThreshold =
-            Double(try whole("accuracyThreshold", "Write the accuracy threshold as a whole percentage, 0 to 100.")) / 100
+            Double(try whole("accuracyThreshold", "Write the accuracy threshold as a whole percentage, 0 to 100."))
+            / 100
         patch.minKnownSwipes = try whole(
-            "minKnownSwipes", "Write how many known-answer cards someone decides before they can be flagged, 1 to 1000.")
+            "minKnownSwipes", "Write how many known-answer cards someone decides before they can be flagged, 1 to 1000."
+        )
         patch.excludeFlagged = form.checked("excludeFlagged")
         return patch
     }

@@ -12,7 +12,8 @@ enum QualityView {
             guard let v else { return "not enough ratings yet" }
             let point = String(format: "%.2f", v)
             guard let range else { return point }
-            return "\(point) (95 % interval \(String(format: "%.2f", range.lower)) to \(String(format: "%.2f", range.upper)))"
+            return
+                "\(point) (95 % interval \(String(format: "%.2f", range.lower)) to \(String(format: "%.2f", range.upper)))"
         }
         let rows = r.participants.prefix(shownParticipants).map { p -> [String: Any] in
             let accuracy =
@@ -31,7 +32,8 @@ enum QualityView {
         return [
             "kappa": statistic(r.fleissKappa?.value, r.fleissKappaInterval),
             "alpha": statistic(r.krippendorffAlpha, r.krippendorffAlphaInterval),
-            "knownAnswerCards": r.knownAnswerCards == 1 ? "1 known-answer card" : "\(r.knownAnswerCards) known-answer cards",
+            "knownAnswerCards": r.knownAnswerCards == 1
+                ? "1 known-answer card" : "\(r.knownAnswerCards) known-answer cards",
             "qualityRows": rows, "hasQualityRows": !rows.isEmpty,
             "flaggedPeople": flagged == 1 ? "1 person" : "\(flagged) people",
         ]

@@ -47,7 +47,8 @@ extension AppDatabase {
                 c.answer = card.answer
                 try db.execute(sql: "UPDATE cards SET answer = ? WHERE id = ?", arguments: [c.answer, id])
                 try Self.touchDeck(
-                    db, deckId: c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"answer\":true}",
+                    db, deckId: c.deckId, ownerId: ownerId, kind: .cardEdited,
+                    detail: "{\"card\":\(id),\"answer\":true}",
                     now: now)
                 return c
             }
