@@ -149,6 +149,16 @@ struct AgreementTests {
         #expect(!QualityReport.isFlagged(correct: 0, known: 50, settings: s), "threshold 0 flags nobody")
     }
 
+    @Test("a CSV import's answer column makes known-answer cards; a bad answer names the card")
+    func csvAnswers() throws {
+        let text = "title,answer\r\nSharp,right\r\nBlurry,left\r\nUnknown,\r\n"
+        let input = try DeckCSV.parse(text, slug: "lab", title: "Lab", profile: "standard")
+        let (_, cards) = try input.validated(now: 0)
+        #expect(cards.map(\.answer) == [.right, .left, nil])
+        let bad = try DeckCSV.parse("title,answer\r\nX,sideways\r\n", slug: "lab", title: "Lab", profile: "standard")
+        #expect(throws: ApiError.self) { try bad.validated(now: 0) }
+    }
+
     @Test("feedback by mode: silent never, feedback always, training for the first N decisions")
     func feedbackModes() {
         var s = QualitySettings()
