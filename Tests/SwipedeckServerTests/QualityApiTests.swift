@@ -97,6 +97,18 @@ struct QualityApiTests {
             let ordinary = try await client.swipe("fb", card: plain[0], direction: "right", participant: "ann")
             #expect(ordinary.status == .created)
             #expect(try ordinary.json()["feedback"].isNull, "\(ordinary.text)")
+            // A batch item carries its own feedback.
+            let items = try [gold[0], plain[0]].map { card in
+                try swipeBody(card: card, direction: "left", trace: leftDrag(), participant: "bea")
+            }
+            let batch = try await client.postJSON(
+                "/api/v1/decks/fb/swipes/batch", #"{"swipes":[\#(items.joined(separator: ","))]}"#)
+            #expect(batch.status == .ok, "\(batch.text)")
+            let results = try batch.json()["results"].array
+            #expect(results.map { $0["status"].int } == [201, 201])
+            #expect(
+                results[0]["feedback"]["correct"].bool == false && results[0]["feedback"]["answer"].string == "right")
+            #expect(results[1]["feedback"].isNull)
         }
     }
 
