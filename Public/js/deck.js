@@ -256,6 +256,7 @@ export function createDeckPage(root, profile, browser) {
     }
   }
 
+  // The server's answer to a delivered item. A 201 may carry known-answer feedback (tellFeedback).
   // Refused (422: by the model; 409: already swiped, closed, past the quota; …): say why; a card the
   // model rejected comes back if it is not back already. A closed deck or a reached quota is a state
   // of the page, not a toast per card: the card comes back and the state's panel says why.

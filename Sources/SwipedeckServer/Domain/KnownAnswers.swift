@@ -16,7 +16,8 @@ public struct KnownAnswerFeedback: Sendable, Hashable, Encodable {
 /// becomes flagged by that swipe is posted once as `participant.flagged` (the swipe that makes the
 /// rule hold posts it; the ones after, with the rule still holding, do not) and, when the deck
 /// excludes flagged participants, excluded with the owner's own exclusion (its event included),
-/// unless the owner lifted an exclusion of theirs before.
+/// unless the owner lifted an exclusion of theirs before. Undo and flip are not checked again (the
+/// quality report reads the live swipes whenever it is read).
 public final class KnownAnswers: Sendable {
     private let store: any Store
     private let notices: any DeckNoticeSink
