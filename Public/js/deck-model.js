@@ -125,6 +125,19 @@ export function refusalMessage(answer, status, isUndo) {
 }
 
 /**
+ * What the status line says after a swipe on a known-answer card: `feedback` the 201 body's
+ * {correct, answer} (absent: nothing to say, ''), `labels` the deck's overlay labels.
+ */
+export function feedbackMessage(feedback, labels) {
+  if (!feedback) {
+    return '';
+  }
+  // A diagonal's label is its side's (overlayFamily), as NewDeck.label(for:) names it.
+  const label = labels[overlayFamily(feedback.answer)];
+  return feedback.correct ? `Right: ${label}.` : `Not quite: the answer was ${label}.`;
+}
+
+/**
  * The banner above the stack while swipes cannot be sent, or '' when none shows: `offline` the
  * browser's own word, `unreachable` the last delivery got no answer, `joining` no participant id yet;
  * `waiting` the swipes queued here.

@@ -11,8 +11,8 @@
 // delivery of the queue (deck-delivery.js over queue.js), the status line (toast.js). The pure
 // helpers are deck-model.js. The browser's parts are gathered once, at the end of this file.
 import {
-  cardsLeft, isRefusal, mayActWithoutDrag, refetchDelayMs, refusalEffect, refusalMessage, requestTimeoutMs,
-  stackState,
+  cardsLeft, feedbackMessage, isRefusal, mayActWithoutDrag, refetchDelayMs, refusalEffect, refusalMessage,
+  requestTimeoutMs, stackState,
 } from './deck-model.js';
 import { createControls } from './deck-controls.js';
 import { createDelivery } from './deck-delivery.js';
@@ -256,11 +256,16 @@ export function createDeckPage(root, profile, browser) {
     }
   }
 
+  // The server's answer to a delivered item. A 201 may carry known-answer feedback (tellFeedback).
   // Refused (422: by the model; 409: already swiped, closed, past the quota; …): say why; a card the
   // model rejected comes back if it is not back already. A closed deck or a reached quota is a state
   // of the page, not a toast per card: the card comes back and the state's panel says why.
   async function explainRefusal(item, response) {
     const status = response.status;
+    if (status === 201 && !item.undo) {
+      await tellFeedback(response);
+      return;
+    }
     if (!isRefusal(status, Boolean(item.undo))) {
       return;
     }
@@ -285,6 +290,18 @@ export function createDeckPage(root, profile, browser) {
       decided = Math.max(decided, quota ?? decided);
     }
     layout();
+  }
+
+  // A known-answer card in feedback or training mode: the 201 says whether the swipe was right, and
+  // the status line (an aria-live region) says it.
+  async function tellFeedback(response) {
+    // A 201 whose body is not JSON has nothing to tell.
+    const answer = await response.json().catch(() => null);
+    const labels = { left: settings.left, right: settings.right, up: settings.up, down: settings.down };
+    const message = feedbackMessage(answer?.feedback, labels);
+    if (message) {
+      say(message);
+    }
   }
 
   // Another tab queued, delivered or undid: drop the cards it decided, show what it changed.

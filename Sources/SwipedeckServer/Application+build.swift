@@ -123,21 +123,25 @@ public func buildApplication(
 
     DecksController(store: store, catalog: catalog, access: access, decoding: decoding, clock: clock).register(
         on: router)
-    CardsController(store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, clock: clock)
-        .register(on: router)
+    let names = ParticipantNames(signer: signer, store: store)
+    let knownAnswers = KnownAnswers(store: store, notices: notices, names: names)
+    CardsController(
+        store: store, catalog: catalog, access: access, swipes: swipes, decoding: decoding, knownAnswers: knownAnswers,
+        clock: clock
+    )
+    .register(on: router)
     AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
     let decisions = DeckDecisions(store: store, notices: notices, logger: logger)
     SwipesController(
         store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter,
-        decisions: decisions, clock: clock
+        decisions: decisions, knownAnswers: knownAnswers, clock: clock
     ).register(on: router)
     let live = LiveResults(
         store: store, catalog: catalog, interval: config.liveInterval,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
-    let names = ParticipantNames(signer: signer, store: store)
     let clusters = ClusterGuard(store: store)
     ResultsController(
         store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names,
@@ -150,9 +154,10 @@ public func buildApplication(
         store: store, access: access, decoding: decoding, targets: webhookTargets, swipeNotices: swipeNotices,
         clock: clock
     ).register(on: router)
+    QualityController(store: store, access: access, names: names).register(on: router)
     PageController(
         store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
-        admissions: admissions,
+        admissions: admissions, knownAnswers: knownAnswers,
         clock: clock
     )
     .register(on: router)

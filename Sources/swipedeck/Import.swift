@@ -5,7 +5,7 @@ import SwipedeckServer
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent)."
+            "Load a deck from a JSON file (a deck object, as POST /api/v1/decks takes) or a CSV file (header: title,subtitle,body,image,images,link,accent,answer)."
     )
 
     @Argument(help: "A .json or .csv file.") var file: String
@@ -31,7 +31,7 @@ struct Import: AsyncParsableCommand {
                 "A deck with this slug already exists. Import under another one with --slug NAME (CSV), or change \"slug\" in the JSON."
         case .invalidField("invalid_csv_header", _):
             return
-                "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,images,link,accent."
+                "\(file) has no 'title' column. Its first line must name the columns, e.g. title,subtitle,body,images,link,accent,answer."
         case .invalidField("invalid_slug", _):
             return "'\(slug ?? file)' cannot be a slug: use 1–64 lower-case letters, digits and '-' (pass --slug NAME)."
         default:

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  announcement, cardsLeft, deliveryRequest, isParticipantRefusal, isRefusal, isWorthRetrying, keyAction,
-  mayActWithoutDrag, maxRetrySeconds, offlineBannerText, offlineDescription, overlayFamily, pendingPhrase,
+  announcement, cardsLeft, deliveryRequest, feedbackMessage, isParticipantRefusal, isRefusal, isWorthRetrying,
+  keyAction, mayActWithoutDrag, maxRetrySeconds, offlineBannerText, offlineDescription, overlayFamily, pendingPhrase,
   refusalEffect, refusalMessage, retrySeconds, stackState, waitingPhrase,
 } from '../../Public/js/deck-model.js';
 
@@ -134,4 +134,13 @@ test('mayActWithoutDrag: a direction the profile offers, buttons allowed, an ope
   assert.equal(mayActWithoutDrag('up', directions, true, 'open'), false);
   assert.equal(mayActWithoutDrag('left', directions, false, 'open'), false);
   assert.equal(mayActWithoutDrag('left', directions, true, 'limitReached'), false);
+});
+
+test('feedbackMessage: right or wrong in the deck\'s words, nothing without feedback', () => {
+  const labels = { left: 'NOPE', right: 'LIKE', up: 'SUPER', down: 'LATER' };
+  assert.equal(feedbackMessage({ correct: true, answer: 'right' }, labels), 'Right: LIKE.');
+  assert.equal(feedbackMessage({ correct: false, answer: 'left' }, labels), 'Not quite: the answer was NOPE.');
+  assert.equal(feedbackMessage({ correct: false, answer: 'up_left' }, labels), 'Not quite: the answer was NOPE.');
+  assert.equal(feedbackMessage({ correct: true, answer: 'down' }, labels), 'Right: LATER.');
+  assert.equal(feedbackMessage(undefined, labels), '');
 });

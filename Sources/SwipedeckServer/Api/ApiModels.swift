@@ -25,12 +25,14 @@ struct DeckJSON: ResponseEncodable {
     let listed: Bool
     /// When cards and the deck are decided (`StopRule`; kind `none`: never).
     let stopRule: StopRule
+    /// Quality control with known-answer cards (`QualitySettings`, defaults until set).
+    let quality: QualitySettings
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order,
             countedInputs, access,
-            joinLimit, listed, stopRule, links
+            joinLimit, listed, stopRule, quality, links
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -51,6 +53,7 @@ struct DeckJSON: ResponseEncodable {
         try c.encode(joinLimit, forKey: .joinLimit)  // null when there is none, not absent
         try c.encode(listed, forKey: .listed)
         try c.encode(stopRule, forKey: .stopRule)
+        try c.encode(quality, forKey: .quality)
         try c.encode(links, forKey: .links)
     }
 
@@ -71,6 +74,7 @@ struct DeckJSON: ResponseEncodable {
         joinLimit = d.joinLimit
         listed = d.listed
         stopRule = d.stopRule
+        quality = d.qualitySettings
         links = [
             "page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards",
             "results": "/api/v1/decks/\(d.slug)/results",
@@ -95,8 +99,12 @@ struct CardJSON: ResponseEncodable {
     let revision: Int
     /// Archived cards are dealt to nobody; their swipes stay.
     let archived: Bool
+    /// The known answer (`NewCard.answer`): in the owner's answers only, never dealt to swipers.
+    let answer: Decision?
 
-    init(_ c: Card, deck: String) {
+    /// `withAnswer`: whether the reader manages the deck (a swiper who saw the answer would
+    /// copy it, and known-answer cards would check nothing).
+    init(_ c: Card, deck: String, withAnswer: Bool = false) {
         id = c.id
         position = c.position
         title = c.title
@@ -109,6 +117,7 @@ struct CardJSON: ResponseEncodable {
         detail = "/d/\(deck)/cards/\(c.id)"
         revision = c.revision
         archived = c.archivedAt != nil
+        answer = withAnswer ? c.answer : nil
     }
 }
 
@@ -157,7 +166,11 @@ struct SwipeJSON: Encodable, Sendable {
     }
 }
 
-struct SwipeEnvelope: ResponseEncodable { let swipe: SwipeJSON }
+struct SwipeEnvelope: ResponseEncodable {
+    let swipe: SwipeJSON
+    /// Right or wrong on a known-answer card, when the deck's mode tells the swiper (201 only).
+    var feedback: KnownAnswerFeedback? = nil
+}
 
 struct BatchItemResult: Encodable, Sendable {
     struct ErrorJSON: Encodable, Sendable {
@@ -169,12 +182,15 @@ struct BatchItemResult: Encodable, Sendable {
     let swipe: SwipeJSON?
     let replayed: Bool
     let error: ErrorJSON?
+    /// As `SwipeEnvelope.feedback`.
+    let feedback: KnownAnswerFeedback?
 
-    init(status: Int, swipe: SwipeJSON?, replayed: Bool, error: ErrorJSON?) {
+    init(status: Int, swipe: SwipeJSON?, replayed: Bool, error: ErrorJSON?, feedback: KnownAnswerFeedback? = nil) {
         self.status = status
         self.swipe = swipe
         self.replayed = replayed
         self.error = error
+        self.feedback = feedback
     }
 
     init(_ e: ApiError) {
@@ -190,7 +206,14 @@ extension SwipeEnvelope {
     /// Swift's shortest round-trip spelling). Written by hand because this answers every swipe
     /// and `JSONEncoder` was a measurable share of the route's CPU.
     var json: String {
-        var o = "{\"swipe\":{"
+        var o = "{"
+        if let f = feedback {
+            o +=
+                "\"feedback\":{\"answer\":" + Self.string(f.answer.rawValue) + ",\"correct\":"
+                + (f.correct ? "true" : "false")
+            o += "},"
+        }
+        o += "\"swipe\":{"
         let s = swipe
         o += "\"card\":\(s.card),\"createdAt\":"
         o += Self.number(s.createdAt)
@@ -251,3 +274,4 @@ extension SwipeEnvelope {
 
 extension ResultsReport: ResponseEncodable {}
 extension ParticipantReport: ResponseEncodable {}
+extension QualityReport: ResponseEncodable {}

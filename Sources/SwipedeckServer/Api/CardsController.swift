@@ -9,6 +9,8 @@ struct CardsController: Sendable {
     let access: DeckAccess
     let swipes: SwipeService
     let decoding: RequestDecoding
+    /// Deals known-answer cards at the deck's share.
+    let knownAnswers: KnownAnswers
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -36,8 +38,9 @@ struct CardsController: Sendable {
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         let page = try await Dealer(store: store).page(
             deck: deck, participant: participant, after: cursor, limit: limit)
+        let cards = try await knownAnswers.dealt(page.cards, deck: deck, participant: participant)
         return CardPage(
-            cards: page.cards.map { CardJSON($0, deck: slug) }, nextCursor: page.nextCursor.map(String.init),
+            cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: page.nextCursor.map(String.init),
             remaining: page.remaining)
     }
 
@@ -49,14 +52,14 @@ struct CardsController: Sendable {
         let stored = try await store.addCard(card, deckId: deck.id, by: context.owner?.ownerId, now: clock())
         return EditedResponse(
             status: .created, headers: [.location: "/api/v1/decks/\(slug)/cards/\(stored.id)"],
-            response: CardJSON(stored, deck: slug))
+            response: CardJSON(stored, deck: slug, withAnswer: true))
     }
 
     @Sendable func editCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let patch = try await decoding.decodeJSON(CardPatch.self, from: request)
         let stored = try await store.editCard(try patch.applied(to: card), by: context.owner?.ownerId, now: clock())
-        return CardJSON(stored, deck: slug)
+        return CardJSON(stored, deck: slug, withAnswer: true)
     }
 
     @Sendable func archiveCard(_ request: Request, context: AppRequestContext) async throws -> CardJSON {
@@ -70,7 +73,7 @@ struct CardsController: Sendable {
     func setArchived(_ archived: Bool, _ context: AppRequestContext) async throws -> CardJSON {
         let (slug, card) = try await managedCard(context)
         let stored = try await store.setArchived(cardId: card.id, archived, by: context.owner?.ownerId, now: clock())
-        return CardJSON(stored, deck: slug)
+        return CardJSON(stored, deck: slug, withAnswer: true)
     }
 
     struct MoveBody: Decodable { let index: Int }
@@ -80,7 +83,7 @@ struct CardsController: Sendable {
         let body = try await decoding.decodeJSON(MoveBody.self, from: request)
         try await store.moveCard(cardId: card.id, to: body.index, by: context.owner?.ownerId, now: clock())
         guard let moved = try await store.card(id: card.id) else { throw ApiError.notFound("card") }
-        return CardJSON(moved, deck: slug)
+        return CardJSON(moved, deck: slug, withAnswer: true)
     }
 
     /// The `:deck` the request manages and its `:card` (404 when the card is another deck's).

@@ -94,7 +94,11 @@ struct ResultsController: Sendable {
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.
     @Sendable func participant(_ request: Request, context: AppRequestContext) async throws -> ParticipantReport {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return try await names.report(deck: deck, shown: try context.parameters.require("participant"))
+        let shown = try context.parameters.require("participant")
+        var report = try await names.report(deck: deck, shown: shown)
+        let quality = try await QualityReport.read(deck, store: store, names: names)
+        report.quality = quality.participants.first { $0.participant == shown }
+        return report
     }
 
     struct ExcludeBody: Decodable { var reason: String? }

@@ -14,6 +14,8 @@ struct SwipesController: Sendable {
     let ipLimiter: RateLimiter
     /// Told after swipes, undos and flips commit, to notice cards and decks decided under their stop rule.
     let decisions: DeckDecisions
+    /// Feedback on known-answer cards and the flag rule, after a swipe is stored.
+    let knownAnswers: KnownAnswers
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -37,19 +39,31 @@ struct SwipesController: Sendable {
             cookies: context.cookies, network: context.network, now: clock())
         // The 201 body is written by hand (`SwipeEnvelope.json`), not by the response encoder: this
         // answers every swipe, and JSONEncoder was a measurable share of the route's CPU in `make bench`.
-        func answer(_ s: Swipe, _ extra: HTTPFields) -> Response {
+        func answer(_ s: Swipe, _ extra: HTTPFields, feedback: KnownAnswerFeedback? = nil) -> Response {
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
             headers.append(contentsOf: extra)
+            let envelope = SwipeEnvelope(swipe: SwipeJSON(s, deck: slug), feedback: feedback)
             return Response(
-                status: .created, headers: headers,
-                body: .init(byteBuffer: ByteBuffer(string: SwipeEnvelope(swipe: SwipeJSON(s, deck: slug)).json)))
+                status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: envelope.json)))
         }
         switch outcome {
         case .created(let s):
             await decided(slug)
-            return answer(s, [.location: "/api/v1/swipes/\(s.id)"])
+            let feedback = await afterSwipe(s, slug: slug, context: context)
+            return answer(s, [.location: "/api/v1/swipes/\(s.id)"], feedback: feedback)
         case .replayed(let s): return answer(s, [.idempotentReplayed: "true"])
         case .refused(let e): throw e
+        }
+    }
+
+    /// Known-answer feedback and flagging for a stored swipe. The swipe is committed whatever
+    /// happens here, so a failure is logged and the 201 goes out without feedback.
+    func afterSwipe(_ s: Swipe, slug: String, context: AppRequestContext) async -> KnownAnswerFeedback? {
+        do {
+            return try await knownAnswers.afterSwipe(s, deck: try await catalog.deck(slug), now: clock())
+        } catch {
+            context.logger.error("known-answer check failed", metadata: ["error": "\(error)", "swipe": "\(s.id)"])
+            return nil
         }
     }
 
@@ -81,10 +95,12 @@ struct SwipesController: Sendable {
                             network: context.network, now: clock())
                         switch o {
                         case .created(let s):
+                            let feedback = await afterSwipe(s, slug: slug, context: context)
                             return (
                                 i,
                                 BatchItemResult(
-                                    status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil)
+                                    status: 201, swipe: SwipeJSON(s, deck: slug), replayed: false, error: nil,
+                                    feedback: feedback)
                             )
                         case .replayed(let s):
                             return (

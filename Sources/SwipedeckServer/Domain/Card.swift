@@ -1,4 +1,5 @@
 import Foundation
+import SwipePhysics
 
 /// A stored card: its row id (exposed in the API as `id`) and its content (`NewCard`), whose fields
 /// read and write through as the card's own (`card.title`). Only storage makes one, from the id
@@ -58,6 +59,10 @@ public struct NewCard: Sendable, Hashable, Codable {
     /// When the owner archived the card (seconds since 1970): it is dealt to nobody any more,
     /// its swipes stay. nil while active.
     public var archivedAt: Double?
+    /// The card's correct direction on a labelling deck (a known-answer card, `QualitySettings`);
+    /// nil for an ordinary card. Not part of the content a swiper sees, so setting it stores no
+    /// new revision.
+    public var answer: Decision?
 
     /// Whether `other` shows the same (title, subtitle, body, images, link, accent): an edit
     /// that changes none of them stores no new revision.
@@ -73,7 +78,8 @@ public struct NewCard: Sendable, Hashable, Codable {
 
     public init(
         deckId: Int64, position: Int, title: String, subtitle: String = "", body: String = "",
-        image: String = "", moreImages: [String] = [], link: String = "", accent: String = Card.defaultAccent
+        image: String = "", moreImages: [String] = [], link: String = "", accent: String = Card.defaultAccent,
+        answer: Decision? = nil
     ) {
         self.deckId = deckId
         self.position = position
@@ -84,6 +90,7 @@ public struct NewCard: Sendable, Hashable, Codable {
         self.moreImages = image.isEmpty ? [] : moreImages
         self.link = link
         self.accent = accent
+        self.answer = answer
     }
 }
 

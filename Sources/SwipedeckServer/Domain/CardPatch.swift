@@ -10,11 +10,13 @@ public struct CardPatch: Sendable, Codable {
     public var images: [String]?
     public var link: String?
     public var accent: String?
+    /// The known answer, a direction's wire name; "" makes the card an ordinary one again.
+    public var answer: String?
 
     public init(
         title: String? = nil, subtitle: String? = nil, body: String? = nil, image: String? = nil,
         images: [String]? = nil,
-        link: String? = nil, accent: String? = nil
+        link: String? = nil, accent: String? = nil, answer: String? = nil
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -23,11 +25,12 @@ public struct CardPatch: Sendable, Codable {
         self.images = images
         self.link = link
         self.accent = accent
+        self.answer = answer
     }
 
     /// `card` with the patch applied, checked by the same rules as an imported card.
     /// - Throws: `ApiError.invalidField` (`invalid_card_title`, `invalid_card_text`, `invalid_image`,
-    ///   `too_many_images`, `image_conflict`, `invalid_link`, `invalid_accent`).
+    ///   `too_many_images`, `image_conflict`, `invalid_link`, `invalid_accent`, `invalid_answer`).
     public func applied(to card: Card) throws(ApiError) -> Card {
         Card(id: card.id, try applied(to: card.content))
     }
@@ -37,7 +40,8 @@ public struct CardPatch: Sendable, Codable {
         let input = DeckInput.CardInput(
             title: title ?? card.title, subtitle: subtitle ?? card.subtitle, body: body ?? card.body,
             image: image, images: image == nil && images == nil ? card.images : images,
-            link: link ?? card.link, accent: accent ?? card.accent)
+            link: link ?? card.link, accent: accent ?? card.accent,
+            answer: answer ?? card.answer?.rawValue)
         var checked = try input.validated(position: card.position, label: "card")
         checked.deckId = card.deckId
         checked.revision = card.revision

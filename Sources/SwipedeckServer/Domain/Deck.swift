@@ -76,6 +76,9 @@ public struct NewDeck: Sendable, Hashable, Codable {
     public var listed: Bool = true
     /// When its cards, and the deck, are decided (`StopRule`). Default `none`: never.
     public var stopRule: StopRule = .none
+    /// Quality control with known-answer cards; nil until the owner sets it (`qualitySettings`
+    /// reads the defaults then).
+    public var quality: QualitySettings?
 
     public init(
         slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,
@@ -117,6 +120,9 @@ extension Deck {
 }
 
 extension NewDeck {
+    /// The deck's quality control (`quality`, or the defaults).
+    public var qualitySettings: QualitySettings { quality ?? QualitySettings() }
+
     /// The deck's profile (falls back to `standard` for a name no longer known).
     public var swipeProfile: SwipeProfile { SwipeProfile.named(profile) ?? .standard }
 

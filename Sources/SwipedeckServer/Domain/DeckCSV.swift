@@ -1,7 +1,7 @@
 import Foundation
 
 /// Parses a deck from CSV: a header row naming columns (title required; subtitle, body, image,
-/// images, link, accent optional, any order), RFC 4180 quoting, one card per row. `images` holds
+/// images, link, accent, answer optional, any order), RFC 4180 quoting, one card per row. `images` holds
 /// several images separated by spaces or newlines (paths and URLs have none), the cover first.
 public enum DeckCSV {
     public static func parse(_ text: String, slug: String, title: String, profile: String) throws -> DeckInput {
@@ -21,7 +21,7 @@ public enum DeckCSV {
                 title: ti < row.count ? row[ti] : "", subtitle: col("subtitle", row), body: col("body", row),
                 image: col("image", row),
                 images: col("images", row).map { $0.split(whereSeparator: \.isWhitespace).map(String.init) },
-                link: col("link", row), accent: col("accent", row))
+                link: col("link", row), accent: col("accent", row), answer: col("answer", row))
         }
         return DeckInput(slug: slug, title: title, profile: profile, cards: cards)
     }

@@ -22,10 +22,12 @@ public struct DeckInput: Sendable, Codable {
         public var images: [String]?
         public var link: String?
         public var accent: String?
+        /// The known answer, a direction's wire name (`Decision`, not `none`); absent or "" for none.
+        public var answer: String?
 
         public init(
             title: String, subtitle: String? = nil, body: String? = nil, image: String? = nil, images: [String]? = nil,
-            link: String? = nil, accent: String? = nil
+            link: String? = nil, accent: String? = nil, answer: String? = nil
         ) {
             self.title = title
             self.subtitle = subtitle
@@ -34,6 +36,7 @@ public struct DeckInput: Sendable, Codable {
             self.images = images
             self.link = link
             self.accent = accent
+            self.answer = answer
         }
 
         /// The card row (without ids) at `position`, if every rule holds; `label` names the card
@@ -66,7 +69,19 @@ public struct DeckInput: Sendable, Codable {
             if !DeckInput.isHexColor(accent) { throw fail("invalid_accent", "\(at): accent must be #RRGGBB.") }
             return NewCard(
                 deckId: 0, position: position, title: title, subtitle: subtitle, body: body,
-                image: images.first ?? "", moreImages: Array(images.dropFirst()), link: link, accent: accent)
+                image: images.first ?? "", moreImages: Array(images.dropFirst()), link: link, accent: accent,
+                answer: try Self.answer(answer, label: at))
+        }
+
+        /// The known answer named by `text`: nil for nil or "", else a direction's wire name.
+        /// - Throws: `ApiError.invalidField` `invalid_answer` for anything else (`none` included).
+        static func answer(_ text: String?, label at: String) throws(ApiError) -> Decision? {
+            guard let text, !text.isEmpty else { return nil }
+            guard let d = Decision(rawValue: text), d != .none else {
+                let names = Decision.directions.map(\.rawValue).joined(separator: ", ")
+                throw .invalidField(code: "invalid_answer", message: "\(at): the answer must be one of \(names).")
+            }
+            return d
         }
 
         /// The card's images from `images`, or from `image` as a one-image list.

@@ -26,6 +26,8 @@ public struct DeckPatch: Sendable, Decodable {
     public var listed: Bool?
     /// The deck's stop rule, whole (absent fields take their defaults, `StopRule.init(from:)`).
     public var stopRule: StopRule?
+    /// Quality control: the fields given replace the deck's, the others stay.
+    public var quality: QualityPatch?
     /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
     /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
     public static let maxJoinLimit = 10_000
@@ -34,7 +36,7 @@ public struct DeckPatch: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs,
-            access, joinLimit, listed, stopRule
+            access, joinLimit, listed, stopRule, quality
     }
 
     public init(from decoder: any Decoder) throws {
@@ -53,12 +55,13 @@ public struct DeckPatch: Sendable, Decodable {
         if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
         listed = try c.decodeIfPresent(Bool.self, forKey: .listed)
         stopRule = try c.decodeIfPresent(StopRule.self, forKey: .stopRule)
+        quality = try c.decodeIfPresent(QualityPatch.self, forKey: .quality)
     }
 
     /// `deck` with the patch applied, if every rule holds.
     /// - Throws: `ApiError.invalidField` naming the rule (`invalid_title`, `invalid_description`,
     ///   `unknown_profile`, `invalid_label`, `invalid_quota`, `invalid_order`, `invalid_counted_inputs`,
-    ///   `invalid_access`, `invalid_join_limit`, and the stop rule's `invalid_stop_*`, `StopRule.problem`). A deck that needs an access secret and has none
+    ///   `invalid_access`, `invalid_join_limit`, the stop rule's `invalid_stop_*` (`StopRule.problem`), `invalid_quality`). A deck that needs an access secret and has none
     ///   (made before access modes) gets one.
     public func applied(to deck: Deck) throws(ApiError) -> Deck {
         Deck(id: deck.id, try applied(to: deck.content))
@@ -145,6 +148,13 @@ public struct DeckPatch: Sendable, Decodable {
         if let stopRule {
             if let problem = stopRule.problem { throw fail(problem.code, problem.message) }
             d.stopRule = stopRule
+        }
+        if let quality {
+            let settings = quality.applied(to: d.qualitySettings)
+            if let problem = settings.problem {
+                throw fail("invalid_quality", "quality.\(problem.field): \(problem.message)")
+            }
+            d.quality = settings
         }
         return d
     }

@@ -13,6 +13,8 @@ public struct ParticipantReport: Sendable, Encodable {
     public var exclusionReason: String?
     /// Exclusions and lifts, oldest first (events, never erased).
     public var history: [Event]
+    /// Their quality figures (`QualityReport`): filled in by the participant's own report only.
+    public var quality: QualityReport.ParticipantQuality? = nil
 
     public struct Event: Sendable, Encodable {
         public var excludedAt: Double

@@ -46,7 +46,7 @@ struct CardImport {
             } catch let error as ApiError {
                 problem =
                     error.message
-                    + " The first line must name the columns, e.g. title,subtitle,body,images,link,accent."
+                    + " The first line must name the columns, e.g. title,subtitle,body,images,link,accent,answer."
             } catch {
                 problem = "This is not a CSV file."
             }

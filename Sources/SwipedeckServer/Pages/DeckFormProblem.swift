@@ -5,6 +5,8 @@ import Foundation
 struct DeckFormProblem: Sendable, Equatable {
     enum Field: Sendable, Equatable {
         case title, slug, description, labels, counted, quota, joinLimit, stopRule, other
+        /// A field of the quality control fieldset, named as in `QualitySettings` (`knownShare`, …).
+        case quality(String)
     }
 
     let field: Field
@@ -72,6 +74,12 @@ struct DeckFormProblem: Sendable, Equatable {
                 sentence:
                     "Write how many best cards to know as a whole number of cards, or leave it empty."
             )
+        case "invalid_quality":
+            // The message is "quality.<field>: <sentence>" (`DeckPatch`, `QualityForm.patch`).
+            let parts = error.message.split(separator: ":", maxSplits: 1)
+            let field = parts.first.map { String($0.dropFirst("quality.".count)) } ?? ""
+            let sentence = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : error.message
+            self.init(field: .quality(field), sentence: sentence)
         default: self.init(field: .other, sentence: error.message)
         }
     }

@@ -111,6 +111,9 @@ struct DeckFormView {
         }
     }
 
+    /// The quality control fieldset (known-answer cards).
+    var quality = QualityForm(QualitySettings())
+
     /// The form with `problem`'s sentence next to its field (nil for a problem of no field: the
     /// page says it at the top).
     func showing(_ problem: DeckFormProblem) -> DeckFormView {
@@ -124,6 +127,7 @@ struct DeckFormView {
         case .quota: form.quotaError = problem.sentence
         case .joinLimit: form.joinLimitError = problem.sentence
         case .stopRule: form.stopRuleError = problem.sentence
+        case .quality(let field): form.quality = quality.showing(field: field, problem.sentence)
         case .other: break
         }
         return form
@@ -147,6 +151,7 @@ struct DeckFormView {
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
         stop = StopFields(rule: deck.stopRule)
+        quality = QualityForm(deck.qualitySettings)
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -165,6 +170,7 @@ struct DeckFormView {
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
         stop = StopFields(form: form)
+        quality = QualityForm(form: form)
     }
 
     init(
@@ -222,6 +228,7 @@ struct DeckFormView {
                 form["joinLimit"], code: "invalid_join_limit",
                 "People who may join at once must be a whole number, or empty for the server's budget."))
         if form["stopKind"] != nil { patch.stopRule = try stopRule(form) }
+        patch.quality = try QualityForm.patch(form)
         return patch
     }
 

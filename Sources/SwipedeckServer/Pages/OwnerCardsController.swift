@@ -42,6 +42,33 @@ struct OwnerCardsController: Sendable {
         let imagesError: String?
         let linkError: String?
         let accentError: String?
+        /// The known-answer choice (`NewCard.answer`): none, or one of the deck's directions;
+        /// empty where the form does not offer it.
+        var answerOptions: [AnswerOption] = [] {
+            didSet { offersAnswer = !answerOptions.isEmpty }
+        }
+        /// Whether the form offers the choice (stored: Mustache reads stored properties only).
+        private(set) var offersAnswer = false
+        var answerError: String?
+
+        struct AnswerOption {
+            /// A `Decision`'s wire name, "" for none.
+            let value: String
+            let words: String
+            let selected: Bool
+        }
+
+        /// The choices for a deck judged by `profile` and labelled by `names`, `answer` selected.
+        static func answerOptions(_ deck: Deck, answer: String) -> [AnswerOption] {
+            let names = DirectionNames(deck: deck)
+            let none = AnswerOption(value: "", words: "No known answer", selected: answer.isEmpty)
+            return [none]
+                + deck.swipeProfile.directions.map {
+                    AnswerOption(
+                        value: $0.rawValue, words: "\(names.name($0.rawValue)) (\($0.rawValue))",
+                        selected: $0.rawValue == answer)
+                }
+        }
 
         init(
             title: String, subtitle: String, body: String, images: String, link: String, accent: String,
@@ -61,6 +88,7 @@ struct OwnerCardsController: Sendable {
             imagesError = problem?.sentence(for: .images)
             linkError = problem?.sentence(for: .link)
             accentError = problem?.sentence(for: .accent)
+            answerError = problem?.sentence(for: .answer)
         }
     }
 
@@ -80,7 +108,7 @@ struct OwnerCardsController: Sendable {
 
     /// The card form's fields, as `CardFormProblem` names the one a refusal concerns.
     enum CardField: Sendable {
-        case title, subtitle, body, images, link, accent
+        case title, subtitle, body, images, link, accent, answer
     }
 
     /// Why a card form was refused, in a sentence an owner reads next to the field it concerns.
@@ -123,6 +151,8 @@ struct OwnerCardsController: Sendable {
                 self.init(
                     field: .accent,
                     sentence: "Pick the accent colour with the colour picker (a colour such as \(Card.defaultAccent)).")
+            case "invalid_answer":
+                self.init(field: .answer, sentence: "Pick the known answer from the list, or no known answer.")
             default:
                 self.init(field: .title, sentence: error.message)
             }
@@ -139,17 +169,20 @@ struct OwnerCardsController: Sendable {
         status: HTTPResponse.Status = .ok
     ) throws -> Response {
         let problem = error.map { CardFormProblem($0, form: form ?? FormFields("")) }
+        var fields = CardFields(
+            title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
+            body: form?["body"] ?? card?.body ?? "",
+            images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "",
+            link: form?["link"] ?? card?.link ?? "",
+            accent: form?["accent"] ?? card?.accent ?? Card.defaultAccent, problem: problem)
+        fields.answerOptions = CardFields.answerOptions(
+            deck, answer: form?["answer"] ?? card?.answer?.rawValue ?? "")
         let view = CardFormView(
             pageTitle: card == nil ? "New card" : "Edit card", owner: context.sessionOwner?.name ?? "",
             csrf: OwnerForms.csrfToken(context), slug: deck.slug, deckTitle: deck.title,
             action: card.map { "/owner/decks/\(deck.slug)/cards/\($0.id)" } ?? "/owner/decks/\(deck.slug)/cards",
             isNew: card == nil, revision: card?.revision ?? 1,
-            card: CardFields(
-                title: form?["title"] ?? card?.title ?? "", subtitle: form?["subtitle"] ?? card?.subtitle ?? "",
-                body: form?["body"] ?? card?.body ?? "",
-                images: form?["images"] ?? card?.images.joined(separator: "\n") ?? "",
-                link: form?["link"] ?? card?.link ?? "",
-                accent: form?["accent"] ?? card?.accent ?? Card.defaultAccent, problem: problem),
+            card: fields,
             error: problem.map { _ in "The card was not saved: see the field marked below." })
         return try renderer.page("owner-card", view, status: status)
     }
@@ -166,7 +199,7 @@ struct OwnerCardsController: Sendable {
         }
         return CardPatch(
             title: form["title"], subtitle: form["subtitle"], body: form["body"], images: images, link: form["link"],
-            accent: accent)
+            accent: accent, answer: form["answer"])
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> Response {

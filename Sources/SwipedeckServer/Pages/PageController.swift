@@ -12,6 +12,8 @@ struct PageController: Sendable {
     /// Lockstep clusters leave the ranking before it is read.
     let clusters: ClusterGuard
     let admissions: Admissions
+    /// Deals known-answer cards at the deck's share.
+    let knownAnswers: KnownAnswers
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -51,7 +53,8 @@ struct PageController: Sendable {
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
         let dealt = try await Dealer(store: store).page(
             deck: deck, participant: participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
-        let (cards, remaining) = (dealt.cards, dealt.remaining)
+        let remaining = dealt.remaining
+        let cards = try await knownAnswers.dealt(dealt.cards, deck: deck, participant: participant)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
@@ -96,7 +99,7 @@ struct PageController: Sendable {
             ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
             // Fewer cards left than the deck has: this participant has a live swipe to undo.
             ctx["canUndo"] = remaining < cardCount
-            ctx["cursor"] = cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
+            ctx["cursor"] = dealt.cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
             ctx["showResults"] = showResults
             ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
             ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))
@@ -311,6 +314,9 @@ struct PageController: Sendable {
                 ]
             }
             ctx["hasClusters"] = !found.isEmpty
+            let quality = try await QualityReport.read(
+                deck, store: store, names: ParticipantNames(signer: swipes.signer, store: store))
+            ctx.merge(QualityView.context(quality)) { _, new in new }
         }
         ctx["pageTitle"] = "Results · \(deck.title)"
         return try renderer.page("results", ctx)

@@ -36,7 +36,7 @@ public struct CopyTable: Sendable {
                 ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
                 ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text),
                 ("joinLimit", .int),
-                ("listed", .bool), ("stopRule", .text),
+                ("listed", .bool), ("stopRule", .text), ("quality", .text),
             ]),
         CopyTable(
             "cards", key: ["id"], serialId: true,
@@ -44,6 +44,7 @@ public struct CopyTable: Sendable {
                 ("id", .int), ("deckId", .int), ("position", .int), ("title", .text), ("subtitle", .text),
                 ("body", .text), ("image", .text),
                 ("link", .text), ("accent", .text), ("revision", .int), ("archivedAt", .double), ("moreImages", .text),
+                ("answer", .text),
             ]),
         CopyTable(
             "cardRevisions", key: ["cardId", "revision"],

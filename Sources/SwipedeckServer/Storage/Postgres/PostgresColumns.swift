@@ -26,6 +26,15 @@ struct PostgresColumns {
         return value
     }
 
+    /// The next column, NULL or a text naming a case of `T` (as `next(_:)` for a nullable column).
+    /// - Throws: `UnknownValue` when the text names no case.
+    mutating func next<T: RawRepresentable>(_ type: T?.Type) throws -> T? where T.RawValue == String {
+        let column = index
+        guard let text = try next(String?.self) else { return nil }
+        guard let value = T(rawValue: text) else { throw UnknownValue(column: column, text: text, type: "\(T.self)") }
+        return value
+    }
+
     /// The next column, a deck's counted inputs (`CountedInput.stored`'s text).
     /// - Throws: `UnknownValue` for an empty text or one naming an unknown kind.
     mutating func next(_ type: Set<CountedInput>.Type) throws -> Set<CountedInput> {

@@ -23,7 +23,7 @@ extension PostgresStore {
                     downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
                     quota = \(d.quota), cardOrder = \(d.cardOrder.rawValue), countedInputs = \(CountedInput.stored(d.countedInputs)), revision = \(d.revision),
                     access = \(d.access.rawValue), accessSecret = \(d.accessSecret), joinLimit = \(d.joinLimit),
-                    listed = \(d.listed), stopRule = \(d.stopRule.stored)
+                    listed = \(d.listed), stopRule = \(d.stopRule.stored), quality = \(QualitySettings.stored(d.quality))
                 WHERE id = \(id)
                 """, on: connection)
             try await recordEvent(
@@ -67,7 +67,17 @@ extension PostgresStore {
         let id = card.id
         return try await editing(card.deckId) { connection in
             guard let current = try await self.card(id: id, on: connection) else { throw StoreError.notFound(.card) }
-            if current.hasSameContent(as: card) { return current }
+            if current.hasSameContent(as: card) {
+                // The answer is no content a swiper sees: a change to it alone stores no revision.
+                guard current.answer != card.answer else { return current }
+                var c = current
+                c.answer = card.answer
+                try await execute("UPDATE cards SET answer = \(c.answer?.rawValue) WHERE id = \(id)", on: connection)
+                try await touchDeck(
+                    c.deckId, ownerId: ownerId, kind: .cardEdited, detail: "{\"card\":\(id),\"answer\":true}", now: now,
+                    on: connection)
+                return c
+            }
             var c = card
             c.revision = current.revision + 1
             c.position = current.position
@@ -75,7 +85,8 @@ extension PostgresStore {
             try await execute(
                 """
                 UPDATE cards SET title = \(c.title), subtitle = \(c.subtitle), body = \(c.body), image = \(c.image),
-                    moreImages = \(Card.encodeImageList(c.moreImages)), link = \(c.link), accent = \(c.accent), revision = \(c.revision)
+                    moreImages = \(Card.encodeImageList(c.moreImages)), link = \(c.link), accent = \(c.accent), revision = \(c.revision),
+                    answer = \(c.answer?.rawValue)
                 WHERE id = \(id)
                 """, on: connection)
             try await storeRevision(c, now: now, on: connection)

@@ -35,12 +35,12 @@ extension PostgresStore {
                 """
                 INSERT INTO decks (slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel,
                                    createdAt, ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision,
-                                   access, accessSecret, joinLimit, listed, stopRule)
+                                   access, accessSecret, joinLimit, listed, stopRule, quality)
                 VALUES (\(d.slug), \(d.title), \(d.description), \(d.profile), \(d.allowButtons), \(d.leftLabel), \(d.rightLabel),
                         \(d.upLabel), \(d.downLabel), \(d.createdAt), \(d.ownerId), \(d.isOpen), \(d.resultsPublic), \(d.quota),
                         \(d.cardOrder.rawValue), \(CountedInput.stored(d.countedInputs)), \(d.revision), \(d.access.rawValue),
                         \(d.accessSecret), \(d.joinLimit), \(d.listed),
-                        \(d.stopRule.stored))
+                        \(d.stopRule.stored), \(QualitySettings.stored(d.quality)))
                 RETURNING id
                 """, on: connection, as: Int64.self)
         else { throw StoreError.notFound(.deck) }
@@ -54,9 +54,9 @@ extension PostgresStore {
         guard
             let id = try await value(
                 """
-                INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent, revision, archivedAt)
+                INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent, revision, archivedAt, answer)
                 VALUES (\(c.deckId), \(c.position), \(c.title), \(c.subtitle), \(c.body), \(c.image), \(images), \(c.link), \(c.accent),
-                        \(c.revision), \(c.archivedAt))
+                        \(c.revision), \(c.archivedAt), \(c.answer?.rawValue))
                 RETURNING id
                 """, on: connection, as: Int64.self)
         else { throw StoreError.notFound(.card) }

@@ -147,6 +147,16 @@ extension PostgresStore {
             CREATE UNIQUE INDEX deckEvents_once ON deckEvents(deckId, onceKey) WHERE onceKey IS NOT NULL
             """
         ),
+        // Known-answer cards (`NewCard.answer`, a `Decision`'s raw value) and a deck's quality
+        // control (`NewDeck.quality`, `QualitySettings` as JSON; NULL reads as the defaults)
+        // (SQLite's v12-known-answers).
+        (
+            "v9-known-answers",
+            """
+            ALTER TABLE cards ADD COLUMN answer text;
+            ALTER TABLE decks ADD COLUMN quality text
+            """
+        ),
         // Webhooks and the outbox of their deliveries (SQLite's v13-webhooks).
         (
             "v10-webhooks",

@@ -1,12 +1,13 @@
 import Foundation
 import PostgresNIO
+import SwipePhysics
 
 /// Column lists and their decoders, in the same order (`PostgresColumns` reads by position).
 extension PostgresStore {
     static let deckColumns = """
         id, slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel, createdAt, \
         ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit, listed, \
-        stopRule
+        stopRule, quality
         """
 
     static func deck(_ c: inout PostgresColumns) throws -> Deck {
@@ -27,11 +28,12 @@ extension PostgresStore {
         d.joinLimit = try c.next()
         d.listed = try c.next()
         d.stopRule = try c.next(StopRule.self)
+        d.quality = QualitySettings.decodeStored(try c.next(String?.self))
         return Deck(id: id, d)
     }
 
     static let cardColumns = """
-        id, deckId, position, title, subtitle, body, image, moreImages, link, accent, revision, archivedAt
+        id, deckId, position, title, subtitle, body, image, moreImages, link, accent, revision, archivedAt, answer
         """
 
     static func card(_ c: inout PostgresColumns) throws -> Card {
@@ -44,6 +46,7 @@ extension PostgresStore {
         card.accent = try c.next()
         card.revision = try c.next()
         card.archivedAt = try c.next()
+        card.answer = try c.next(Decision?.self)
         return Card(id: id, card)
     }
 

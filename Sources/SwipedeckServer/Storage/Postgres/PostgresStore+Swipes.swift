@@ -115,7 +115,7 @@ extension PostgresStore {
                    s.durationMs, s.decisionMs, s.suspect, s.requestHash, s.createdAt, s.undoneAt, s.cardRevision,
                    s.suspectReason, s.traceData,
                    c.id, c.deckId, c.position, c.title, c.subtitle, c.body, c.image, c.moreImages, c.link, c.accent, c.revision,
-                   c.archivedAt
+                   c.archivedAt, c.answer
             FROM swipes s JOIN cards c ON c.id = s.cardId
             WHERE s.participantId = \(participant) AND s.deckId = \(deckId) AND s.undoneAt IS NULL
             ORDER BY s.createdAt DESC, s.seq DESC LIMIT \(limit)

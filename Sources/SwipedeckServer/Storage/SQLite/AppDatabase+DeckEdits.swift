@@ -40,7 +40,18 @@ extension AppDatabase {
         try await editing(card.deckId) { db in
             let id = card.id
             guard let current = try Card.fetchOne(db, key: id) else { throw StoreError.notFound(.card) }
-            if current.hasSameContent(as: card) { return current }
+            if current.hasSameContent(as: card) {
+                // The answer is no content a swiper sees: a change to it alone stores no revision.
+                guard current.answer != card.answer else { return current }
+                var c = current
+                c.answer = card.answer
+                try db.execute(sql: "UPDATE cards SET answer = ? WHERE id = ?", arguments: [c.answer, id])
+                try Self.touchDeck(
+                    db, deckId: c.deckId, ownerId: ownerId, kind: .cardEdited,
+                    detail: "{\"card\":\(id),\"answer\":true}",
+                    now: now)
+                return c
+            }
             var c = card
             c.revision = current.revision + 1
             c.position = current.position

@@ -15,13 +15,13 @@ extension AppDatabase {
             let deckId = d.id
             let stmt = try db.makeStatement(
                 sql: """
-                    INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO cards (deckId, position, title, subtitle, body, image, moreImages, link, accent, answer)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for (i, c) in cards.enumerated() {
                 try stmt.execute(arguments: [
                     deckId, c.position, c.title, c.subtitle, c.body, c.image, Card.encodeImageList(c.moreImages),
-                    c.link, c.accent,
+                    c.link, c.accent, c.answer,
                 ])
                 if i % 1000 == 999 { progress?(i + 1) }
             }

@@ -159,6 +159,15 @@ extension AppDatabase {
                     CREATE UNIQUE INDEX deckEvents_once ON deckEvents(deckId, onceKey) WHERE onceKey IS NOT NULL;
                     """)
         }
+        // Known-answer cards (`NewCard.answer`, a `Decision`'s raw value) and a deck's quality
+        // control (`NewDeck.quality`, `QualitySettings` as JSON; NULL reads as the defaults).
+        m.registerMigration("v12-known-answers") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE cards ADD COLUMN answer TEXT;
+                    ALTER TABLE decks ADD COLUMN quality TEXT;
+                    """)
+        }
         // Webhooks (`WebhookStore`): an owner's subscriptions, and the outbox of their deliveries,
         // stored before they are sent and leased to one sender at a time.
         m.registerMigration("v13-webhooks") { db in

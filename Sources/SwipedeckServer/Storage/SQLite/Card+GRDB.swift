@@ -31,6 +31,7 @@ extension NewCard: FetchableRecord, PersistableRecord {
         accent = row["accent"]
         revision = row["revision"] ?? 1
         archivedAt = row["archivedAt"]
+        answer = row["answer"]
     }
 
     /// `moreImages` is stored as a JSON array of strings (GRDB encodes `[String]` that way).
@@ -46,5 +47,6 @@ extension NewCard: FetchableRecord, PersistableRecord {
         container["accent"] = accent
         container["revision"] = revision
         container["archivedAt"] = archivedAt
+        container["answer"] = answer
     }
 }

@@ -1,0 +1,58 @@
+"""Quality control, feedback mode (issue 29 item 3): a real mouse drag on a known-answer card tells the
+swiper, in the page's status line (an aria-live region), whether it was right; an ordinary card says nothing."""
+import random
+
+from deckkit import ADMIN_TOKEN, Mouse, open_deck, top_box, wait_swipes, wait_thrown
+
+OWNER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+def labelling_deck(server, slug):
+    cards = [
+        {"title": "Sharp photo", "answer": "right"},
+        {"title": "Blurry photo", "answer": "left"},
+        {"title": "Unknown photo"},
+    ]
+    status, _, text = server.request("POST", "/api/v1/decks", {"slug": slug, "title": "Labels", "cards": cards}, OWNER)
+    assert status == 201, text
+    # Every card dealt is a known-answer one while there are any (share 1), in the listed order.
+    status, _, text = server.request(
+        "PATCH", f"/api/v1/decks/{slug}", {"quality": {"mode": "feedback", "knownShare": 1}}, OWNER)
+    assert status == 200, text
+
+
+def drag_right(page, rng):
+    box = top_box(page)
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.45
+    Mouse(page).drag(x0, y0, box["width"] * 0.6, 14, duration_ms=420, moves=26, rng=rng)
+
+
+def toast(page):
+    return page.inner_text(".toast")
+
+
+def test_feedback_mode_says_right_or_wrong_after_a_drag(server, desktop):
+    page = desktop
+    labelling_deck(server, "labels")
+    rng = random.Random(29)
+    first = open_deck(page, server, "labels")
+    assert page.inner_text(f'#stack [data-card="{first}"] .card-title') == "Sharp photo"
+    drag_right(page, rng)
+    second = wait_thrown(page, first)
+    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Right: LIKE.'")
+    assert page.get_attribute(".toast", "aria-live") == "polite"
+    assert page.inner_text(f'#stack [data-card="{second}"] .card-title') == "Blurry photo"
+    drag_right(page, rng)
+    third = wait_thrown(page, second)
+    page.wait_for_function(
+        "() => document.querySelector('.toast').textContent === 'Not quite: the answer was NOPE.'")
+    rows = wait_swipes(server, 2)
+    assert [r["direction"] for r in rows] == ["right", "right"]
+    assert all(r["input"] == "drag" for r in rows)
+    # An ordinary card: the 201 carries no feedback, and the last message clears by itself.
+    page.wait_for_function("() => document.querySelector('.toast').textContent === ''", timeout=6000)
+    drag_right(page, rng)
+    wait_swipes(server, 3)
+    page.wait_for_timeout(800)
+    assert toast(page) == ""
+    assert third
