@@ -84,7 +84,7 @@ struct RoomRuleTests {
         }
     }
 
-    @Test("property: with maxMatches, the earliest matches (then deck order) are kept, at most the cap")
+    @Test("property: with maxMatches, the earliest matches (then the room's order) are kept, at most the cap")
     func capKeepsTheEarliest() {
         var g = Seeded(state: 29)
         for _ in 0..<1_000 {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SwipePhysics
 import Testing
 
@@ -141,5 +142,23 @@ struct RoomStoreTests {
             throw error
         }
         await TestDatabase.drop(location)
+    }
+}
+
+@Suite("Room migration (SQLite)")
+struct RoomMigrationTests {
+    @Test("v10-rooms: decks made before rooms existed have rooms off; new decks have them on")
+    func deckSetting() async throws {
+        let queue = try DatabaseQueue(configuration: AppDatabase.configuration())
+        try AppDatabase.migrator.migrate(queue, upTo: "v9-deck-listed")
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO decks (slug, title, profile, createdAt) VALUES ('old', 'Old', 'standard', 0)")
+        }
+        let store = try AppDatabase(writer: queue)
+        #expect(try await store.deck(slug: "old")?.rooms == false)
+        let (deck, _) = try await StoreContractTests.importDeck(store, slug: "new", cards: 1)
+        #expect(deck.rooms)
+        #expect(try await store.deck(slug: "new")?.rooms == true)
     }
 }
