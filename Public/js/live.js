@@ -110,6 +110,7 @@ function tableRow(card, ranked) {
   const range = htmlElement('td', 'range', cells.range);
   range.append(htmlElement('small', '', cells.certainty));
   row.append(range);
+  row.append(htmlElement('td', 'num', cells.rooms));
   return row;
 }
 

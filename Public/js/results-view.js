@@ -194,7 +194,13 @@ export function tableCells(card) {
     rate: card.total > 0 ? ratePercent(card.likeRate) : '–',
     range: rangeText(card),
     certainty: certaintyText(card),
+    rooms: roomsText(card),
   };
+}
+
+/** How many match rooms have the card as a match, '' for none (ResultsView.rooms). */
+export function roomsText(card) {
+  return card.roomMatches > 0 ? String(card.roomMatches) : '';
 }
 
 /**

@@ -21,6 +21,7 @@ function swiftRow(cells) {
     rate: cells.rate,
     range: cells.range,
     certainty: cells.certainty,
+    rooms: cells.rooms,
   };
 }
 
