@@ -152,7 +152,8 @@ extension AppDatabase {
                     SELECT m.cardId, COUNT(DISTINCT m.roomId) AS n FROM roomMatches m JOIN rooms r ON r.id = m.roomId
                     WHERE r.deckId = ? AND m.revokedAt IS NULL GROUP BY m.cardId
                     """, arguments: [deckId])
-            return Dictionary(uniqueKeysWithValues: rows.map { (row: Row) -> (Int64, Int) in (row["cardId"], row["n"]) })
+            return Dictionary(
+                uniqueKeysWithValues: rows.map { (row: Row) -> (Int64, Int) in (row["cardId"], row["n"]) })
         }
     }
 
@@ -236,7 +237,8 @@ extension AppDatabase {
                 """, arguments: [roomId, room.deckId, room.round > 1 ? room.roundStartedAt : 0])
         return RoomSnapshot(
             room: room, members: members, cards: cards,
-            matches: Dictionary(uniqueKeysWithValues: matches.map { (row: Row) -> (Int64, Double) in (row["cardId"], row["at"]) }),
+            matches: Dictionary(
+                uniqueKeysWithValues: matches.map { (row: Row) -> (Int64, Double) in (row["cardId"], row["at"]) }),
             swipes: swipes.map { (row: Row) -> (participant: String, card: Int64, like: Bool) in
                 (participant: row["participantId"], card: row["cardId"], like: ResultsReport.isLike(row["direction"]))
             })
