@@ -115,6 +115,7 @@ function tableRow(card, ranked) {
     range.append(verdict);
   }
   row.append(range);
+  row.append(htmlElement('td', 'num', cells.rooms));
   return row;
 }
 

@@ -239,7 +239,13 @@ export function tableCells(card) {
     certainty: certaintyText(card),
     verdict: verdictText(card),
     state: card.state || '',
+    rooms: roomsText(card),
   };
+}
+
+/** How many match rooms have the card as a match, '' for none (ResultsView.rooms). */
+export function roomsText(card) {
+  return card.roomMatches > 0 ? String(card.roomMatches) : '';
 }
 
 /**

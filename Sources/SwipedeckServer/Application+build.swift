@@ -82,11 +82,12 @@ public func buildApplication(
     let metrics = AppMetrics(registry: metricsRegistry)
     let writer = SwipeWriter(
         store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics, swipeNotices: swipeNotices)
+    let rooms = RoomService(store: store, catalog: catalog, notices: notices, logger: logger)
     let swipes = SwipeService(
         catalog: catalog, writer: writer, store: store, signer: signer,
         participantLimiter: RateLimiter(
             ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
-        metrics: metrics)
+        metrics: metrics, rooms: rooms)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
     let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
@@ -155,6 +156,11 @@ public func buildApplication(
         clock: clock
     ).register(on: router)
     QualityController(store: store, access: access, names: names).register(on: router)
+    RoomsController(
+        store: store, catalog: catalog, rooms: rooms, swipes: swipes, decoding: decoding, streams: streams,
+        interval: config.liveInterval, heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
+        clock: clock
+    ).register(on: router)
     PageController(
         store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
         admissions: admissions, knownAnswers: knownAnswers,

@@ -50,6 +50,7 @@ struct ResultsViewParityTests {
             card(6, "Nobody swiped", likes: 0, total: 0, wilson: (0, 0)),
             card(7, "Old", likes: 0, total: 0, wilson: (0, 0), archived: true),
         ]
+        report.cards[1].roomMatches = 2  // A card two match rooms agreed on.
         report.participants = 1
         report.swipes = 45
         report.allSwipes = 50
@@ -81,7 +82,7 @@ struct ResultsViewParityTests {
         func pick(_ rows: Any?, _ keys: [String]) -> [[String: Any]] {
             (rows as? [[String: Any]] ?? []).map { row in row.filter { keys.contains($0.key) } }
         }
-        let rowKeys = ["rank", "total", "likes", "rate", "range", "certainty", "verdict"]
+        let rowKeys = ["rank", "total", "likes", "rate", "range", "certainty", "verdict", "rooms"]
         let headlineKeys = [
             "participants", "participantsLabel", "swipes", "likes", "passes", "median", "suspect", "notCounted",
             "allSwipes", "excludedParticipants", "excludedSwipes", "rejectedTotal", "archivedCount", "decision",

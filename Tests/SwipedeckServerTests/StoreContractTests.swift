@@ -278,6 +278,18 @@ struct StoreContractTests {
         try await first.setExcluded(
             deck: deck, participant: someone.participantId, true, reason: "test", by: nil, now: fixedTime + 2)
         _ = try await first.setting("participantSecret", orCreate: { participantSecret })
+        // A room whose two members like one card: the room, its members, match and events are copied too.
+        let room = try #require(
+            try await first.createRoom(
+                deckId: deck.id, code: "COPY22", settings: RoomSettings(), participant: "copier-a", name: "A",
+                now: fixedTime))
+        _ = try await first.joinRoom(roomId: room.id, participant: "copier-b", name: "B", now: fixedTime)
+        let roomCard = try await first.allCards(deckId: deck.id)[0].id
+        let writer = SwipeWriter(store: first, changes: first.changes)
+        for p in ["copier-a", "copier-b"] {
+            _ = try await writer.submit(.swipe(StorageTests.swipe(deck, card: roomCard, participant: p)))
+        }
+        _ = try await first.evaluateRoom(roomId: room.id, now: fixedTime + 3)
 
         let second = try await openStore(middle)
         guard let secondTables = second as? any Store & RawTables else {
@@ -288,7 +300,7 @@ struct StoreContractTests {
         let back = try await StoreCopier(source: secondTables, target: third).run()
         #expect(there.swipeChecksum == back.swipeChecksum)
         #expect(there.rows.map(\.count) == back.rows.map(\.count))
-        #expect(there.rows.first { $0.table == "swipes" }?.count == 700)
+        #expect(there.rows.first { $0.table == "swipes" }?.count == 702)
         var answers: [String] = []
         for store in [first, second, third] as [any Store] {
             let copied = try #require(try await store.deck(slug: deck.slug))
@@ -297,6 +309,13 @@ struct StoreContractTests {
         }
         #expect(answers[0] == answers[2] && answers[0] == answers[4])
         #expect(answers[1] == answers[3] && answers[1] == answers[5])
+        for store in [second, third] as [any Store] {
+            #expect(try await store.room(code: "COPY22") == room)
+            #expect(try await store.roomMatches(roomId: room.id).map(\.card) == [roomCard])
+            #expect(
+                try await store.roomEvents(roomId: room.id, after: 0, limit: 100).map(\.kind)
+                    == first.roomEvents(roomId: room.id, after: 0, limit: 100).map(\.kind))
+        }
         // New rows after a copy get fresh ids (PostgreSQL's sequences were moved past the copied ones).
         let added = try await second.addCard(
             NewCard(deckId: deck.id, position: 0, title: "after the copy"), deckId: deck.id, by: nil, now: fixedTime)

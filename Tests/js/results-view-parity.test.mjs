@@ -22,6 +22,7 @@ function swiftRow(cells) {
     range: cells.range,
     certainty: cells.certainty,
     verdict: cells.verdict,
+    rooms: cells.rooms,
   };
 }
 

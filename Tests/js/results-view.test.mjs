@@ -43,7 +43,7 @@ test('archived cards are listed apart; the ranking numbers the active ones 1, 2,
   assert.deepEqual(ranked.map((c) => [c.cardId, c.place]), [[1, 1], [3, 2]]);
   assert.deepEqual(archivedCards(cards).map((c) => c.cardId), [2]);
   assert.deepEqual(tableCells(ranked[1]), {
-    rank: '2', votes: '0', likes: 'no votes yet', rate: '–', range: '–', certainty: '', verdict: '', state: '',
+    rank: '2', votes: '0', likes: 'no votes yet', rate: '–', range: '–', certainty: '', verdict: '', state: '', rooms: '',
   });
   assert.equal(tableCells(ranked[0]).likes, '5 of 5');
 });

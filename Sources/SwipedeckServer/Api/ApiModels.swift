@@ -27,12 +27,14 @@ struct DeckJSON: ResponseEncodable {
     let stopRule: StopRule
     /// Quality control with known-answer cards (`QualitySettings`, defaults until set).
     let quality: QualitySettings
+    /// Whether groups may decide together in rooms.
+    let rooms: Bool
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order,
             countedInputs, access,
-            joinLimit, listed, stopRule, quality, links
+            joinLimit, listed, rooms, stopRule, quality, links
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -54,6 +56,7 @@ struct DeckJSON: ResponseEncodable {
         try c.encode(listed, forKey: .listed)
         try c.encode(stopRule, forKey: .stopRule)
         try c.encode(quality, forKey: .quality)
+        try c.encode(rooms, forKey: .rooms)
         try c.encode(links, forKey: .links)
     }
 
@@ -75,6 +78,7 @@ struct DeckJSON: ResponseEncodable {
         listed = d.listed
         stopRule = d.stopRule
         quality = d.qualitySettings
+        rooms = d.rooms
         links = [
             "page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards",
             "results": "/api/v1/decks/\(d.slug)/results",

@@ -79,6 +79,9 @@ public struct NewDeck: Sendable, Hashable, Codable {
     /// Quality control with known-answer cards; nil until the owner sets it (`qualitySettings`
     /// reads the defaults then).
     public var quality: QualitySettings?
+    /// Whether groups may decide together in rooms (`Room`) on this deck. Default true for new
+    /// decks; decks made before rooms existed have it off until their owner turns it on.
+    public var rooms: Bool = true
 
     public init(
         slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,

@@ -28,6 +28,8 @@ public struct DeckPatch: Sendable, Decodable {
     public var stopRule: StopRule?
     /// Quality control: the fields given replace the deck's, the others stay.
     public var quality: QualityPatch?
+    /// Whether groups may decide together in rooms (`Deck.rooms`).
+    public var rooms: Bool?
     /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
     /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
     public static let maxJoinLimit = 10_000
@@ -36,7 +38,7 @@ public struct DeckPatch: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs,
-            access, joinLimit, listed, stopRule, quality
+            access, joinLimit, listed, rooms, stopRule, quality
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +58,7 @@ public struct DeckPatch: Sendable, Decodable {
         listed = try c.decodeIfPresent(Bool.self, forKey: .listed)
         stopRule = try c.decodeIfPresent(StopRule.self, forKey: .stopRule)
         quality = try c.decodeIfPresent(QualityPatch.self, forKey: .quality)
+        rooms = try c.decodeIfPresent(Bool.self, forKey: .rooms)
     }
 
     /// `deck` with the patch applied, if every rule holds.
@@ -145,6 +148,7 @@ public struct DeckPatch: Sendable, Decodable {
             d.joinLimit = joinLimit
         }
         if let listed { d.listed = listed }
+        if let rooms { d.rooms = rooms }
         if let stopRule {
             if let problem = stopRule.problem { throw fail(problem.code, problem.message) }
             d.stopRule = stopRule

@@ -35,6 +35,8 @@ public struct ResultsReport: Sendable, Encodable {
         /// About how many more counted votes a deciding card needs (`StopRule.votesNeeded`); nil
         /// when decided, without a rule, or too many to tell.
         public var votesNeeded: Int?
+        /// Rooms that have the card as a match now (`RoomStore.roomMatchCounts`).
+        public var roomMatches: Int = 0
     }
 
     /// The deck's stop rule and where the deck stands under it.

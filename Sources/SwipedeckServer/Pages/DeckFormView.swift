@@ -50,6 +50,8 @@ struct DeckFormView {
     var slugEditable = false
     /// Whether the front page lists the deck (`Deck.listed`; form field `frontPage`).
     var frontPage = true
+    /// Whether groups may decide together in rooms (`Deck.rooms`; form field `rooms`).
+    var rooms = true
     /// The refusal of the last save, next to its field (`showing(_:)`; Mustache reads stored properties only).
     var titleError: String?
     var slugError: String?
@@ -152,6 +154,7 @@ struct DeckFormView {
         frontPage = deck.listed
         stop = StopFields(rule: deck.stopRule)
         quality = QualityForm(deck.qualitySettings)
+        rooms = deck.rooms
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -171,6 +174,7 @@ struct DeckFormView {
         frontPage = form.checked("frontPage")
         stop = StopFields(form: form)
         quality = QualityForm(form: form)
+        rooms = form.checked("rooms")
     }
 
     init(
@@ -223,6 +227,7 @@ struct DeckFormView {
         )
         patch.access = form["access"]
         patch.listed = form.checked("frontPage")
+        patch.rooms = form.checked("rooms")
         patch.joinLimit = .some(
             try wholeNumber(
                 form["joinLimit"], code: "invalid_join_limit",

@@ -87,8 +87,13 @@ enum ResultsView {
             "total": c.total,
             "likes": c.total > 0 ? "\(c.likes) of \(c.total)" : "no votes yet",
             "rate": c.total > 0 ? ratePercent(c.likeRate) : "–", "range": range(c), "certainty": certainty(c),
-            "verdict": verdict(c), "state": c.state?.rawValue ?? "",
+            "verdict": verdict(c), "state": c.state?.rawValue ?? "", "rooms": rooms(c),
         ]
+    }
+
+    /// How many match rooms have the card as a match, "" for none (results-view.js roomsText).
+    static func rooms(_ c: ResultsReport.CardResult) -> String {
+        c.roomMatches > 0 ? String(c.roomMatches) : ""
     }
 
     /// - Parameter page: 1-based page of the ranked table; out of range is clamped.

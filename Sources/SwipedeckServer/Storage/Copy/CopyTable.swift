@@ -36,7 +36,7 @@ public struct CopyTable: Sendable {
                 ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
                 ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text),
                 ("joinLimit", .int),
-                ("listed", .bool), ("stopRule", .text), ("quality", .text),
+                ("listed", .bool), ("rooms", .bool), ("stopRule", .text), ("quality", .text),
             ]),
         CopyTable(
             "cards", key: ["id"], serialId: true,
@@ -143,6 +143,29 @@ public struct CopyTable: Sendable {
             ]),
         CopyTable(
             "accessCodes", key: ["deckId", "code"], [("deckId", .int), ("code", .text), ("createdAt", .double)]),
+        CopyTable(
+            "rooms", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("code", .text), ("deckId", .int), ("ruleKind", .text), ("ruleValue", .int),
+                ("endOnFirstMatch", .bool), ("maxMatches", .int), ("likedFirst", .bool), ("maxMembers", .int),
+                ("createdAt", .double), ("expiresAt", .double), ("round", .int), ("roundCards", .text),
+                ("roundStartedAt", .double), ("finishedAt", .double),
+            ]),
+        CopyTable(
+            "roomMembers", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("roomId", .int), ("participantId", .text), ("name", .text), ("joinedAt", .double),
+                ("leftAt", .double), ("decided", .int),
+            ]),
+        CopyTable(
+            "roomMatches", key: ["id"], serialId: true,
+            [
+                ("id", .int), ("roomId", .int), ("cardId", .int), ("at", .double), ("likedBy", .text),
+                ("revokedAt", .double),
+            ]),
+        CopyTable(
+            "roomEvents", key: ["id"], serialId: true,
+            [("id", .int), ("roomId", .int), ("kind", .text), ("data", .text), ("at", .double)]),
         CopyTable(
             "webhooks", key: ["id"], serialId: true,
             [

@@ -7,7 +7,7 @@ extension PostgresStore {
     static let deckColumns = """
         id, slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel, createdAt, \
         ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit, listed, \
-        stopRule, quality
+        rooms, stopRule, quality
         """
 
     static func deck(_ c: inout PostgresColumns) throws -> Deck {
@@ -27,6 +27,7 @@ extension PostgresStore {
         d.accessSecret = try c.next()
         d.joinLimit = try c.next()
         d.listed = try c.next()
+        d.rooms = try c.next()
         d.stopRule = try c.next(StopRule.self)
         d.quality = QualitySettings.decodeStored(try c.next(String?.self))
         return Deck(id: id, d)
