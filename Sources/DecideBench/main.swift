@@ -10,7 +10,9 @@
 // Prints, per order, the swipes until the deck is decided (median and mean over the runs), the
 // realised share of wrong yes/no verdicts (a verdict on the wrong side of the threshold of the
 // card's true rate), the cards settled by the votes cap, and whether the targets are met:
-// realised error ≤ the stated 5 %, adaptive ≥ 40 % fewer swipes than shuffled.
+// realised error ≤ the stated 5 %, adaptive ≥ 40 % fewer swipes than shuffled. Then, for a few
+// quality settings, how many careless participants the known-answer cards catch
+// (`KnownAnswerDealing.deal`, `QualityReport.isFlagged`) and how many careful ones they flag.
 
 import Foundation
 import SwipePhysics
@@ -110,7 +112,6 @@ print(
         + "\(Int(setup.rule.threshold * 100)) % with error rate \(Int(setup.rule.errorRate * 100)) % "
         + "(beta-binomial confidence sequence), settled at \(setup.rule.votesCap ?? 0) votes; \(runs) runs from seed \(seed)."
 )
-print("Careless caught by known-answer cards: not measured here (quality control is issue 29 item 3).")
 print("")
 print("order     decided  swipes (median)  swipes (mean)  verdicts  wrong  wrong share  settled at cap")
 var medians: [CardOrder: Double] = [:]
@@ -152,4 +153,87 @@ if let adaptive = medians[.adaptive], let shuffled = medians[.shuffled], adaptiv
             + (fewer >= 0.40 ? "met" : "NOT met"))
 } else {
     print("Adaptive against shuffled: a deck was not decided within \(setup.maxParticipants) participants: NOT met")
+}
+
+/// The known-answer part of the crowd: a careful participant answers a known-answer card right with
+/// probability 0.9 (known-answer cards are clear cases, yet people slip), a careless one with ½
+/// (a like/nope card at random).
+struct QualitySetup {
+    /// Known-answer cards added to the deck: 20 (enough that no session runs out of them).
+    var knownCards = 20
+    /// Chance that a careful participant answers a known-answer card right: 0.9.
+    var carefulAccuracy = 0.9
+    /// Participants simulated per setting: 20,000.
+    var participants = 20_000
+}
+
+/// The share of careless participants flagged and of careful ones flagged under `settings`, each
+/// participant dealt one session through the server's `KnownAnswerDealing` and judged by its
+/// `QualityReport.isFlagged`.
+func caught(settings: QualitySettings, setup: Setup, quality: QualitySetup, seed: UInt64) -> (Double, Double) {
+    let ordinary = (0..<setup.cards).map { i in
+        Card(id: Int64(i + 1), NewCard(deckId: 1, position: i, title: "card \(i + 1)"))
+    }
+    let known = (0..<quality.knownCards).map { i in
+        Card(
+            id: Int64(setup.cards + i + 1),
+            NewCard(deckId: 1, position: setup.cards + i, title: "known \(i + 1)", answer: .right))
+    }
+    var rng = SplitMix64(seed: seed)
+    var flagged = (careless: 0, careful: 0)
+    var people = (careless: 0, careful: 0)
+    for participant in 0..<quality.participants {
+        let name = "q\(participant)"
+        let careless = rng.unit() < setup.careless
+        let page = (ordinary + known).sorted {
+            CardOrder.shuffleKey(participant: name, cardId: $0.id)
+                < CardOrder.shuffleKey(participant: name, cardId: $1.id)
+        }
+        let dealt = KnownAnswerDealing.deal(
+            page: page, spare: [], decided: 0, knownDecided: 0, settings: settings, isKnown: { $0.answer != nil })
+        var right = 0
+        var answered = 0
+        for card in dealt.prefix(setup.session) where card.answer != nil {
+            answered += 1
+            if rng.unit() < (careless ? 0.5 : quality.carefulAccuracy) { right += 1 }
+        }
+        let isFlagged = QualityReport.isFlagged(correct: right, known: answered, settings: settings)
+        if careless {
+            people.careless += 1
+            if isFlagged { flagged.careless += 1 }
+        } else {
+            people.careful += 1
+            if isFlagged { flagged.careful += 1 }
+        }
+    }
+    return (
+        Double(flagged.careless) / Double(max(1, people.careless)),
+        Double(flagged.careful) / Double(max(1, people.careful))
+    )
+}
+
+let quality = QualitySetup()
+print("")
+print(
+    "Careless caught by known-answer cards (sessions of \(setup.session) cards, \(quality.participants) participants, "
+        + "careful ones right on \(Int(quality.carefulAccuracy * 100)) % of them, careless on 50 %; "
+        + "flagged: at least the minimum known-answer swipes and the accuracy's Wilson upper bound under the threshold):"
+)
+print("known share  mode      training  min known  threshold  careless caught  careful flagged")
+for (share, mode, minKnown) in [(0.1, KnownAnswerMode.silent, 5), (0.1, .training, 5), (0.25, .silent, 5)] {
+    var settings = QualitySettings()
+    settings.knownShare = share
+    settings.mode = mode
+    settings.minKnownSwipes = minKnown
+    let (careless, careful) = caught(settings: settings, setup: setup, quality: quality, seed: seed)
+    let line = [
+        String(format: "%.0f %%", share * 100).padding(toLength: 12, withPad: " ", startingAt: 0),
+        mode.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0),
+        (mode == .training ? String(settings.trainingCards) : "–").padding(toLength: 9, withPad: " ", startingAt: 0),
+        String(minKnown).padding(toLength: 10, withPad: " ", startingAt: 0),
+        String(format: "%.0f %%", settings.accuracyThreshold * 100).padding(toLength: 10, withPad: " ", startingAt: 0),
+        String(format: "%.1f %%", careless * 100).padding(toLength: 16, withPad: " ", startingAt: 0),
+        String(format: "%.2f %%", careful * 100),
+    ]
+    print(line.joined(separator: " "))
 }
