@@ -150,7 +150,9 @@ export function createDeckPage(root, profile, browser) {
   async function fetchMore() {
     fetching = true;
     try {
-      const url = `${settings.api}/cards?cursor=${cursor}&limit=10`;
+      // In a match room the room deals: every member the same order (data-room names it).
+      const inRoom = settings.room ? `&room=${settings.room}` : '';
+      const url = `${settings.api}/cards?cursor=${cursor}&limit=10${inRoom}`;
       const response = await fetch(url, { signal: timeout(requestTimeoutMs) });
       if (!response.ok) {
         throw new Error('HTTP ' + response.status);
@@ -181,6 +183,10 @@ export function createDeckPage(root, profile, browser) {
     const key = newIdempotencyKey();
     const cardId = Number(element.dataset.card);
     const body = { card: cardId, direction, input, trace, decisionMs: Math.round(clock.now() - shownAt) };
+    if (settings.room) {
+      // A room's swipe names its room: the server checks membership and counts it towards matches.
+      body.room = settings.room;
+    }
     try {
       queue.addSwipe(key, body);
     } catch {
