@@ -57,15 +57,15 @@ export function createTogether(root, browser) {
 
   async function create(event) {
     event.preventDefault();
-    const data = new FormData(createForm);
-    const kind = data.get('rule');
-    const picked = roomRule(kind, kind === 'share' ? data.get('percent') : data.get('count'));
+    const field = (name) => createForm.querySelector(`[name=${name}]`).value;
+    const kind = createForm.querySelector('[name=rule]:checked').value;
+    const picked = roomRule(kind, kind === 'share' ? field('percent') : field('count'));
     if (picked.error) {
       showError(createError, picked.error);
       return;
     }
     const body = { rule: picked.rule };
-    const name = String(data.get('name') || '').trim();
+    const name = field('name').trim();
     if (name) {
       body.name = name;
     }
