@@ -70,13 +70,15 @@ public func buildApplication(
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     let catalog = Catalog(store: store)
+    let notices: any DeckNoticeSink = LoggedNotices(logger: logger)
     let metrics = AppMetrics(registry: metricsRegistry)
+    let rooms = RoomService(store: store, catalog: catalog, notices: notices, logger: logger)
     let writer = SwipeWriter(store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics)
     let swipes = SwipeService(
         catalog: catalog, writer: writer, store: store, signer: signer,
         participantLimiter: RateLimiter(
             ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
-        metrics: metrics)
+        metrics: metrics, rooms: rooms)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
     let assets = try StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
@@ -133,6 +135,11 @@ public func buildApplication(
     )
     .register(on: router)
     ExportsController(store: store, access: access, names: names).register(on: router)
+    RoomsController(
+        store: store, catalog: catalog, rooms: rooms, swipes: swipes, decoding: decoding, streams: streams,
+        interval: config.liveInterval, heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
+        clock: clock
+    ).register(on: router)
     PageController(
         store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
         admissions: admissions,

@@ -23,12 +23,14 @@ struct DeckJSON: ResponseEncodable {
     let joinLimit: Int?
     /// Whether `/` lists the deck (while open, with cards, for anyone with the link).
     let listed: Bool
+    /// Whether groups may decide together in rooms.
+    let rooms: Bool
     let links: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case slug, title, description, profile, allowButtons, labels, cardCount, open, resultsPublic, quota, order,
             countedInputs, access,
-            joinLimit, listed, links
+            joinLimit, listed, rooms, links
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -48,6 +50,7 @@ struct DeckJSON: ResponseEncodable {
         try c.encode(access, forKey: .access)
         try c.encode(joinLimit, forKey: .joinLimit)  // null when there is none, not absent
         try c.encode(listed, forKey: .listed)
+        try c.encode(rooms, forKey: .rooms)
         try c.encode(links, forKey: .links)
     }
 
@@ -67,6 +70,7 @@ struct DeckJSON: ResponseEncodable {
         access = d.access.rawValue
         joinLimit = d.joinLimit
         listed = d.listed
+        rooms = d.rooms
         links = [
             "page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards",
             "results": "/api/v1/decks/\(d.slug)/results",

@@ -34,12 +34,39 @@ struct CardsController: Sendable {
         let participant =
             named == nil && context.participant == nil && !reader
             ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
+        if let code = try RequestDecoding.query(request, "room") {
+            return try await roomDeal(
+                code: code, deck: deck,
+                participant: try swipes.identity(
+                    named, cookies: context.cookies, deck: deck, now: clock()
+                ).id, after: cursor, limit: limit)
+        }
         let order = deck.cardOrder
         let (cards, remaining) = try await store.unswipedCards(
             deckId: deck.id, participant: participant, order: order, after: cursor, limit: limit)
         let next =
             remaining > cards.count ? cards.last.map { String(order.sortKey($0, participant: participant)) } : nil
         return CardPage(cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: next, remaining: remaining)
+    }
+
+    /// `?room=CODE`: the room's deal for a current member (`RoomService.deal`); `cursor` is the
+    /// index in that deal of the last card received (-1 to start).
+    /// - Throws: `room_not_found`, `not_a_room_member` (also for a room of another deck).
+    func roomDeal(code: String, deck: Deck, participant: String, after cursor: Int, limit: Int) async throws
+        -> CardPage
+    {
+        guard let rooms = swipes.rooms else { throw ApiError.room(.notFound) }
+        let room = try await rooms.room(code)
+        let snapshot = try await store.roomSnapshot(roomId: room.id)
+        guard room.deckId == deck.id, rooms.isMember(snapshot, participant) else { throw ApiError.room(.notMember) }
+        let deal = rooms.deal(snapshot, participant: participant)
+        let start = min(deal.count, cursor + 1)
+        let page = Array(deal[start...].prefix(limit))
+        let byId = Dictionary(uniqueKeysWithValues: try await store.allCards(deckId: deck.id).map { ($0.id, $0) })
+        let remaining = deal.count - start
+        return CardPage(
+            cards: page.compactMap { byId[$0] }.map { CardJSON($0, deck: deck.slug) },
+            nextCursor: remaining > page.count ? String(start + page.count - 1) : nil, remaining: remaining)
     }
 
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CardJSON> {

@@ -31,7 +31,13 @@ struct ResultsController: Sendable {
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> ResultsReport {
         let deck = try await access.results(try context.parameters.require("deck"), context)
         try await clusters.check(deck, now: clock())
-        return try await store.results(for: deck)
+        if let code = try RequestDecoding.query(request, "room") {
+            guard let normalized = RoomCode.normalized(code), let room = try await store.room(code: normalized),
+                room.deckId == deck.id
+            else { throw ApiError.room(.notFound) }
+            return try await store.roomResults(for: deck, room: room)
+        }
+        return try await store.resultsWithRooms(for: deck)
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {

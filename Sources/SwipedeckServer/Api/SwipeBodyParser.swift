@@ -213,7 +213,9 @@ enum SwipeBodyParser {
             return Trace(t: t, x: x, y: y, w: w, h: h, vw: vw, vh: vh, gx: gx, gy: gy, ox: scalars[6], oy: scalars[7])
         }
 
-        static let requestKeys = ["card", "direction", "input", "trace", "participant", "decisionMs", "idempotencyKey"]
+        static let requestKeys = [
+            "card", "direction", "input", "trace", "participant", "decisionMs", "idempotencyKey", "room",
+        ]
 
         mutating func swipeRequest() -> SwipeRequest? {
             var card: Int64?
@@ -223,6 +225,7 @@ enum SwipeBodyParser {
             var key: String?
             var decisionMs: Double?
             var trace: Trace?
+            var room: String?
             let ok = object(Self.requestKeys) { p, k in
                 switch k {
                 case 0:
@@ -231,9 +234,17 @@ enum SwipeBodyParser {
                 case 1:
                     direction = p.string()
                     return direction != nil
-                case 2, 4, 6:
+                case 2, 4, 6, 7:
                     guard let s = p.optionalString() else { return false }
-                    if k == 2 { input = s } else if k == 4 { participant = s } else { key = s }
+                    if k == 2 {
+                        input = s
+                    } else if k == 4 {
+                        participant = s
+                    } else if k == 6 {
+                        key = s
+                    } else {
+                        room = s
+                    }
                     return true
                 case 3:
                     if p.null() { return true }
@@ -248,7 +259,7 @@ enum SwipeBodyParser {
             guard ok, let card, let direction else { return nil }
             return SwipeRequest(
                 card: card, direction: direction, input: input, trace: trace, participant: participant,
-                decisionMs: decisionMs, idempotencyKey: key)
+                decisionMs: decisionMs, idempotencyKey: key, room: room)
         }
     }
 }

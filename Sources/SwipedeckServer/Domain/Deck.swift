@@ -73,6 +73,9 @@ public struct NewDeck: Sendable, Hashable, Codable {
     /// Whether the front page (`/`) lists the deck while it is open, has an active card and takes
     /// anyone with the link; an unlisted deck is reached by its link only. Default true.
     public var listed: Bool = true
+    /// Whether groups may decide together in rooms (`Room`) on this deck. Default true for new
+    /// decks; decks made before rooms existed have it off until their owner turns it on.
+    public var rooms: Bool = true
 
     public init(
         slug: String, title: String, description: String = "", profile: String = Deck.defaultProfile,

@@ -24,6 +24,8 @@ public struct DeckPatch: Sendable, Decodable {
     public var joinLimit: Int??
     /// Whether `/` lists the deck (`Deck.listed`).
     public var listed: Bool?
+    /// Whether groups may decide together in rooms (`Deck.rooms`).
+    public var rooms: Bool?
     /// Most people of one network a deck's owner may let join at once. Default 10,000: a stadium
     /// behind one carrier NAT; the limit still bounds a script to that many identities per network.
     public static let maxJoinLimit = 10_000
@@ -32,7 +34,7 @@ public struct DeckPatch: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, profile, allowButtons, labels, open, resultsPublic, quota, order, countedInputs,
-            access, joinLimit, listed
+            access, joinLimit, listed, rooms
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +52,7 @@ public struct DeckPatch: Sendable, Decodable {
         if c.contains(.access) { access = try c.decode(String.self, forKey: .access) }  // null is no mode: malformed
         if c.contains(.joinLimit) { joinLimit = .some(try c.decodeIfPresent(Int.self, forKey: .joinLimit)) }
         listed = try c.decodeIfPresent(Bool.self, forKey: .listed)
+        rooms = try c.decodeIfPresent(Bool.self, forKey: .rooms)
     }
 
     /// `deck` with the patch applied, if every rule holds.
@@ -139,6 +142,7 @@ public struct DeckPatch: Sendable, Decodable {
             d.joinLimit = joinLimit
         }
         if let listed { d.listed = listed }
+        if let rooms { d.rooms = rooms }
         return d
     }
 }

@@ -123,7 +123,7 @@ public final class LiveResults: Sendable {
     private func compute(_ slug: String) async -> Computed {
         let report: ResultsReport
         do {
-            report = try await store.results(for: try await catalog.deck(slug))
+            report = try await store.resultsWithRooms(for: try await catalog.deck(slug))
         } catch ApiError.notFound {
             return .deckGone
         } catch {

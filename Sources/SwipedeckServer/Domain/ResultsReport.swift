@@ -30,6 +30,8 @@ public struct ResultsReport: Sendable, Encodable {
         public var kinds: [String: Int]
         /// Live swipes of any kind.
         public var all: Int
+        /// Rooms that have the card as a match now (`RoomStore.roomMatchCounts`).
+        public var roomMatches: Int = 0
     }
 
     public var deck: String

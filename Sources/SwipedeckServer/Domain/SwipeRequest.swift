@@ -16,4 +16,7 @@ public struct SwipeRequest: Sendable, Hashable, Codable {
     public var decisionMs: Double?
     /// Batch items only: the item's idempotency key (the header names single swipes).
     public var idempotencyKey: String?
+    /// The code of the match room the swipe is made in; the swiper must be a current member of
+    /// that room on this deck, and the room open (`RoomService.checkSwipe`).
+    public var room: String? = nil
 }

@@ -14,13 +14,16 @@ public struct SwipeService: Sendable {
 
     /// Counts refused swipes by code; nil counts nothing.
     public let metrics: AppMetrics?
+    /// Checks swipes made in a room and evaluates the member's rooms after each decision; nil: no rooms.
+    public var rooms: RoomService?
 
     public init(
         catalog: Catalog, writer: SwipeWriter, store: any Store, signer: ParticipantSigner,
         participantLimiter: RateLimiter,
-        metrics: AppMetrics? = nil
+        metrics: AppMetrics? = nil, rooms: RoomService? = nil
     ) {
         self.metrics = metrics
+        self.rooms = rooms
         self.catalog = catalog
         self.writer = writer
         self.store = store
@@ -81,6 +84,10 @@ public struct SwipeService: Sendable {
         case .archived: throw ApiError.cardArchived
         case .absent: throw ApiError.notFound("card")
         }
+        if let code = r.room {
+            guard let rooms else { throw ApiError.room(.notFound) }
+            try await rooms.checkSwipe(code: code, deck: deck, participant: participant, now: now)
+        }
         let profile = deck.swipeProfile
 
         var swipe = Swipe(
@@ -117,6 +124,9 @@ public struct SwipeService: Sendable {
         guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, origin: origin)) else {
             throw ApiError.notFound("swipe")
         }
+        if case .created = outcome, deck.rooms {
+            await rooms?.decided(deckId: deckId, participant: participant, now: now)
+        }
         return outcome
     }
 
@@ -130,7 +140,9 @@ public struct SwipeService: Sendable {
         Swipe, String
     ) {
         let (s, deck, _) = try await ownSwipe(id: id, named: named, cookies: cookies, now: now)
-        return (try await store.undoSwipe(id: s.id, participant: s.participantId, at: now), deck.slug)
+        let undone = try await store.undoSwipe(id: s.id, participant: s.participantId, at: now)
+        if deck.rooms { await rooms?.decided(deckId: deck.id, participant: s.participantId, now: now) }
+        return (undone, deck.slug)
     }
 
     /// Undoes the acting participant's most recent live swipe in the deck, if any.
@@ -141,7 +153,9 @@ public struct SwipeService: Sendable {
         let identity = try self.identity(nil, cookies: cookies, deck: deck, now: now)
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
-        return try await store.undoLatestSwipe(deckId: deckId, participant: identity.id, at: now)
+        let undone = try await store.undoLatestSwipe(deckId: deckId, participant: identity.id, at: now)
+        if undone != nil, deck.rooms { await rooms?.decided(deckId: deckId, participant: identity.id, now: now) }
+        return undone
     }
 
     /// Changes swipe `id` to `direction` for the participant who made it.
@@ -163,9 +177,9 @@ public struct SwipeService: Sendable {
                 code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue).")
         }
         if !s.hasTrace || s.direction == direction {
-            return (
-                try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction, at: now), deck.slug
-            )
+            let flipped = try await store.flipSwipe(id: s.id, participant: s.participantId, to: direction, at: now)
+            if deck.rooms { await rooms?.decided(deckId: deck.id, participant: s.participantId, now: now) }
+            return (flipped, deck.slug)
         }
         if s.undoneAt != nil { throw ApiError.alreadyUndone }
         if !deck.allowButtons {
@@ -184,7 +198,9 @@ public struct SwipeService: Sendable {
             .swipe(
                 decision, quota: deck.quota, origin: SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network)))
         {
-        case .created(let stored)?, .replayed(let stored)?: return (stored, deck.slug)
+        case .created(let stored)?, .replayed(let stored)?:
+            if deck.rooms { await rooms?.decided(deckId: deck.id, participant: s.participantId, now: now) }
+            return (stored, deck.slug)
         case .refused(let error)?: throw error
         case nil: throw ApiError.notFound("swipe")
         }

@@ -73,6 +73,8 @@ public enum ApiError: Error, Sendable, Equatable {
     /// 400 (empty), 415 (not a PNG, JPEG, WebP or GIF) or 422 (damaged, cut short, too many
     /// pixels): an uploaded image was refused; the code is the rule.
     case imageRefused(ImageRefusal)
+    /// 403, 404 or 409: a match room's rule was broken (`RoomRefusal`); the code is the rule.
+    case room(RoomRefusal)
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -96,6 +98,7 @@ public enum ApiError: Error, Sendable, Equatable {
             case .unsupportedType: return .unsupportedMediaType
             case .unreadable, .tooManyPixels: return .unprocessableContent
             }
+        case .room(let refusal): return refusal.status
         }
     }
 
@@ -140,6 +143,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .bodiesBusy: return "server_busy"
         case .internalError: return "internal"
         case .imageRefused(let refusal): return refusal.code
+        case .room(let refusal): return refusal.rawValue
         }
     }
 
@@ -187,6 +191,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .bodiesBusy(let s): return "The server is reading as many requests as it can hold; retry in \(s) s."
         case .internalError: return "Internal error; it has been logged."
         case .imageRefused(let refusal): return refusal.message
+        case .room(let refusal): return refusal.message
         }
     }
 }

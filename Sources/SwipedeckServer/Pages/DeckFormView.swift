@@ -47,6 +47,8 @@ struct DeckFormView {
     var slugEditable = false
     /// Whether the front page lists the deck (`Deck.listed`; form field `frontPage`).
     var frontPage = true
+    /// Whether groups may decide together in rooms (`Deck.rooms`; form field `rooms`).
+    var rooms = true
     /// The refusal of the last save, next to its field (`showing(_:)`; Mustache reads stored properties only).
     var titleError: String?
     var slugError: String?
@@ -90,6 +92,7 @@ struct DeckFormView {
             access: deck.access.rawValue,
             joinLimit: deck.joinLimit.map(String.init) ?? "")
         frontPage = deck.listed
+        rooms = deck.rooms
     }
 
     /// The form as the owner filled it in (to show it again with an error).
@@ -107,6 +110,7 @@ struct DeckFormView {
             order: form["order"] ?? CardOrder.listed.rawValue,
             access: form["access"] ?? DeckAccessMode.link.rawValue, joinLimit: form["joinLimit"] ?? "")
         frontPage = form.checked("frontPage")
+        rooms = form.checked("rooms")
     }
 
     init(
@@ -158,6 +162,7 @@ struct DeckFormView {
         )
         patch.access = form["access"]
         patch.listed = form.checked("frontPage")
+        patch.rooms = form.checked("rooms")
         patch.joinLimit = .some(
             try wholeNumber(
                 form["joinLimit"], code: "invalid_join_limit",

@@ -238,6 +238,6 @@ struct OwnerDecksController: Sendable {
         let joinLimit = d.joinLimit.map(String.init) ?? "null"
         return
             "{\"open\":\(d.isOpen),\"resultsPublic\":\(d.resultsPublic),\"quota\":\(quota),\"order\":\"\(d.cardOrder.rawValue)\",\"countedInputs\":\"\(CountedInput.stored(d.countedInputs))\","
-            + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit),\"listed\":\(d.listed)}"
+            + "\"access\":\"\(d.access.rawValue)\",\"joinLimit\":\(joinLimit),\"listed\":\(d.listed),\"rooms\":\(d.rooms)}"
     }
 }

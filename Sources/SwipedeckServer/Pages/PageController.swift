@@ -291,7 +291,7 @@ struct PageController: Sendable {
             return .redirect(to: "/owner/sign-in?next=/d/\(slug)/results", type: .normal)
         }
         let found = try await clusters.check(deck, now: clock(), force: context.owner?.manages(deck) == true)
-        let report = try await store.results(for: deck)
+        let report = try await store.resultsWithRooms(for: deck)
         var ctx = deckContext(deck)
         let page = request.uri.queryParameters.get("page", as: Int.self) ?? 1
         ctx.merge(ResultsView.context(report, deck: deck, page: page)) { _, new in new }

@@ -5,7 +5,7 @@ import SwipePhysics
 /// database). `openStore(url:)` picks one from a URL.
 ///
 /// The interface is composed of role protocols — `DeckStore`, `DeckEditStore`, `OwnerStore`,
-/// `SwipeStore`, `ResultStore`, `TrustStore`, `AccessCodeStore`, `ImageRecordStore` — each
+/// `SwipeStore`, `ResultStore`, `TrustStore`, `AccessCodeStore`, `ImageRecordStore`, `RoomStore` — each
 /// implemented on both engines in a file of the same name (`AppDatabase+Decks.swift` ↔
 /// `PostgresStore+Decks.swift`, …), so a part of the app can ask for the role it uses. The
 /// storage throws `StoreError` for what a caller may do wrong; the HTTP layer maps it.
@@ -24,7 +24,7 @@ import SwipePhysics
 ///   cards, archive, order); PostgreSQL marks it on every server within the notification's
 ///   delivery, so no server keeps deciding by a deck's old settings (`Catalog`).
 public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultStore, TrustStore, AccessCodeStore,
-    ImageRecordStore
+    ImageRecordStore, RoomStore
 {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }

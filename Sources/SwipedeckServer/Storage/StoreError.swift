@@ -5,7 +5,7 @@
 public enum StoreError: Error, Sendable, Equatable {
     /// The kinds of stored record a `notFound` names.
     public enum Record: String, Sendable {
-        case deck, card, swipe, owner, token, participant, setting
+        case deck, card, swipe, owner, token, participant, setting, room
     }
 
     /// No such record (or, for a swipe's undo and flip, none of the caller's).

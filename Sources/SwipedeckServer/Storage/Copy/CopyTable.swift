@@ -36,7 +36,7 @@ public struct CopyTable: Sendable {
                 ("ownerId", .int), ("isOpen", .bool), ("resultsPublic", .bool), ("quota", .int), ("cardOrder", .text),
                 ("countedInputs", .text), ("revision", .int), ("access", .text), ("accessSecret", .text),
                 ("joinLimit", .int),
-                ("listed", .bool),
+                ("listed", .bool), ("rooms", .bool),
             ]),
         CopyTable(
             "cards", key: ["id"], serialId: true,

@@ -23,7 +23,7 @@ extension PostgresStore {
                     downLabel = \(d.downLabel), ownerId = \(d.ownerId), isOpen = \(d.isOpen), resultsPublic = \(d.resultsPublic),
                     quota = \(d.quota), cardOrder = \(d.cardOrder.rawValue), countedInputs = \(CountedInput.stored(d.countedInputs)), revision = \(d.revision),
                     access = \(d.access.rawValue), accessSecret = \(d.accessSecret), joinLimit = \(d.joinLimit),
-                    listed = \(d.listed)
+                    listed = \(d.listed), rooms = \(d.rooms)
                 WHERE id = \(id)
                 """, on: connection)
             try await recordEvent(

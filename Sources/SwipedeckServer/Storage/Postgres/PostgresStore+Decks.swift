@@ -35,11 +35,11 @@ extension PostgresStore {
                 """
                 INSERT INTO decks (slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel,
                                    createdAt, ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision,
-                                   access, accessSecret, joinLimit, listed)
+                                   access, accessSecret, joinLimit, listed, rooms)
                 VALUES (\(d.slug), \(d.title), \(d.description), \(d.profile), \(d.allowButtons), \(d.leftLabel), \(d.rightLabel),
                         \(d.upLabel), \(d.downLabel), \(d.createdAt), \(d.ownerId), \(d.isOpen), \(d.resultsPublic), \(d.quota),
                         \(d.cardOrder.rawValue), \(CountedInput.stored(d.countedInputs)), \(d.revision), \(d.access.rawValue),
-                        \(d.accessSecret), \(d.joinLimit), \(d.listed))
+                        \(d.accessSecret), \(d.joinLimit), \(d.listed), \(d.rooms))
                 RETURNING id
                 """, on: connection, as: Int64.self)
         else { throw StoreError.notFound(.deck) }

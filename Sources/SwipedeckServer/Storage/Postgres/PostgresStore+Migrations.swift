@@ -138,6 +138,34 @@ extension PostgresStore {
         // Whether the front page lists a deck (`Deck.listed`); every deck made before is listed
         // (SQLite's v9-deck-listed).
         ("v6-deck-listed", "ALTER TABLE decks ADD COLUMN listed boolean NOT NULL DEFAULT true"),
+        // Match rooms (`RoomStore`), as SQLite's v10-rooms: rooms, members, live and revoked
+        // matches, the event log every server reads by id; the deck setting (decks made before: off).
+        (
+            "v7-rooms",
+            """
+            ALTER TABLE decks ADD COLUMN rooms boolean NOT NULL DEFAULT false;
+            CREATE TABLE rooms (
+                id bigserial PRIMARY KEY, code text NOT NULL UNIQUE, deckId bigint NOT NULL REFERENCES decks(id),
+                ruleKind text NOT NULL, ruleValue bigint NOT NULL, endOnFirstMatch boolean NOT NULL, maxMatches bigint,
+                likedFirst boolean NOT NULL, maxMembers bigint NOT NULL, createdAt double precision NOT NULL,
+                expiresAt double precision NOT NULL, round bigint NOT NULL, roundCards text,
+                roundStartedAt double precision NOT NULL, finishedAt double precision);
+            CREATE INDEX rooms_by_deck ON rooms(deckId);
+            CREATE TABLE roomMembers (
+                id bigserial PRIMARY KEY, roomId bigint NOT NULL REFERENCES rooms(id), participantId text NOT NULL,
+                name text NOT NULL, joinedAt double precision NOT NULL, leftAt double precision, decided bigint NOT NULL,
+                UNIQUE (roomId, participantId));
+            CREATE INDEX roomMembers_by_participant ON roomMembers(participantId);
+            CREATE TABLE roomMatches (
+                id bigserial PRIMARY KEY, roomId bigint NOT NULL REFERENCES rooms(id), cardId bigint NOT NULL,
+                at double precision NOT NULL, likedBy text NOT NULL, revokedAt double precision);
+            CREATE INDEX roomMatches_by_room ON roomMatches(roomId, cardId);
+            CREATE TABLE roomEvents (
+                id bigserial PRIMARY KEY, roomId bigint NOT NULL REFERENCES rooms(id), kind text NOT NULL,
+                data text NOT NULL, at double precision NOT NULL);
+            CREATE INDEX roomEvents_by_room ON roomEvents(roomId, id)
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStore {
     static let deckColumns = """
         id, slug, title, description, profile, allowButtons, leftLabel, rightLabel, upLabel, downLabel, createdAt, \
-        ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit, listed
+        ownerId, isOpen, resultsPublic, quota, cardOrder, countedInputs, revision, access, accessSecret, joinLimit, listed, rooms
         """
 
     static func deck(_ c: inout PostgresColumns) throws -> Deck {
@@ -25,6 +25,7 @@ extension PostgresStore {
         d.accessSecret = try c.next()
         d.joinLimit = try c.next()
         d.listed = try c.next()
+        d.rooms = try c.next()
         return Deck(id: id, d)
     }
 

@@ -149,6 +149,34 @@ extension AppDatabase {
         m.registerMigration("v9-deck-listed") { db in
             try db.execute(sql: "ALTER TABLE decks ADD COLUMN listed BOOLEAN NOT NULL DEFAULT 1")
         }
+        // Match rooms (`RoomStore`): rooms, their members, live and revoked matches, and the event
+        // log every server reads by id; the deck setting `rooms` (decks made before: off).
+        m.registerMigration("v10-rooms") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE decks ADD COLUMN rooms BOOLEAN NOT NULL DEFAULT 0;
+                    CREATE TABLE rooms (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT NOT NULL UNIQUE,
+                        deckId INTEGER NOT NULL REFERENCES decks(id), ruleKind TEXT NOT NULL, ruleValue INTEGER NOT NULL,
+                        endOnFirstMatch BOOLEAN NOT NULL, maxMatches INTEGER, likedFirst BOOLEAN NOT NULL,
+                        maxMembers INTEGER NOT NULL, createdAt REAL NOT NULL, expiresAt REAL NOT NULL,
+                        round INTEGER NOT NULL, roundCards TEXT, roundStartedAt REAL NOT NULL, finishedAt REAL);
+                    CREATE INDEX rooms_by_deck ON rooms(deckId);
+                    CREATE TABLE roomMembers (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, roomId INTEGER NOT NULL REFERENCES rooms(id),
+                        participantId TEXT NOT NULL, name TEXT NOT NULL, joinedAt REAL NOT NULL, leftAt REAL,
+                        decided INTEGER NOT NULL, UNIQUE (roomId, participantId));
+                    CREATE INDEX roomMembers_by_participant ON roomMembers(participantId);
+                    CREATE TABLE roomMatches (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, roomId INTEGER NOT NULL REFERENCES rooms(id),
+                        cardId INTEGER NOT NULL, at REAL NOT NULL, likedBy TEXT NOT NULL, revokedAt REAL);
+                    CREATE INDEX roomMatches_by_room ON roomMatches(roomId, cardId);
+                    CREATE TABLE roomEvents (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, roomId INTEGER NOT NULL REFERENCES rooms(id),
+                        kind TEXT NOT NULL, data TEXT NOT NULL, at REAL NOT NULL);
+                    CREATE INDEX roomEvents_by_room ON roomEvents(roomId, id);
+                    """)
+        }
         return m
     }
 }
