@@ -150,15 +150,19 @@ export function createDeckPage(root, profile, browser) {
   async function fetchMore() {
     fetching = true;
     try {
-      // In a match room the room deals: every member the same order (data-room names it).
+      // In a match room the room deals (data-room names it): every member the same order, cards liked by
+      // others first if the room says so. Its deal changes as people decide, so it is asked from the top
+      // and the cards already here are skipped.
       const inRoom = settings.room ? `&room=${settings.room}` : '';
-      const url = `${settings.api}/cards?cursor=${cursor}&limit=10${inRoom}`;
+      const from = settings.room ? -1 : cursor;
+      const url = `${settings.api}/cards?cursor=${from}&limit=10${inRoom}`;
       const response = await fetch(url, { signal: timeout(requestTimeoutMs) });
       if (!response.ok) {
         throw new Error('HTTP ' + response.status);
       }
       const page = await response.json();
-      view.append(page.cards);
+      const shown = new Set([...view.liveCards()].map((card) => Number(card.dataset.card)));
+      view.append(page.cards.filter((card) => !shown.has(card.id)));
       fetchFailed = false;
       // A swipe queued meanwhile (here or in another tab) is done; the server counts what lies
       // beyond this page, so a card another tab decided before we loaded it is not counted here.

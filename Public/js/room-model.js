@@ -106,25 +106,30 @@ export function presentMembers(state) {
 
 /**
  * `state` after one event of GET /api/v1/rooms/{code}/events (`type` the event's name, `data` its
- * parsed JSON): a new object, `state` untouched. 'state' replaces it; 'member' adds or updates the
- * member; 'progress' sets a member's count; 'match' adds a match once; 'unmatch' takes the card's
- * match away; 'finished' marks the room finished with its closest cards. Unknown events change nothing.
+ * parsed JSON): a new object, `state` untouched. 'state' replaces it; 'member' ({member: {id, name},
+ * change: 'joined' | 'left'}) adds or updates the member; 'progress' ({member, decided}) sets a member's
+ * count (finished once it reaches the round's cards); 'match' adds a match once; 'unmatch' takes the
+ * card's match away; 'finished' marks the room finished with its closest cards. Others ('round': the
+ * page reloads for the new deal) change nothing.
  */
 export function applyRoomEvent(state, type, data) {
   if (type === 'state') {
     return data;
   }
   if (type === 'member') {
-    const others = state.members.filter((member) => member.id !== data.member.id);
-    const known = state.members.some((member) => member.id === data.member.id);
+    // The event names the member ({id, name}) and the change; what it does not say stays as known.
+    const left = data.change === 'left';
+    const known = state.members.find((member) => member.id === data.member.id);
+    const fresh = { decided: 0, finished: false, ...known, ...data.member, left };
     const members = known
-      ? state.members.map((member) => (member.id === data.member.id ? data.member : member))
-      : [...others, data.member];
+      ? state.members.map((member) => (member.id === fresh.id ? fresh : member))
+      : [...state.members, fresh];
     return { ...state, members };
   }
   if (type === 'progress') {
+    const finished = state.cardCount > 0 && data.decided >= state.cardCount;
     const members = state.members.map((member) => (member.id === data.member
-      ? { ...member, decided: data.decided, finished: data.finished ?? member.finished }
+      ? { ...member, decided: data.decided, finished }
       : member));
     return { ...state, members };
   }

@@ -17,7 +17,8 @@ const roomEvents = ['state', 'member', 'progress', 'match', 'unmatch', 'finished
 /**
  * Wires one room page: `root` the room's <section class="room"> (data-code), `state` the RoomState the
  * server rendered the page from, `profile` the deck's swipe profile, and the browser's parts: `document`,
- * `EventSource`, `clock` {now, frame} (performance.now, requestAnimationFrame) and `reduceMotion`.
+ * `EventSource`, `clock` {now, frame} (performance.now, requestAnimationFrame), `reduceMotion` and
+ * `reload()`.
  * Returns {state(), apply(type, data)}: the room as the page knows it, and one event folded in.
  */
 export function createRoomPage(root, state, profile, browser) {
@@ -144,6 +145,8 @@ export function createRoomPage(root, state, profile, browser) {
   for (const type of roomEvents) {
     stream.addEventListener(type, (event) => apply(type, JSON.parse(event.data)));
   }
+  // A second round deals other cards: the page starts again from the server's deal.
+  stream.addEventListener('round', () => browser.reload());
   stream.addEventListener('open', () => {
     root.dataset.live = 'true';
   });
@@ -165,5 +168,6 @@ if (section) {
     EventSource,
     clock: { now: () => performance.now(), frame: (callback) => requestAnimationFrame(callback) },
     reduceMotion: matchMedia('(prefers-reduced-motion: reduce)').matches,
+    reload: () => location.reload(),
   });
 }

@@ -96,6 +96,9 @@ function open(parts, reduceMotion = true) {
     EventSource: FakeEventSource,
     clock: { now: () => 0, frame: (callback) => frames.push(callback) },
     reduceMotion,
+    reload: () => {
+      parts.reloaded = true;
+    },
   });
 }
 
@@ -104,11 +107,11 @@ test('the page listens to its room and shows members with their progress only', 
   open(parts);
   const stream = FakeEventSource.last;
   assert.equal(stream.url, '/api/v1/rooms/K7M2QX/events');
-  stream.send('member', { member: { id: 2, name: 'Ben', decided: 0, finished: false, left: false }, change: 'joined' });
+  stream.send('member', { member: { id: 2, name: 'Ben' }, change: 'joined' });
   stream.send('progress', { member: 2, decided: 5 });
   assert.deepEqual(parts.members.children.map((item) => item.text()), ['Ana 0 of 24', 'Ben 5 of 24']);
   assert.equal(parts.members.children[0].className, 'member you');
-  stream.send('member', { member: { id: 2, name: 'Ben', decided: 5, finished: false, left: true }, change: 'left' });
+  stream.send('member', { member: { id: 2, name: 'Ben' }, change: 'left' });
   assert.equal(parts.members.children.length, 1);
 });
 
@@ -116,7 +119,7 @@ test('a match raises the overlay once, lists it and an unmatch takes it away', (
   const parts = page();
   open(parts);
   const stream = FakeEventSource.last;
-  stream.send('member', { member: { id: 2, name: 'Ben', decided: 3, finished: false, left: false }, change: 'joined' });
+  stream.send('member', { member: { id: 2, name: 'Ben' }, change: 'joined' });
   stream.send('match', { match: { card: card(7), at: 5, likedBy: [1, 2] } });
   assert.equal(parts.overlay.hidden, false);
   assert.equal(parts.overlay.dataset.card, 7);
@@ -150,6 +153,8 @@ test('finished without a match offers the closest cards and a second round; expi
   assert.equal(parts.secondRound.hidden, false);
   assert.equal(parts.closestList.children[0].text(), 'Card 4 1 liked it');
   assert.equal(parts.stackWrap.hidden, true);
+  FakeEventSource.last.listeners.round({ data: '{}' });
+  assert.equal(parts.reloaded, true, 'a second round reloads the page for its deal');
   stream.send('state', { ...state, state: 'expired' });
   assert.equal(parts.expired.hidden, false);
   assert.equal(parts.finished.hidden, true);
