@@ -50,7 +50,7 @@ export function createRoomPage(root, state, profile, browser) {
     face.style.setProperty('--accent', card.accent);
     if (card.image) {
       const image = element('img', 'room-card-image');
-      image.src = card.image;
+      image.src = rooted(card.image);
       image.alt = '';
       face.append(image);
     }

@@ -64,9 +64,12 @@ struct PageController: Sendable {
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|"
             + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
-            stackContext(
+            var ctx = stackContext(
                 deck, cards: cards, remaining: remaining, cardCount: cardCount, participant: participant,
                 showResults: showResults, joinWait: joinWait)
+            ctx["rooms"] = deck.rooms
+            ctx["roomsOrRoom"] = deck.rooms
+            return ctx
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
         return response
