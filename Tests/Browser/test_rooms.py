@@ -3,9 +3,8 @@ has it) and a desktop (1280×800, mouse), decide together in Chromium, WebKit an
 a room with "Decide together", the desktop joins by typing the code into "Join a room" (Enter), both like
 the same card with real drags, and both see "It's a match!" within 2 s of the second like.
 
-Chromium-only beside it: the room page without JavaScript (members and matches listed on reload) and the
-room's states (finished without a match: the closest cards and a second round; expired; full; not a
-member). WebKitGTK's driver runs one session at a time: the second window is a second WebKit."""
+The room page without JavaScript and the room's states are in test_room_pages.py (Chromium). WebKitGTK's
+driver runs one session at a time: the second window is a second WebKit."""
 import random
 import time
 
@@ -100,88 +99,3 @@ def test_two_windows_in_one_room_see_the_match(server, engine):
             page.close()
         if other is not engine:
             other.close()
-
-
-def test_a_wrong_code_is_refused_next_to_the_field(server, desktop):
-    desktop.goto(f"{server.base}/d/getaways")
-    desktop.wait_for_selector(".together[data-ready=true]")
-    desktop.click("#room-join-code")
-    desktop.keyboard.type("K7M2Q0")
-    desktop.keyboard.press("Enter")
-    assert "no 0, 1, I, L or O" in desktop.inner_text("#room-join-error")
-    desktop.fill("#room-join-code", "")
-    desktop.keyboard.type("K7M2QX")
-    desktop.keyboard.press("Enter")
-    desktop.wait_for_function("() => document.querySelector('#room-join-error').textContent.includes('No room')")
-    assert desktop.url.endswith("/d/getaways")
-
-
-def nojs(chromium):
-    return chromium.new_context(java_script_enabled=False, viewport=DESKTOP)
-
-
-def test_without_javascript_the_room_page_lists_members_and_matches(server, chromium):
-    maker, joiner = nojs(chromium), nojs(chromium)
-    try:
-        page = maker.new_page()
-        page.goto(f"{server.base}/d/getaways")
-        page.click(".together-start summary")
-        page.fill("#room-name", "Ana")
-        page.check("input[name=rule][value=atLeast]")
-        with page.expect_navigation():
-            page.click(".room-create button[type=submit]")
-        code = page.inner_text(".room .room-code")
-        assert page.url.endswith(f"/r/{code}")
-        other = joiner.new_page()
-        other.goto(f"{server.base}/r/{code}")
-        other.fill("#member-name", "Ben")
-        with other.expect_navigation():
-            other.click(".room-join-form button")
-        # Both like the top card with the form's button (the room's swipes name the room).
-        for p in (page, other):
-            p.reload()
-        top = page.get_attribute(TOP, "data-card")
-        assert other.get_attribute(TOP, "data-card") == top
-        for p in (page, other):
-            with p.expect_navigation():
-                p.click(".ctl-like")
-        page.reload()
-        assert page.inner_text(".room-members").count("Ana") == 1 and "Ben" in page.inner_text(".room-members")
-        assert page.get_attribute(".match-list .match", "data-card") == top
-        assert page.inner_text(".match-count") == "1"
-    finally:
-        maker.close()
-        joiner.close()
-
-
-def api_member(server, code=None, deck="getaways", body=None):
-    """A participant credential for an API client and, with `code`, its membership: (credential, state)."""
-    status, _, minted = server.request("POST", f"/api/v1/decks/{deck}/participants")
-    assert status == 201, minted
-    credential = minted["participant"]
-    if code is None:
-        return credential, None
-    status, _, state = server.request("POST", f"/api/v1/rooms/{code}/members", {"participant": credential, **(body or {})})
-    return credential, (status, state)
-
-
-def test_a_full_room_and_a_missing_room_say_so(server, chromium):
-    status, _, minted = server.request("POST", "/api/v1/decks/getaways/participants")
-    status, _, state = server.request("POST", "/api/v1/decks/getaways/rooms",
-                                      {"participant": minted["participant"], "maxMembers": 2})
-    assert status == 201, state
-    code = state["code"]
-    api_member(server, code)
-    context = nojs(chromium)
-    try:
-        page = context.new_page()
-        page.goto(f"{server.base}/r/{code}")
-        # Not a member: a join form, no state of the room beyond its rule and size.
-        page.fill("#member-name", "Cy")
-        page.click(".room-join-form button")
-        assert "full" in page.inner_text(".field-error")
-        response = page.goto(f"{server.base}/r/ZZZZZZ")
-        assert response.status == 404
-        assert "No room has that code" in page.inner_text("#room-join-error")
-    finally:
-        context.close()

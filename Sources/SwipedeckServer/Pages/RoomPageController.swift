@@ -125,6 +125,7 @@ struct RoomPageController: Sendable {
             "ruleWords": Self.words(state.rule), "round2": state.round > 1, "members": members,
             "matches": matches, "hasMatches": !matches.isEmpty, "matchCount": matches.count, "closest": closest,
             "isFinished": state.state == .finished, "isExpired": state.state == .expired,
+            "isOpen": state.state == .open,
             "secondRound": state.state == .finished && matches.isEmpty && !closest.isEmpty,
             "stateJSON": PageRenderer.scriptSafeJSON(state),
         ]
