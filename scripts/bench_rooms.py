@@ -46,7 +46,12 @@ SOURCES = [f"127.0.{i // 250}.{i % 250 + 2}" for i in range(1000)]
 MAX_MEMBERS = 50
 
 
+BINARY = None  # --binary, else the release build, else the debug one
+
+
 def binary():
+    if BINARY:
+        return Path(BINARY)
     for build in ("release", "debug"):
         path = ROOT / ".build" / build / "swipedeck"
         if path.exists():
@@ -404,7 +409,10 @@ def main():
     parser.add_argument("--turns", type=int, default=10, help="(c): cards each member swipes (default 10)")
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--only", choices=["a", "b", "c"], help="run one part")
+    parser.add_argument("--binary", help="the swipedeck to run (default: .build/release, else .build/debug)")
     args = parser.parse_args()
+    global BINARY
+    BINARY = args.binary
     files = raise_open_files()
     print(f"bench_rooms: {binary()} · open files {files}")
     if args.only in (None, "a"):

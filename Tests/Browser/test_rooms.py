@@ -24,9 +24,16 @@ def wait_ready(page, what):
         && !!document.querySelector('#stack .card[data-depth="0"]:not(.leaving)')""", what=what)
 
 
+def click(page, selector):
+    """A real click on `selector` once it is scrolled into view (below the stack on a phone; Firefox's
+    WebDriver does not scroll to it by itself)."""
+    page.box(selector)
+    page.click(selector)
+
+
 def type_text(page, selector, text):
     """Focuses the field with a click and types `text` one key at a time (real key events)."""
-    page.click(selector)
+    click(page, selector)
     for character in text:
         page.press(character)
 
@@ -35,8 +42,8 @@ def start_room(page, server):
     """On the deck page: "Decide together", the default rule, "Start a room"; returns the code shown."""
     page.goto(f"{server.base}/d/getaways")
     page.wait_for("() => document.querySelector('.together')?.dataset.ready === 'true'", what="the rooms section")
-    page.click(".together-start summary")
-    page.click(".room-create button[type=submit]")
+    click(page, ".together-start summary")
+    click(page, ".room-create button[type=submit]")
     code = page.wait_for("""() => { const made = document.querySelector('.room-made');
         return made && !made.hidden && made.querySelector('.room-code').textContent; }""", what="the room's code")
     assert page.attr(".room-qr", "src").endswith(f"/r/{code}/qr.svg")
@@ -65,7 +72,7 @@ def test_two_windows_in_one_room_see_the_match(server, engine):
     desktop = other.new_page(viewport=DESKTOP)
     try:
         code = start_room(phone, server)
-        phone.click(".room-go")
+        click(phone, ".room-go")
         wait_ready(phone, "the phone's room page")
         assert phone.text(".room-code") == code
 

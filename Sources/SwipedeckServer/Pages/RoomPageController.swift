@@ -92,7 +92,6 @@ struct RoomPageController: Sendable {
             showResults: false, joinWait: nil)
         // The room's deal is asked from its top each time (deck.js): it changes as members decide.
         ctx["cursor"] = -1
-        ctx["kind"] = "room"
         ctx["pageTitle"] = "Room \(room.code) · \(deck.title)"
         ctx["roomsOrRoom"] = true
         ctx["room"] = roomView(state, deckSlug: deck.slug)
