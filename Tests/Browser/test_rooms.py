@@ -81,8 +81,12 @@ def test_two_windows_in_one_room_see_the_match(server, engine):
         desktop.goto(f"{server.base}/d/getaways")
         desktop.wait_for("() => document.querySelector('.together')?.dataset.ready === 'true'", what="rooms")
         type_text(desktop, "#room-join-code", code.lower())
+        desktop.wait_for("(code) => document.querySelector('#room-join-code').value === code", code.lower(),
+                         what="the typed code in the field")
         desktop.press("Enter")
-        desktop.wait_for("() => !!document.querySelector('.room-join-form')", what="the room's join form")
+        desktop.wait_for("""() => !!document.querySelector('.room-join-form')
+            || document.querySelector('#room-join-error')?.textContent""", what="the room's join form")
+        assert desktop.count(".room-join-form") == 1, desktop.text("#room-join-error")
         type_text(desktop, "#member-name", "Desk")
         desktop.press("Enter")
         wait_ready(desktop, "the desktop's room page")
