@@ -135,3 +135,15 @@ test('mayActWithoutDrag: a direction the profile offers, buttons allowed, an ope
   assert.equal(mayActWithoutDrag('left', directions, false, 'open'), false);
   assert.equal(mayActWithoutDrag('left', directions, true, 'limitReached'), false);
 });
+
+test('keys typed into a field are typing, not the deck\'s (a room code with a Z)', async () => {
+  const { isTyping } = await import('../../Public/js/deck-model.js');
+  assert.equal(isTyping({ tagName: 'INPUT', type: 'text' }), true);
+  assert.equal(isTyping({ tagName: 'INPUT', type: 'number' }), true);
+  assert.equal(isTyping({ tagName: 'TEXTAREA' }), true);
+  assert.equal(isTyping({ tagName: 'DIV', isContentEditable: true }), true);
+  assert.equal(isTyping({ tagName: 'INPUT', type: 'radio' }), false);
+  assert.equal(isTyping({ tagName: 'BUTTON' }), false);
+  assert.equal(isTyping({ tagName: 'SECTION' }), false);
+  assert.equal(isTyping({}), false, 'the window itself');
+});
