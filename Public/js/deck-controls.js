@@ -1,6 +1,6 @@
 // The deck page's buttons and keys: each acts like a real swipe (deck.js's act), and the pressed
 // control springs back (deck-stack.js's springScale). The forms still post when scripts are off.
-import { keyAction } from './deck-model.js';
+import { isTyping, keyAction } from './deck-model.js';
 
 /**
  * Wires the controls of one deck page: `root` the page, `controls` the buttons' form, `events` the
@@ -67,7 +67,7 @@ export function createControls(parts) {
   function onKeyDown(event) {
     const action = keyAction(event.key);
     const modified = event.metaKey || event.ctrlKey || event.altKey;
-    if (!action || event.repeat || modified || !keyReachesDeck(action)) {
+    if (!action || event.repeat || modified || isTyping(event.target) || !keyReachesDeck(action)) {
       return;
     }
     event.preventDefault();

@@ -28,6 +28,21 @@ export function keyAction(key) {
   return '';
 }
 
+/**
+ * Whether a key pressed in `element` is typing (a text field, a list, editable text): the deck's keys
+ * (arrows, Z) leave it alone, so a room code with a Z can be typed on the deck page.
+ */
+export function isTyping(element) {
+  if (!element || !element.tagName) {
+    return false;
+  }
+  if (element.isContentEditable || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT') {
+    return true;
+  }
+  const buttons = ['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'hidden'];
+  return element.tagName === 'INPUT' && !buttons.includes(element.type);
+}
+
 /** Seconds before the next delivery attempt: the server's Retry-After, else 1, 2, 4, 8, 8… */
 export function retrySeconds(response, attempt) {
   const serverSays = response ? Number(response.headers.get('Retry-After')) : 0;

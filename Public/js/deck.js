@@ -150,13 +150,19 @@ export function createDeckPage(root, profile, browser) {
   async function fetchMore() {
     fetching = true;
     try {
-      const url = `${settings.api}/cards?cursor=${cursor}&limit=10`;
+      // In a match room the room deals (data-room names it): every member the same order, cards liked by
+      // others first if the room says so. Its deal changes as people decide, so it is asked from the top
+      // and the cards already here are skipped.
+      const inRoom = settings.room ? `&room=${settings.room}` : '';
+      const from = settings.room ? -1 : cursor;
+      const url = `${settings.api}/cards?cursor=${from}&limit=10${inRoom}`;
       const response = await fetch(url, { signal: timeout(requestTimeoutMs) });
       if (!response.ok) {
         throw new Error('HTTP ' + response.status);
       }
       const page = await response.json();
-      view.append(page.cards);
+      const shown = new Set([...view.liveCards()].map((card) => Number(card.dataset.card)));
+      view.append(page.cards.filter((card) => !shown.has(card.id)));
       fetchFailed = false;
       // A swipe queued meanwhile (here or in another tab) is done; the server counts what lies
       // beyond this page, so a card another tab decided before we loaded it is not counted here.
@@ -181,6 +187,10 @@ export function createDeckPage(root, profile, browser) {
     const key = newIdempotencyKey();
     const cardId = Number(element.dataset.card);
     const body = { card: cardId, direction, input, trace, decisionMs: Math.round(clock.now() - shownAt) };
+    if (settings.room) {
+      // A room's swipe names its room: the server checks membership and counts it towards matches.
+      body.room = settings.room;
+    }
     try {
       queue.addSwipe(key, body);
     } catch {

@@ -161,12 +161,12 @@ public func buildApplication(
         interval: config.liveInterval, heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
         clock: clock
     ).register(on: router)
-    PageController(
+    let pages = PageController(
         store: store, catalog: catalog, swipes: swipes, access: access, renderer: renderer, clusters: clusters,
         admissions: admissions, knownAnswers: knownAnswers,
         clock: clock
     )
-    .register(on: router)
+    pages.register(on: router)
     // Failed sign-ins (SignInGuard's defaults): per address and name 10, then one every 5 s; per
     // address 50, then one a second; at most `maxConcurrentPasswordChecks` bcrypt checks at once.
     let signInGuard = SignInGuard(maxConcurrentChecks: config.maxConcurrentPasswordChecks)
@@ -188,11 +188,15 @@ public func buildApplication(
         store: store, access: access, renderer: renderer, targets: webhookTargets, swipeNotices: swipeNotices,
         clock: clock
     ).register(on: ownerPages)
-    ShareController(
+    let share = ShareController(
         store: store, catalog: catalog, access: access, clock: clock, renderer: renderer,
         publicBaseURL: config.publicBaseURL, basePath: config.basePath
     )
-    .register(on: router, pages: ownerPages)
+    share.register(on: router, pages: ownerPages)
+    RoomPageController(
+        store: store, catalog: catalog, rooms: rooms, swipes: swipes, pages: pages, share: share, renderer: renderer,
+        clock: clock
+    ).register(on: router)
     ImagesController(
         store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels,
         clock: clock

@@ -144,3 +144,15 @@ test('feedbackMessage: right or wrong in the deck\'s words, nothing without feed
   assert.equal(feedbackMessage({ correct: true, answer: 'down' }, labels), 'Right: LATER.');
   assert.equal(feedbackMessage(undefined, labels), '');
 });
+
+test('keys typed into a field are typing, not the deck\'s (a room code with a Z)', async () => {
+  const { isTyping } = await import('../../Public/js/deck-model.js');
+  assert.equal(isTyping({ tagName: 'INPUT', type: 'text' }), true);
+  assert.equal(isTyping({ tagName: 'INPUT', type: 'number' }), true);
+  assert.equal(isTyping({ tagName: 'TEXTAREA' }), true);
+  assert.equal(isTyping({ tagName: 'DIV', isContentEditable: true }), true);
+  assert.equal(isTyping({ tagName: 'INPUT', type: 'radio' }), false);
+  assert.equal(isTyping({ tagName: 'BUTTON' }), false);
+  assert.equal(isTyping({ tagName: 'SECTION' }), false);
+  assert.equal(isTyping({}), false, 'the window itself');
+});

@@ -66,56 +66,76 @@ struct PageController: Sendable {
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|"
             + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
-            let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
-            let dirs = Set(profile.directions)
-            var ctx = deckContext(deck)
-            ctx["kind"] = "deck"
-            ctx["pageTitle"] = deck.title
-            ctx["cards"] = cardViews
-            // The empty card deck.js fills from each fetched card's own JSON.
-            ctx["cardTemplate"] =
-                [
-                    "id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "",
-                    "hasImage": false,
-                ] as [String: Any]
-            ctx["topCard"] = cards.first.map { String($0.id) } ?? ""
-            let state = StackState.of(deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil)
-            ctx["isJoining"] = state == .joining
-            ctx["joinWait"] = joinWait.map(String.init) ?? ""
-            ctx["state"] = state.rawValue
-            ctx["blocked"] = state != .open
-            // A closed deck refuses undos too (409 deck_closed); a deck without cards has none to undo.
-            ctx["undoBlocked"] = state == .closed || state == .noCards
-            ctx["isNoCards"] = state == .noCards
-            ctx["isClosed"] = state == .closed
-            ctx["isFinished"] = state == .finished
-            ctx["isLimitReached"] = state == .limitReached
-            ctx["quota"] = deck.quota.map(String.init) ?? ""
-            ctx["hasQuota"] = deck.quota != nil
-            ctx["quotaCards"] = deck.quota.map { $0 == 1 ? "1 card" : "\($0) cards" } ?? ""
-            ctx["decided"] = cardCount - remaining
-            ctx["hasDescription"] = !deck.description.isEmpty
-            ctx["remaining"] = remaining
-            ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
-            // Fewer cards left than the deck has: this participant has a live swipe to undo.
-            ctx["canUndo"] = remaining < cardCount
+            var ctx = stackContext(
+                deck, cards: cards, remaining: remaining, cardCount: cardCount, participant: participant,
+                showResults: showResults, joinWait: joinWait)
+            // The cursor is the dealt page's last card in the deck's order; known-answer cards
+            // brought forward from later in the deck must not move it past the cards between.
             ctx["cursor"] = dealt.cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
-            ctx["showResults"] = showResults
-            ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
-            ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))
-            ctx["allowButtons"] = deck.allowButtons
-            ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
-            ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
-            // The hint's sentence ends with the last label it names: one that ends a sentence itself
-            // ("Yum!") takes no period after it.
-            let lastLabel =
-                ctx["showDown"] as? Bool == true
-                ? deck.downLabel : ctx["showUp"] as? Bool == true ? deck.upLabel : deck.rightLabel
-            ctx["hintStop"] = lastLabel.last.map { ".!?…".contains($0) } == true ? "" : "."
+            ctx["rooms"] = deck.rooms
+            ctx["roomsOrRoom"] = deck.rooms
             return ctx
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
         return response
+    }
+
+    /// The deck page's context for `cards` (the top of the participant's deal) with `remaining` cards
+    /// left of `cardCount`: the stack, its state panels and the controls. The deck page and a room's
+    /// page (which adds the room) render it alike.
+    func stackContext(
+        _ deck: Deck, cards: [Card], remaining: Int, cardCount: Int, participant: String?,
+        showResults: Bool, joinWait: Int?
+    ) -> [String: Any] {
+        let profile = deck.swipeProfile
+        let order = deck.cardOrder
+        let cardViews = cards.enumerated().map { i, c in cardView(c, deck: deck, depth: i) }
+        let dirs = Set(profile.directions)
+        var ctx = deckContext(deck)
+        ctx["kind"] = "deck"
+        ctx["pageTitle"] = deck.title
+        ctx["cards"] = cardViews
+        // The empty card deck.js fills from each fetched card's own JSON.
+        ctx["cardTemplate"] =
+            [
+                "id": "", "title": "", "subtitle": "", "depth": "", "under": false, "detail": "", "accent": "",
+                "hasImage": false,
+            ] as [String: Any]
+        ctx["topCard"] = cards.first.map { String($0.id) } ?? ""
+        let state = StackState.of(deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil)
+        ctx["isJoining"] = state == .joining
+        ctx["joinWait"] = joinWait.map(String.init) ?? ""
+        ctx["state"] = state.rawValue
+        ctx["blocked"] = state != .open
+        // A closed deck refuses undos too (409 deck_closed); a deck without cards has none to undo.
+        ctx["undoBlocked"] = state == .closed || state == .noCards
+        ctx["isNoCards"] = state == .noCards
+        ctx["isClosed"] = state == .closed
+        ctx["isFinished"] = state == .finished
+        ctx["isLimitReached"] = state == .limitReached
+        ctx["quota"] = deck.quota.map(String.init) ?? ""
+        ctx["hasQuota"] = deck.quota != nil
+        ctx["quotaCards"] = deck.quota.map { $0 == 1 ? "1 card" : "\($0) cards" } ?? ""
+        ctx["decided"] = cardCount - remaining
+        ctx["hasDescription"] = !deck.description.isEmpty
+        ctx["remaining"] = remaining
+        ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
+        // Fewer cards left than the deck has: this participant has a live swipe to undo.
+        ctx["canUndo"] = remaining < cardCount
+        ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
+        ctx["showResults"] = showResults
+        ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
+        ctx["stackStylesheet"] = renderer.assets.url(for: StackStylesheet.path(for: profile))
+        ctx["allowButtons"] = deck.allowButtons
+        ctx["showUp"] = deck.allowButtons && dirs.contains(.up)
+        ctx["showDown"] = deck.allowButtons && dirs.contains(.down)
+        // The hint's sentence ends with the last label it names: one that ends a sentence itself
+        // ("Yum!") takes no period after it.
+        let lastLabel =
+            ctx["showDown"] as? Bool == true
+            ? deck.downLabel : ctx["showUp"] as? Bool == true ? deck.upLabel : deck.rightLabel
+        ctx["hintStop"] = lastLabel.last.map { ".!?…".contains($0) } == true ? "" : "."
+        return ctx
     }
 
     /// Cards rendered beyond the visible stack, so quick swipes never outrun the next fetch.

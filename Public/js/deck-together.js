@@ -1,0 +1,123 @@
+// "Decide together" on the deck page: start a match room (POST /api/v1/decks/{deck}/rooms, the rule the
+// form picked, an optional name) and hand its code, link and QR code to the group (the Web Share sheet
+// where the browser has one, a copy button otherwise); and "Join a room": a typed code goes to the room's
+// page, or a sentence next to the field says what is wrong with it. Without JavaScript both forms post
+// to the server's page routes, which do the same and redirect.
+import { parseRoomCode, roomPaths, roomRefusal, roomRule } from './room-model.js';
+import { requestTimeoutMs } from './deck-model.js';
+import { rooted } from './root.js';
+
+/**
+ * Wires the deck page's rooms section `root` (<section class="together">, data-api the deck's API base):
+ * `fetch`, `location` (assign, origin), `navigator` (share, clipboard: either may be missing) and
+ * `timeout(ms)` the browser's.
+ */
+export function createTogether(root, browser) {
+  const { fetch, location, navigator, timeout } = browser;
+  const createForm = root.querySelector('.room-create');
+  const createError = createForm.querySelector('.field-error');
+  const made = root.querySelector('.room-made');
+  const joinForm = root.querySelector('.room-join');
+  const joinError = joinForm.querySelector('.field-error');
+  const joinField = joinForm.querySelector('input[name=code]');
+
+  function showError(paragraph, words) {
+    paragraph.textContent = words;
+    paragraph.hidden = !words;
+  }
+
+  function showRoom(code) {
+    const paths = roomPaths(code);
+    const link = location.origin + rooted(paths.page);
+    made.querySelector('.room-code').textContent = code;
+    made.querySelector('.room-link').value = link;
+    made.querySelector('.room-qr').src = rooted(paths.qr);
+    made.querySelector('.room-go').href = rooted(paths.page);
+    const share = made.querySelector('.room-share');
+    const canShare = typeof navigator.share === 'function';
+    share.textContent = canShare ? 'Share' : 'Copy link';
+    share.onclick = () => {
+      if (canShare) {
+        // Dismissing the share sheet rejects; the link stays on screen to copy by hand.
+        navigator.share({ title: 'Decide together', text: `Room ${code}`, url: link }).catch(() => null);
+        return;
+      }
+      const clipboard = navigator.clipboard;
+      const copied = clipboard ? clipboard.writeText(link) : Promise.reject(new Error('no clipboard'));
+      copied.then(() => {
+        share.textContent = 'Copied ✓';
+      }, () => {
+        made.querySelector('.room-link').select();
+      });
+    };
+    createForm.hidden = true;
+    made.hidden = false;
+    made.querySelector('.room-go').focus();
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const field = (name) => createForm.querySelector(`[name=${name}]`).value;
+    const kind = createForm.querySelector('[name=rule]:checked').value;
+    const picked = roomRule(kind, kind === 'share' ? field('percent') : field('count'));
+    if (picked.error) {
+      showError(createError, picked.error);
+      return;
+    }
+    const body = { rule: picked.rule };
+    const name = field('name').trim();
+    if (name) {
+      body.name = name;
+    }
+    const init = {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: timeout(requestTimeoutMs),
+    };
+    const response = await fetch(`${root.dataset.api}/rooms`, init).catch(() => null);
+    const answer = response ? await response.json().catch(() => null) : null;
+    if (!response || !response.ok || !answer) {
+      showError(createError, roomRefusal(response ? response.status : 0, answer?.error?.code));
+      return;
+    }
+    showError(createError, '');
+    showRoom(answer.code);
+  }
+
+  // A code that cannot be one is refused here; one no room has is refused by the server (404): both
+  // next to the field. A real room's page asks a non-member for a name before they join.
+  async function join(event) {
+    event.preventDefault();
+    const parsed = parseRoomCode(joinField.value);
+    if (parsed.error) {
+      showError(joinError, parsed.error);
+      joinField.focus();
+      return;
+    }
+    const init = { signal: timeout(requestTimeoutMs) };
+    const response = await fetch(rooted(`/api/v1/rooms/${parsed.code}`), init).catch(() => null);
+    if (!response || response.status === 404) {
+      const answer = response ? await response.json().catch(() => null) : null;
+      showError(joinError, roomRefusal(response ? response.status : 0, answer?.error?.code));
+      joinField.focus();
+      return;
+    }
+    showError(joinError, '');
+    location.assign(rooted(roomPaths(parsed.code).page));
+  }
+
+  createForm.addEventListener('submit', create);
+  joinForm.addEventListener('submit', join);
+  root.dataset.ready = 'true';
+}
+
+const together = document.querySelector('.together');
+if (together) {
+  createTogether(together, {
+    fetch: (url, init) => fetch(url, init),
+    location,
+    navigator,
+    timeout: (ms) => AbortSignal.timeout(ms),
+  });
+}

@@ -1,0 +1,161 @@
+"""Match room pages in Chromium (issue 28): a wrong code refused next to the deck page's field, the room
+page without JavaScript (start, join, swipe in the room; members and matches listed on reload), and the
+room's states: full, no such room, finished without a match (the closest cards and a second round),
+expired, and a non-member who sees only the join form."""
+import sqlite3
+import sys
+from pathlib import Path
+
+from deckkit import DESKTOP, TOP
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "System"))
+from sd_helpers import card_ids, swipe_body  # noqa: E402
+
+
+def test_a_wrong_code_is_refused_next_to_the_field(server, desktop):
+    desktop.goto(f"{server.base}/d/getaways")
+    desktop.wait_for_selector(".together[data-ready=true]")
+    desktop.click("#room-join-code")
+    desktop.keyboard.type("K7M2Q0")
+    desktop.keyboard.press("Enter")
+    assert "no 0, 1, I, L or O" in desktop.inner_text("#room-join-error")
+    desktop.fill("#room-join-code", "")
+    # Z is the deck's undo key and arrows swipe: in the field they are just typing.
+    desktop.keyboard.type("zzz zzz")
+    assert desktop.input_value("#room-join-code") == "zzz zzz"
+    desktop.keyboard.press("Enter")
+    desktop.wait_for_function("() => document.querySelector('#room-join-error').textContent.includes('No room')")
+    assert desktop.url.endswith("/d/getaways")
+
+
+def nojs(chromium):
+    return chromium.new_context(java_script_enabled=False, viewport=DESKTOP)
+
+
+def test_without_javascript_the_room_page_lists_members_and_matches(server, chromium):
+    maker, joiner = nojs(chromium), nojs(chromium)
+    try:
+        page = maker.new_page()
+        page.goto(f"{server.base}/d/getaways")
+        page.click(".together-start summary")
+        page.fill("#room-name", "Ana")
+        page.check("input[name=rule][value=atLeast]")
+        with page.expect_navigation():
+            page.click(".room-create button[type=submit]")
+        code = page.inner_text(".room .room-code")
+        assert page.url.endswith(f"/r/{code}")
+        other = joiner.new_page()
+        other.goto(f"{server.base}/r/{code}")
+        other.fill("#member-name", "Ben")
+        with other.expect_navigation():
+            other.click(".room-join-form button")
+        # Both like the top card with the form's button (the room's swipes name the room).
+        for p in (page, other):
+            p.reload()
+        top = page.get_attribute(TOP, "data-card")
+        assert other.get_attribute(TOP, "data-card") == top
+        for p in (page, other):
+            with p.expect_navigation():
+                p.click(".ctl-like")
+        page.reload()
+        assert page.inner_text(".room-members").count("Ana") == 1 and "Ben" in page.inner_text(".room-members")
+        assert page.get_attribute(".match-list .match", "data-card") == top
+        assert page.inner_text(".match-count") == "1"
+    finally:
+        maker.close()
+        joiner.close()
+
+
+def api_member(server, code=None, deck="getaways", body=None):
+    """A participant credential for an API client and, with `code`, its membership: (credential, state)."""
+    status, _, minted = server.request("POST", f"/api/v1/decks/{deck}/participants")
+    assert status == 201, minted
+    credential = minted["participant"]
+    if code is None:
+        return credential, None
+    status, _, state = server.request("POST", f"/api/v1/rooms/{code}/members", {"participant": credential, **(body or {})})
+    return credential, (status, state)
+
+
+def room_by_api(server, **body):
+    """A room created by an API member: (code, that member's credential)."""
+    status, _, minted = server.request("POST", "/api/v1/decks/getaways/participants")
+    status, _, state = server.request("POST", "/api/v1/decks/getaways/rooms", {"participant": minted["participant"], **body})
+    assert status == 201, state
+    return state["code"], minted["participant"]
+
+
+def test_a_full_room_and_a_missing_room_say_so(server, chromium):
+    code, _ = room_by_api(server, maxMembers=2)
+    _, (status, _) = api_member(server, code)
+    assert status == 201
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}/r/{code.lower()}")
+        # Not a member of a full room: no form, and why, in a sentence.
+        assert page.query_selector(".room-join-form") is None
+        assert "full" in page.inner_text(".room-closed")
+        assert page.query_selector(".room-members") is None, "a non-member sees nothing of the room's state"
+        response = page.goto(f"{server.base}/r/ZZZZZZ")
+        assert response.status == 404
+        assert "No room has that code" in page.inner_text("#room-join-error")
+        response = page.goto(f"{server.base}/r?code=k7m2q0")
+        assert response.status == 400 and "without 0, 1, I, L or O" in page.inner_text("#room-join-error")
+    finally:
+        context.close()
+
+
+def test_a_room_finished_without_a_match_offers_the_closest_cards_and_a_second_round(server, chromium):
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}/d/getaways")
+        page.click(".together-start summary")
+        with page.expect_navigation():
+            page.click(".room-create button[type=submit]")
+        code = page.inner_text(".room .room-code")
+        credential, (status, _) = api_member(server, code)
+        assert status == 201
+        # The API member likes every card; the page's member passes on every one: nothing matches.
+        for card in card_ids(server):
+            body = swipe_body(card, "x", "right")
+            body["participant"], body["room"] = credential, code
+            status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+            assert status == 201, answer
+        while page.query_selector(TOP):
+            with page.expect_navigation():
+                page.click(".ctl-nope")
+        assert page.is_visible(".room-finished")
+        assert "Nothing matched" in page.inner_text(".room-finished")
+        assert len(page.query_selector_all(".closest-list .closest")) > 0
+        assert "1 liked it" in page.inner_text(".closest-list")
+        with page.expect_navigation():
+            page.click(".second-round button")
+        assert "second round" in page.inner_text(".room-head")
+        assert page.query_selector(TOP) is not None, "round 2 deals the closest cards again"
+    finally:
+        context.close()
+
+
+def test_an_expired_room_says_so_and_a_non_member_sees_only_the_join_form(server, chromium):
+    code, _ = room_by_api(server, expiresInHours=1)
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}/r/{code}")
+        assert page.query_selector(".room-join-form") is not None
+        assert page.query_selector(".room-members") is None and page.query_selector(TOP) is None
+        page.fill("#member-name", "Dee")
+        with page.expect_navigation():
+            page.click(".room-join-form button")
+        assert "Dee" in page.inner_text(".room-members")
+        # An hour later (the room's clock is the database's expiry): it reads as expired.
+        with sqlite3.connect(server.db) as db:
+            db.execute("UPDATE rooms SET expiresAt = expiresAt - 7200 WHERE code = ?", (code,))
+        page.reload()
+        assert page.is_visible(".room-expired")
+        assert "expired" in page.inner_text(".room-expired")
+        assert not page.is_visible(".stack-wrap .card")
+    finally:
+        context.close()
