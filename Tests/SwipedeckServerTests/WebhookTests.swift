@@ -474,6 +474,37 @@ struct WebhookApiTests {
         }
     }
 
+    @Test("a deck's stop rule reaches its hooks: a delivery per card decided, then one for the deck, each once")
+    func decidedReachHooks() async throws {
+        try await withApp({ $0.webhookAllowPrivate = true }) { client, env in
+            let cards = try await client.cardIds("getaways")
+            let r = try await client.postJSON(
+                Self.hooks, #"{"url":"http://127.0.0.1:9/in","events":["card.decided","deck.decided"]}"#,
+                headers: admin)
+            #expect(r.status == .created, "\(r.text)")
+            // Settled at one vote: each like decides its card; the last one decides the deck. One
+            // person per card, so no burst of one person's swipes goes uncounted (`HumanPace`).
+            let rule = try await DecideApiTests.patch(client, "getaways", #"{"stopRule":{"kind":"votes","votes":1}}"#)
+            #expect(rule.status == .ok, "\(rule.text)")
+            for (i, card) in cards.enumerated() { try await DecideApiTests.like(client, "getaways", card, by: "p\(i)") }
+            // Once more for a card already decided: no second delivery.
+            try await DecideApiTests.like(client, "getaways", cards[0], by: "bob")
+            func events() async throws -> [String] {
+                try await env.rows("SELECT event FROM webhookDeliveries ORDER BY createdAt, id").compactMap {
+                    $0["event"] as String?
+                }
+            }
+            var seen: [String] = []
+            for _ in 0..<100 {
+                seen = try await events()
+                if seen.count >= cards.count + 1 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(seen.filter { $0 == "card.decided" }.count == cards.count, "\(seen)")
+            #expect(seen.filter { $0 == "deck.decided" }.count == 1, "\(seen)")
+        }
+    }
+
     @Test("the owner's page: add (URL and events), the secret once, problems next to their field, the log, disable")
     func ownerPage() async throws {
         try await withApp { client, env in
