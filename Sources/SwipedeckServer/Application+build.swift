@@ -134,7 +134,7 @@ public func buildApplication(
     AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
-    let decisions = DeckDecisions(store: store, notices: notices, logger: logger)
+    let decisions = DeckDecisions(store: store, catalog: catalog, notices: notices, logger: logger, clock: clock)
     SwipesController(
         store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter,
         decisions: decisions, knownAnswers: knownAnswers, clock: clock

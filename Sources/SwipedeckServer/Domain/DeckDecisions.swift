@@ -6,7 +6,11 @@ import Synchronization
 /// the swipes that decided them: records each once as a deck event (`card_decided`, one per
 /// card; `deck_decided`, one per deck) and posts its notice (`card.decided`, `deck.decided`).
 ///
-/// Every server checks after the swipes it took; the store's unique key (`recordOnce`) lets one
+/// It follows every write that can change a deck's results (`DeckChanges.listen`): swipes through
+/// the API or the page's forms, undos, flips, exclusions (the owner's, a lockstep cluster's, the
+/// quality rule's), settings (a new rule may decide cards at once) and, on PostgreSQL, the other
+/// servers' writes. The API's swipe handlers also await a check, so their 201 follows the record.
+/// Every server checks; the store's unique key (`recordOnce`) lets one
 /// insert win, and only the server whose insert won posts the notice, so each is told once. A
 /// verdict is recorded the first time it holds: a later undo that reopens the card records
 /// nothing more. Checks of one deck never overlap: swipes that commit during a check mark the
@@ -21,10 +25,43 @@ public final class DeckDecisions: Sendable {
     /// "deck id|key" of events known to be recorded (here or by another server): not inserted again.
     private let recorded = Mutex<Set<String>>([])
 
-    public init(store: any Store, notices: any DeckNoticeSink, logger: Logger) {
+    private let catalog: Catalog
+    private let clock: @Sendable () -> Double
+    /// Deck id → slug, for the decks marked changed (a slug is read once per deck and start).
+    private let slugs = Mutex<[Int64: String]>([:])
+
+    public init(
+        store: any Store, catalog: Catalog, notices: any DeckNoticeSink, logger: Logger,
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.store = store
+        self.catalog = catalog
         self.notices = notices
         self.logger = logger
+        self.clock = clock
+        store.changes.listen { [weak self] ids in
+            guard let self else { return }
+            for id in ids { Task { await self.changed(deckId: id) } }
+        }
+    }
+
+    /// A write that may change the deck's results committed: checks it as it is now.
+    func changed(deckId: Int64) async {
+        do {
+            let known = slugs.withLock { $0[deckId] }
+            let slug: String
+            if let known {
+                slug = known
+            } else {
+                slug = try await store.deckSlug(id: deckId)
+                slugs.withLock { $0[deckId] = slug }
+            }
+            await swipesStored(on: try await catalog.deck(slug), now: clock)
+        } catch {
+            // A deck deleted or renamed meanwhile: forget its slug; the next mark reads it again.
+            slugs.withLock { $0[deckId] = nil }
+            logger.debug("decisions not checked", metadata: ["deck": "\(deckId)", "error": "\(error)"])
+        }
     }
 
     /// The data of a `card.decided` notice.

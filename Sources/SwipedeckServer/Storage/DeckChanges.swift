@@ -16,17 +16,32 @@ public final class DeckChanges: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told of every marked deck (`listen`): `DeckDecisions` follows every results-changing write.
+    private let deckListeners = Mutex<[@Sendable ([Int64]) -> Void]>([])
 
     public init() {}
 
     /// Records that the deck's results may have changed. Call it after the commit.
     public func mark(_ deckId: Int64) {
         _ = state.withLock { $0.changed.insert(deckId) }
+        tell([deckId])
     }
 
     /// Records changes to several decks at once (one lock for a whole group commit).
     public func mark<Decks: Sequence>(_ deckIds: Decks) where Decks.Element == Int64 {
-        state.withLock { $0.changed.formUnion(deckIds) }
+        let ids = Array(deckIds)
+        state.withLock { $0.changed.formUnion(ids) }
+        tell(ids)
+    }
+
+    /// Calls `listener` with the decks of every later mark (a second consumer beside `take`: it
+    /// steals no deck's mark). It runs on the marking thread, so it must only hand the ids on.
+    public func listen(_ listener: @escaping @Sendable ([Int64]) -> Void) {
+        deckListeners.withLock { $0.append(listener) }
+    }
+
+    private func tell(_ ids: [Int64]) {
+        for listener in deckListeners.withLock({ $0 }) { listener(ids) }
     }
 
     /// Records that any deck may have changed (a PostgreSQL listener that reconnected may have
