@@ -123,6 +123,28 @@ struct DecideApiTests {
         }
     }
 
+    @Test("a newcomer to a decided adaptive deck is told it is decided, not that every card has their decision")
+    func decidedDeckPage() async throws {
+        try await withApp { client, _ in
+            let ids = try await client.makeDeck("done", titles: ["a", "b"])
+            #expect(
+                try await Self.patch(client, "done", #"{"order":"adaptive","stopRule":{"kind":"votes","votes":1}}"#)
+                    .status == .ok)
+            try await Self.like(client, "done", ids[0], by: "a")
+            var html = try await client.get("/d/done", headers: cookie("a")).text
+            #expect(html.contains("data-card=\"\(ids[1])\""), "one card still needs a vote")
+            #expect(!html.contains("This deck is decided"))
+            try await Self.like(client, "done", ids[1], by: "b")
+            // "new" swiped nothing: nothing is left to deal because the deck is decided.
+            html = try await client.get("/d/done", headers: cookie("new")).text
+            #expect(html.contains("This deck is decided"))
+            #expect(!html.contains("data-card=\"\(ids[0])\"") && !html.contains("data-card=\"\(ids[1])\""))
+            // "a" decided one of the two: their page says the same, and they can undo their one.
+            html = try await client.get("/d/done", headers: cookie("a")).text
+            #expect(html.contains("This deck is decided"))
+        }
+    }
+
     @Test("cards and the deck decided are recorded once, however many swipes and servers notice them, and told once")
     func decidedOnce() async throws {
         try await withApp { client, env in

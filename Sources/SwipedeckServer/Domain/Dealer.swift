@@ -14,6 +14,9 @@ public struct Dealer: Sendable {
         public var remaining: Int
         /// The cursor of the next page; nil when this page holds every card left.
         public var nextCursor: Int?
+        /// The participant's undecided cards not dealt because the stop rule decided them
+        /// (adaptive order, `keepDecided` off); 0 in any other order.
+        public var retired = 0
     }
 
     /// Up to `limit` of the participant's unswiped active cards after `cursor` in the deck's order.
@@ -38,6 +41,8 @@ public struct Dealer: Sendable {
         let ordered = AdaptiveDeal.ordered(
             unswiped, counts: counts, rule: deck.stopRule, participant: participant ?? "")
         let cards = Array(ordered.prefix(max(0, limit)))
-        return Page(cards: cards, remaining: ordered.count, nextCursor: ordered.count > cards.count ? -1 : nil)
+        return Page(
+            cards: cards, remaining: ordered.count, nextCursor: ordered.count > cards.count ? -1 : nil,
+            retired: unswiped.count - ordered.count)
     }
 }

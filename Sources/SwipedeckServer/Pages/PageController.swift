@@ -59,16 +59,16 @@ struct PageController: Sendable {
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
         let joinWait = participant == nil ? context.joinWait : nil
-        // The page is a function of the deck's revision, the cards shown, the count left and
-        // whether the viewer may see results (all in the key), so its HTML is rendered once per
+        // The page is a function of the deck's revision, the cards shown, the counts left and
+        // retired and whether the viewer may see results (all in the key), so its HTML is rendered once per
         // combination. Any change to the deck or its cards bumps the revision.
         let key =
-            "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|"
+            "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(dealt.retired)|\(joinWait ?? -1)|"
             + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
             var ctx = stackContext(
                 deck, cards: cards, remaining: remaining, cardCount: cardCount, participant: participant,
-                showResults: showResults, joinWait: joinWait)
+                showResults: showResults, joinWait: joinWait, retired: dealt.retired)
             // The cursor is the dealt page's last card in the deck's order; known-answer cards
             // brought forward from later in the deck must not move it past the cards between.
             ctx["cursor"] = dealt.cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
@@ -82,10 +82,11 @@ struct PageController: Sendable {
 
     /// The deck page's context for `cards` (the top of the participant's deal) with `remaining` cards
     /// left of `cardCount`: the stack, its state panels and the controls. The deck page and a room's
-    /// page (which adds the room) render it alike.
+    /// page (which adds the room) render it alike. `retired`: the participant's undecided cards the
+    /// stop rule took out of dealing (`Dealer.Page.retired`): neither left nor decided by them.
     func stackContext(
         _ deck: Deck, cards: [Card], remaining: Int, cardCount: Int, participant: String?,
-        showResults: Bool, joinWait: Int?
+        showResults: Bool, joinWait: Int?, retired: Int = 0
     ) -> [String: Any] {
         let profile = deck.swipeProfile
         let order = deck.cardOrder
@@ -116,12 +117,15 @@ struct PageController: Sendable {
         ctx["quota"] = deck.quota.map(String.init) ?? ""
         ctx["hasQuota"] = deck.quota != nil
         ctx["quotaCards"] = deck.quota.map { $0 == 1 ? "1 card" : "\($0) cards" } ?? ""
-        ctx["decided"] = cardCount - remaining
+        let decided = cardCount - remaining - retired
+        ctx["decided"] = decided
+        // Nothing left because the deck is decided, not because this person decided everything.
+        ctx["isDeckDecided"] = remaining == 0 && retired > 0
         ctx["hasDescription"] = !deck.description.isEmpty
         ctx["remaining"] = remaining
-        ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: cardCount - remaining, quota: deck.quota)
-        // Fewer cards left than the deck has: this participant has a live swipe to undo.
-        ctx["canUndo"] = remaining < cardCount
+        ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: decided, quota: deck.quota)
+        // This participant has a live swipe to undo.
+        ctx["canUndo"] = decided > 0
         ctx["cursor"] = cards.last.map { order.sortKey($0, participant: participant) } ?? -1
         ctx["showResults"] = showResults
         ctx["profileJSON"] = PageRenderer.scriptSafeJSON(profile)
