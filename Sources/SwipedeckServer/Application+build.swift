@@ -82,7 +82,8 @@ public func buildApplication(
     let metrics = AppMetrics(registry: metricsRegistry)
     let writer = SwipeWriter(
         store: store, maxBatch: config.maxBatch, changes: store.changes, metrics: metrics, swipeNotices: swipeNotices)
-    let rooms = RoomService(store: store, catalog: catalog, notices: notices, logger: logger)
+    let roomHub = RoomHub(store: store, notices: notices, interval: config.liveInterval, logger: logger)
+    let rooms = RoomService(store: store, catalog: catalog, notices: notices, hub: roomHub, logger: logger)
     let swipes = SwipeService(
         catalog: catalog, writer: writer, store: store, signer: signer,
         participantLimiter: RateLimiter(
@@ -158,7 +159,7 @@ public func buildApplication(
     QualityController(store: store, access: access, names: names).register(on: router)
     RoomsController(
         store: store, catalog: catalog, rooms: rooms, swipes: swipes, decoding: decoding, streams: streams,
-        interval: config.liveInterval, heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
+        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
         clock: clock
     ).register(on: router)
     let pages = PageController(

@@ -284,58 +284,76 @@ struct RoomApiTests {
         .timeLimit(.minutes(3)))
     func eventsStream() async throws {
         try await withApp({ $0.liveInterval = .milliseconds(250) }, testing: .live) { client, _ in
-            let cards = try await client.makeDeck("films", titles: ["Alien", "Brazil"])
-            let code = try await Self.createRoom(client, "films", participant: "ana")
-            _ = try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("ben"))", "{}")
-            let port = try #require(client.port)
-            let first = Self.roomSwipe(card: cards[1], direction: "right", participant: "ana", room: code)
-            let second = Self.roomSwipe(card: cards[1], direction: "right", participant: "ben", room: code)
-            let (states, delays, texts) = try await RawHTTPConnection.run {
-                () throws -> ([String], [Double], [String]) in
-                let streams = try ["ana", "ben"].map { p in
-                    let s = try RawHTTPConnection(port: port)
-                    _ = s.send(
-                        Array(
-                            "GET /api/v1/rooms/\(code)/events?participant=\(pid(p)) HTTP/1.1\r\nHost: localhost\r\n\r\n"
-                                .utf8))
-                    return s
-                }
-                let states = streams.map { $0.receive() }
-                func post(_ body: String) throws -> RawHTTPConnection {
-                    let poster = try RawHTTPConnection(port: port)
-                    let text =
-                        "POST /api/v1/decks/films/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
-                    _ = poster.send(Array(text.utf8))
-                    return poster
-                }
-                _ = try post(first).receive()
-                let poster = try post(second)
-                let sent = Date()
-                var delays: [Double] = [.infinity, .infinity]
-                var texts = ["", ""]
-                var buffer = [UInt8](repeating: 0, count: 65_536)
-                while delays.contains(.infinity), Date().timeIntervalSince(sent) < 5 {
-                    for (i, s) in streams.enumerated()
-                    where delays[i] == .infinity && s.hasAnswered(waitingMilliseconds: 10) {
-                        let count = buffer.withUnsafeMutableBytes { recv(s.descriptor, $0.baseAddress, $0.count, 0) }
-                        if count <= 0 { break }
-                        texts[i] += String(decoding: buffer[0..<count], as: UTF8.self)
-                        if texts[i].contains("event: match") { delays[i] = Date().timeIntervalSince(sent) }
-                    }
-                }
-                _ = poster.receive()
-                return (states, delays, texts)
+            try await Self.expectMatchOnStreams(client, within: 2)
+        }
+    }
+
+    @Test(
+        "a match is pushed to the members' open streams at once, not at the next look (liveInterval 5 s: within 1 s)",
+        .timeLimit(.minutes(3)))
+    func eventsPushed() async throws {
+        try await withApp({ $0.liveInterval = .seconds(5) }, testing: .live) { client, _ in
+            try await Self.expectMatchOnStreams(client, within: 1)
+        }
+    }
+
+    /// Ana and Ben follow a new room's events; both like Brazil; each stream must show the match
+    /// within `limit` seconds of the second like's request.
+    static func expectMatchOnStreams(
+        _ client: any TestClientProtocol, within limit: Double, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let cards = try await client.makeDeck("films", titles: ["Alien", "Brazil"])
+        let code = try await createRoom(client, "films", participant: "ana")
+        _ = try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("ben"))", "{}")
+        let port = try #require(client.port)
+        let first = roomSwipe(card: cards[1], direction: "right", participant: "ana", room: code)
+        let second = roomSwipe(card: cards[1], direction: "right", participant: "ben", room: code)
+        let (states, delays, texts) = try await RawHTTPConnection.run {
+            () throws -> ([String], [Double], [String]) in
+            let streams = try ["ana", "ben"].map { p in
+                let s = try RawHTTPConnection(port: port)
+                _ = s.send(
+                    Array(
+                        "GET /api/v1/rooms/\(code)/events?participant=\(pid(p)) HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                            .utf8))
+                return s
             }
-            for (state, (delay, text)) in zip(states, zip(delays, texts)) {
-                #expect(state.hasPrefix("HTTP/1.1 200"), "\(state.prefix(300))")
-                #expect(
-                    state.contains("event: state\ndata: {\"cardCount\":2") || state.contains("event: state\ndata: {"))
-                #expect(text.contains("event: match"), "\(text)")
-                #expect(text.contains(#""title":"Brazil""#))
-                #expect(text.contains("event: progress"))
-                #expect(delay < 2, "the match came \(delay) s after the second like")
+            let states = streams.map { $0.receive() }
+            func post(_ body: String) throws -> RawHTTPConnection {
+                let poster = try RawHTTPConnection(port: port)
+                let text =
+                    "POST /api/v1/decks/films/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+                _ = poster.send(Array(text.utf8))
+                return poster
             }
+            _ = try post(first).receive()
+            let poster = try post(second)
+            let sent = Date()
+            var delays: [Double] = [.infinity, .infinity]
+            var texts = ["", ""]
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while delays.contains(.infinity), Date().timeIntervalSince(sent) < 5 {
+                for (i, s) in streams.enumerated()
+                where delays[i] == .infinity && s.hasAnswered(waitingMilliseconds: 10) {
+                    let count = buffer.withUnsafeMutableBytes { recv(s.descriptor, $0.baseAddress, $0.count, 0) }
+                    if count <= 0 { break }
+                    texts[i] += String(decoding: buffer[0..<count], as: UTF8.self)
+                    if texts[i].contains("event: match") { delays[i] = Date().timeIntervalSince(sent) }
+                }
+            }
+            _ = poster.receive()
+            return (states, delays, texts)
+        }
+        for (state, (delay, text)) in zip(states, zip(delays, texts)) {
+            #expect(state.hasPrefix("HTTP/1.1 200"), "\(state.prefix(300))")
+            #expect(
+                state.contains("event: state\ndata: {\"cardCount\":2") || state.contains("event: state\ndata: {"))
+            #expect(text.contains("event: match"), "\(text)")
+            #expect(text.contains(#""title":"Brazil""#))
+            #expect(text.contains("event: progress"))
+            #expect(
+                delay < limit, "the match came \(delay) s after the second like", sourceLocation: sourceLocation)
         }
     }
 }

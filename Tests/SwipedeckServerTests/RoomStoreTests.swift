@@ -162,3 +162,47 @@ struct RoomMigrationTests {
         #expect(try await store.deck(slug: "new")?.rooms == true)
     }
 }
+
+/// The room hub's group commit (`RoomHub`), on the engine of this run.
+@Suite("Room hub (both engines)")
+struct RoomHubTests {
+    @Test(
+        "N concurrent decisions in rooms are evaluated in fewer transactions than decisions, and every match is stored when its decision returns",
+        .timeLimit(.minutes(2)))
+    func groupCommit() async throws {
+        try await StoreContractTests.withTwoStores { store, _ in
+            let (deck, cards) = try await StoreContractTests.importDeck(store, cards: 3)
+            let writer = SwipeWriter(store: store, changes: store.changes)
+            let service = RoomService(store: store, catalog: Catalog(store: store), notices: RecordedNotices())
+            // 12 rooms of 2: both members like card 1, so every room matches on it.
+            let pairs = (0..<12).map { ("g\($0)a", "g\($0)b") }
+            var settings = RoomSettings()
+            settings.rule = .all
+            var rooms: [Room] = []
+            for (a, b) in pairs {
+                let room = try await service.create(deck: deck, creator: a, name: "A", settings: settings, now: fixedTime)
+                _ = try await service.join(room, deck: deck, participant: b, name: nil, now: fixedTime)
+                rooms.append(room)
+            }
+            let people = pairs.flatMap { [$0.0, $0.1] }
+            for p in people {
+                _ = try await writer.submit(.swipe(StorageTests.swipe(deck, card: cards[1], participant: p)))
+            }
+            let before = service.hub.batches
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for p in people {
+                    group.addTask {
+                        await service.decided(deckId: deck.id, participant: p, now: fixedTime + 1)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let batches = service.hub.batches - before
+            #expect(batches >= 1)
+            #expect(batches < people.count, "\(batches) evaluation transactions for \(people.count) decisions")
+            for room in rooms {
+                #expect(try await store.roomMatches(roomId: room.id).map(\.card) == [cards[1]])
+            }
+        }
+    }
+}

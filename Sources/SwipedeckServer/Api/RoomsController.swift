@@ -15,8 +15,6 @@ struct RoomsController: Sendable {
     let swipes: SwipeService
     let decoding: RequestDecoding
     let streams: StreamLimiter
-    /// Time between two reads of a followed room's new events (`AppConfiguration.liveInterval`).
-    let interval: Duration
     /// Reads between heartbeats of a quiet stream.
     let heartbeatTicks: Int
     let clock: @Sendable () -> Double
@@ -111,13 +109,15 @@ struct RoomsController: Sendable {
                 code: "invalid_room_round",
                 message: "A second round starts once the room finished without a match and some card was liked.")
         }
+        // Through the hub, so the room's streams here and on other servers hear of the round at once.
+        await rooms.hub.evaluate(roomIds: [room.id], now: now)
         return try await view(room, deck: deck, participant: participant, now: now)
     }
 
     /// Server-Sent Events of the room, for its current members: first `state` (the RoomState),
     /// then each stored event after it (`member`, `progress`, `match`, `unmatch`, `finished`,
-    /// `round`) with its id, read from the store every `interval` (so events of every server on
-    /// the database arrive), with a `: ping` comment every heartbeat of quiet. An expired room
+    /// `round`) with its id, as the room's shared reader pushes them (`RoomHub`: at once for this
+    /// server's, on notification or within `liveInterval` for another server's), with a `: ping` comment every heartbeat of quiet. An expired room
     /// sends `finished` once and ends; the stream also ends when the member leaves, on graceful
     /// shutdown, and within a heartbeat of the client going away. Capped like the live results
     /// (`StreamLimiter`: 429 `too_many_streams`).
@@ -128,12 +128,14 @@ struct RoomsController: Sendable {
         }
         let now = clock()
         // The cursor is read before the state, so no event after the state is missed (one may repeat).
-        let cursor = try await store.roomEvents(roomId: room.id, after: 0, limit: Int.max).last?.id ?? 0
+        let cursor = try await store.lastRoomEventId(roomId: room.id)
+        let (pushed, from) = rooms.hub.follow(roomId: room.id, after: cursor)
+        // The room's reader was past the cursor: the events in between, read once for this stream.
+        let gap = from > cursor ? try await store.roomEvents(roomId: room.id, after: cursor, limit: Int(from - cursor)) : []
         let first = try await view(room, deck: deck, participant: participant, now: now)
         let you = first.you
         let store = store
         let clock = clock
-        let interval = interval
         let heartbeatTicks = heartbeatTicks
         let initialCards = Dictionary(
             uniqueKeysWithValues: try await store.allCards(deckId: deck.id).map { ($0.id, $0) })
@@ -149,19 +151,22 @@ struct RoomsController: Sendable {
                 var after = cursor
                 var quiet = 0
                 var expiredSent = first.state == .expired
-                // A tick every interval, ended by graceful shutdown (an endless response would hold the server up).
-                let (ticks, tick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-                let ticker = Task {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)  // Cancelled: the loop's condition ends the ticks.
-                        tick.yield()
+                // The gap first, then what the room's reader pushes (`RoomHub`): an empty list is a
+                // quiet interval. Ended by graceful shutdown (an endless response would hold the server up).
+                var gapFirst: [RoomEvent]? = gap.isEmpty ? nil : gap
+                var lists = pushed.cancelOnGracefulShutdown().makeAsyncIterator()
+                streaming: while true {
+                    let pushedEvents: [RoomEvent]
+                    if let first = gapFirst {
+                        pushedEvents = first
+                        gapFirst = nil
+                    } else if let next = await lists.next() {
+                        pushedEvents = next
+                    } else {
+                        break
                     }
-                    tick.finish()
-                }
-                defer { ticker.cancel() }
-                streaming: for await _ in ticks.cancelOnGracefulShutdown() {
                     if expiredSent { break }
-                    let events = try await store.roomEvents(roomId: room.id, after: after, limit: 200)
+                    let events = pushedEvents.filter { $0.id > after }
                     if events.contains(where: { $0.kind == .match || $0.kind == .finished || $0.kind == .round }) {
                         cards = Dictionary(
                             uniqueKeysWithValues: try await store.allCards(deckId: deck.id).map { ($0.id, $0) })
@@ -175,7 +180,7 @@ struct RoomsController: Sendable {
                             break streaming
                         }
                     }
-                    if events.isEmpty {
+                    if pushedEvents.isEmpty {
                         quiet += 1
                         if clock() >= room.expiresAt,
                             try await store.room(code: room.code)?.status(now: clock()) == .expired
@@ -185,7 +190,7 @@ struct RoomsController: Sendable {
                         } else if quiet % heartbeatTicks == 0 {
                             try await writer.write(ByteBuffer(string: ": ping\n\n"))
                         }
-                    } else {
+                    } else if !events.isEmpty {
                         quiet = 0
                     }
                 }

@@ -88,6 +88,14 @@ public struct RoomMember: Sendable, Hashable {
 public struct RoomEvent: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case member, progress, match, unmatch, finished, round
+
+        /// The kind as stored. - Throws: `StorageError.unknownStoredValue` for any other value.
+        public init(stored: String) throws {
+            guard let kind = Kind(rawValue: stored) else {
+                throw StorageError.unknownStoredValue("roomEvents.kind", stored)
+            }
+            self = kind
+        }
     }
     public var id: Int64
     public var kind: Kind

@@ -10,15 +10,19 @@ public struct RoomService: Sendable {
     public let notices: any DeckNoticeSink
     /// Where a room that could not be evaluated after a decision is reported.
     public let logger: Logger
+    /// Evaluates rooms in group commits and pushes their events to streams (one per server).
+    public let hub: RoomHub
 
+    /// `hub`: the server's; nil makes one of this service's own (tests of the service alone).
     public init(
-        store: any Store, catalog: Catalog, notices: any DeckNoticeSink,
+        store: any Store, catalog: Catalog, notices: any DeckNoticeSink, hub: RoomHub? = nil,
         logger: Logger = Logger(label: "swipedeck.rooms")
     ) {
         self.store = store
         self.catalog = catalog
         self.notices = notices
         self.logger = logger
+        self.hub = hub ?? RoomHub(store: store, notices: notices, logger: logger)
     }
 
     /// Draws of a fresh code before giving up: with 31⁶ codes a collision is already rare.
@@ -56,15 +60,14 @@ public struct RoomService: Sendable {
     public func join(_ room: Room, deck: Deck, participant: String, name: String?, now: Double) async throws -> Bool {
         if !deck.rooms { throw ApiError.room(.roomsOff) }
         if room.status(now: now) != .open {
-            let snapshot = try await store.roomSnapshot(roomId: room.id)
-            if snapshot.members.contains(where: { $0.participant == participant && $0.leftAt == nil }) { return true }
+            if try await store.isRoomMember(roomId: room.id, participant: participant) { return true }
             throw ApiError.room(.finished)
         }
         switch try await store.joinRoom(roomId: room.id, participant: participant, name: name, now: now) {
         case .already: return true
         case .full: throw ApiError.room(.full)
         case .joined:
-            try await post(try await store.evaluateRoom(roomId: room.id, now: now), room: room, now: now)
+            await hub.evaluate(roomIds: [room.id], now: now)
             return false
         }
     }
@@ -74,7 +77,7 @@ public struct RoomService: Sendable {
         guard try await store.leaveRoom(roomId: room.id, participant: participant, now: now) else {
             throw ApiError.room(.notMember)
         }
-        try await post(try await store.evaluateRoom(roomId: room.id, now: now), room: room, now: now)
+        await hub.evaluate(roomIds: [room.id], now: now)
     }
 
     /// Checks a swipe that names room `code`: the room exists, is on `deck`, the swiper is one of
@@ -83,42 +86,18 @@ public struct RoomService: Sendable {
     public func checkSwipe(code: String, deck: Deck, participant: String, now: Double) async throws {
         let room = try await self.room(code)
         if room.deckId != deck.id { throw ApiError.room(.notMember) }
-        let snapshot = try await store.roomSnapshot(roomId: room.id)
-        guard snapshot.members.contains(where: { $0.participant == participant && $0.leftAt == nil }) else {
+        guard try await store.isRoomMember(roomId: room.id, participant: participant) else {
             throw ApiError.room(.notMember)
         }
         if room.status(now: now) != .open { throw ApiError.room(.finished) }
     }
 
     /// Evaluates every open room of the deck `participant` is a member of, after their decision
-    /// (a swipe, an undo, a flip) committed; posts the matches it made. A failure is the room's,
-    /// not the decision's: it is logged, the decision stands and the next one evaluates again.
+    /// (a swipe, an undo, a flip) committed, in the hub's next group commit; posts the matches it
+    /// made. A failure is the room's, not the decision's: it is logged (`RoomHub`), the decision
+    /// stands and the next one evaluates again.
     public func decided(deckId: Int64, participant: String, now: Double) async {
-        do {
-            for room in try await store.memberRooms(deckId: deckId, participant: participant) {
-                try await post(try await store.evaluateRoom(roomId: room.id, now: now), room: room, now: now)
-            }
-        } catch {
-            logger.error(
-                "room not evaluated after a decision", metadata: ["deck": "\(deckId)", "error": "\(error)"])
-        }
-    }
-
-    /// Posts a `room.matched` notice for each match among `events`.
-    func post(_ events: [RoomEvent], room: Room, now: Double) async throws {
-        let matches = events.filter { $0.kind == .match }
-        if matches.isEmpty { return }
-        var notices: [DeckNotice] = []
-        for event in matches {
-            guard let stored = try? JSONDecoder().decode(StoredMatch.self, from: Data(event.data.utf8)) else {
-                continue  // Written by `RoomEvaluation` a moment ago: always decodes.
-            }
-            notices.append(
-                try DeckNotice(
-                    kind: .roomMatched, deckId: room.deckId, at: now,
-                    payload: MatchNotice(room: room.code, card: stored.card, likes: stored.likedBy.count)))
-        }
-        await self.notices.post(notices)
+        await hub.evaluate(decider: RoomDecider(deckId: deckId, participant: participant), now: now)
     }
 
     /// A `match` event as stored.

@@ -231,7 +231,10 @@ struct RoomPageController: Sendable {
             let cards = Dictionary(uniqueKeysWithValues: try await store.allCards(deckId: deck.id).map { ($0.id, $0) })
             let state = RoomStateJSON(snapshot, deck: deck, cards: cards, you: nil, now: now)
             // Refused (open, matched, nothing liked): the page shows the room as it is.
-            _ = try await store.startRound(roomId: room.id, cards: state.closest.map(\.card.id), now: now)
+            if try await store.startRound(roomId: room.id, cards: state.closest.map(\.card.id), now: now) {
+                // Through the hub, so the room's streams here and on other servers hear of the round at once.
+                await rooms.hub.evaluate(roomIds: [room.id], now: now)
+            }
         }
         return .redirect(to: "/r/\(room.code)", type: .normal)
     }

@@ -18,6 +18,8 @@ public final class DeckChanges: Sendable {
     private let state = Mutex(State())
     /// Told of every marked deck (`listen`): `DeckDecisions` follows every results-changing write.
     private let deckListeners = Mutex<[@Sendable ([Int64]) -> Void]>([])
+    /// Told of rooms whose events another server (or this one) stored (`RoomHub`); nil: maybe any room.
+    private let roomListeners = Mutex<[@Sendable ([Int64]?) -> Void]>([])
 
     public init() {}
 
@@ -48,6 +50,18 @@ public final class DeckChanges: Sendable {
     /// missed notifications): the next `take` of every deck answers true.
     public func markAll() {
         state.withLock { $0.generation += 1 }
+        for listener in roomListeners.withLock({ $0 }) { listener(nil) }
+    }
+
+    /// Calls `listener` with the rooms each `roomsChanged` names, and with nil on `markAll` (any
+    /// room may have changed). A second consumer beside `take`: it steals no deck's mark.
+    public func listenForRooms(_ listener: @escaping @Sendable ([Int64]?) -> Void) {
+        roomListeners.withLock { $0.append(listener) }
+    }
+
+    /// Records that these rooms' events changed (a PostgreSQL notification): tells the room listeners.
+    public func roomsChanged(_ roomIds: [Int64]) {
+        for listener in roomListeners.withLock({ $0 }) { listener(roomIds) }
     }
 
     /// Whether the deck changed since the last call for it; clears its mark.

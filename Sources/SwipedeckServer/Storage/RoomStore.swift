@@ -8,6 +8,23 @@ public enum RoomJoin: Sendable, Hashable {
     case full
 }
 
+/// A member whose decision in a deck may change their rooms (`RoomStore.evaluateRooms`).
+public struct RoomDecider: Sendable, Hashable {
+    public var deckId: Int64
+    public var participant: String
+
+    public init(deckId: Int64, participant: String) {
+        self.deckId = deckId
+        self.participant = participant
+    }
+}
+
+/// One room evaluated by `RoomStore.evaluateRooms`: the room as read before, the events appended.
+public struct RoomEvaluated: Sendable {
+    public var room: Room
+    public var events: [RoomEvent]
+}
+
 /// Match rooms: rooms, their members, matches and events (files `+Rooms`).
 ///
 /// A member's decisions are their live swipes in the deck (one per card, whichever route made
@@ -34,6 +51,14 @@ public protocol RoomStore: Sendable {
     /// Evaluates the room (`RoomEvaluation`) and stores the changes and their events in one
     /// transaction; returns the events appended.
     func evaluateRoom(roomId: Int64, now: Double) async throws -> [RoomEvent]
+    /// Evaluates, in ONE transaction, the rooms `roomIds` and the open rooms each of `deciders`
+    /// is a current member of (each as `evaluateRoom`, in id order); returns every room evaluated
+    /// with the events appended (possibly none). `RoomHub` calls it once per group commit.
+    func evaluateRooms(roomIds: Set<Int64>, deciders: Set<RoomDecider>, now: Double) async throws -> [RoomEvaluated]
+    /// The id of the room's latest event, 0 for none (where a new events stream starts).
+    func lastRoomEventId(roomId: Int64) async throws -> Int64
+    /// Whether `participant` is a current member of the room (one indexed read).
+    func isRoomMember(roomId: Int64, participant: String) async throws -> Bool
     /// The open rooms of the deck `participant` is a current member of (to evaluate after their
     /// decisions).
     func memberRooms(deckId: Int64, participant: String) async throws -> [Room]

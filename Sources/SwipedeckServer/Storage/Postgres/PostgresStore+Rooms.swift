@@ -108,6 +108,54 @@ extension PostgresStore {
         }
     }
 
+    /// See `RoomStore.evaluateRooms`: rooms locked in id order (no deadlock between servers); every
+    /// room whose events changed (or that was named) is notified to every server (`roomMark`).
+    public func evaluateRooms(roomIds: Set<Int64>, deciders: Set<RoomDecider>, now: Double) async throws
+        -> [RoomEvaluated]
+    {
+        try await transaction { connection -> [RoomEvaluated] in
+            var ids = roomIds
+            for d in deciders {
+                ids.formUnion(
+                    try await fetch(
+                        """
+                        SELECT r.id FROM rooms r JOIN roomMembers m ON m.roomId = r.id
+                        WHERE m.participantId = \(d.participant) AND m.leftAt IS NULL AND r.deckId = \(d.deckId)
+                          AND r.finishedAt IS NULL
+                        """, on: connection
+                    ) { try $0.next(Int64.self) })
+            }
+            var evaluated: [RoomEvaluated] = []
+            for id in ids.sorted() {
+                guard let room = try await self.room(id: id, lock: true, on: connection) else { continue }
+                let events = try await evaluate(room, now: now, on: connection)
+                if !events.isEmpty || roomIds.contains(id) {
+                    try await execute(
+                        "SELECT pg_notify(\(Self.changesChannel), \(Self.roomMark + String(id)))", on: connection)
+                }
+                evaluated.append(RoomEvaluated(room: room, events: events))
+            }
+            return evaluated
+        }
+    }
+
+    /// See `RoomStore.lastRoomEventId`.
+    public func lastRoomEventId(roomId: Int64) async throws -> Int64 {
+        try await fetchOne("SELECT COALESCE(MAX(id), 0) FROM roomEvents WHERE roomId = \(roomId)") {
+            try $0.next(Int64.self)
+        } ?? 0
+    }
+
+    /// See `RoomStore.isRoomMember`.
+    public func isRoomMember(roomId: Int64, participant: String) async throws -> Bool {
+        try await fetchOne(
+            """
+            SELECT EXISTS (SELECT 1 FROM roomMembers WHERE roomId = \(roomId) AND participantId = \(participant)
+                                                       AND leftAt IS NULL)
+            """
+        ) { try $0.next(Bool.self) } ?? false
+    }
+
     /// See `RoomStore.memberRooms`.
     public func memberRooms(deckId: Int64, participant: String) async throws -> [Room] {
         try await fetch(
@@ -124,7 +172,7 @@ extension PostgresStore {
             "SELECT id, kind, data, at FROM roomEvents WHERE roomId = \(roomId) AND id > \(after) ORDER BY id LIMIT \(limit)"
         ) { c in
             RoomEvent(
-                id: try c.next(), kind: RoomEvent.Kind(rawValue: try c.next(String.self)) ?? .progress,
+                id: try c.next(), kind: try RoomEvent.Kind(stored: try c.next(String.self)),
                 data: try c.next(), at: try c.next())
         }
     }

@@ -135,6 +135,12 @@ public final class PostgresStore: Store {
                             changes.markAll()
                             edits.markAll()
                             for try await note in notes {
+                                if note.payload.hasPrefix(Self.roomMark) {
+                                    if let roomId = Int64(note.payload.dropFirst(Self.roomMark.count)) {
+                                        changes.roomsChanged([roomId])
+                                    }
+                                    continue
+                                }
                                 let edit = note.payload.hasPrefix(Self.editMark)
                                 guard let deckId = Int64(note.payload.dropFirst(edit ? Self.editMark.count : 0)) else {
                                     continue
@@ -260,6 +266,8 @@ public final class PostgresStore: Store {
 
     /// What a notification for an owner's edit starts with (then the deck id).
     static let editMark = "e"
+    /// The prefix of a room's notification (`r` and the room id): its events changed (`RoomHub`).
+    static let roomMark = "r"
 
     /// Queues a change notification for `deckId` (`edit`: an owner's edit), delivered at commit
     /// (not at all on rollback).

@@ -97,6 +97,47 @@ extension AppDatabase {
         try await writer.write { db in try Self.evaluate(db, roomId: roomId, now: now) }
     }
 
+    /// See `RoomStore.evaluateRooms`.
+    public func evaluateRooms(roomIds: Set<Int64>, deciders: Set<RoomDecider>, now: Double) async throws
+        -> [RoomEvaluated]
+    {
+        try await writer.write { db -> [RoomEvaluated] in
+            var ids = roomIds
+            for d in deciders {
+                ids.formUnion(
+                    try Int64.fetchAll(
+                        db,
+                        sql: """
+                            SELECT r.id FROM rooms r JOIN roomMembers m ON m.roomId = r.id
+                            WHERE m.participantId = ? AND m.leftAt IS NULL AND r.deckId = ? AND r.finishedAt IS NULL
+                            """, arguments: [d.participant, d.deckId]))
+            }
+            var evaluated: [RoomEvaluated] = []
+            for id in ids.sorted() {
+                guard let room = try Self.room(db, sql: "SELECT * FROM rooms WHERE id = ?", id) else { continue }
+                evaluated.append(RoomEvaluated(room: room, events: try Self.evaluate(db, roomId: id, now: now)))
+            }
+            return evaluated
+        }
+    }
+
+    /// See `RoomStore.lastRoomEventId`.
+    public func lastRoomEventId(roomId: Int64) async throws -> Int64 {
+        try await writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM roomEvents WHERE roomId = ?", arguments: [roomId]) ?? 0
+        }
+    }
+
+    /// See `RoomStore.isRoomMember`.
+    public func isRoomMember(roomId: Int64, participant: String) async throws -> Bool {
+        try await writer.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM roomMembers WHERE roomId = ? AND participantId = ? AND leftAt IS NULL)",
+                arguments: [roomId, participant]) ?? false
+        }
+    }
+
     /// See `RoomStore.memberRooms`.
     public func memberRooms(deckId: Int64, participant: String) async throws -> [Room] {
         try await writer.read { db in
@@ -117,8 +158,7 @@ extension AppDatabase {
                 db, sql: "SELECT * FROM roomEvents WHERE roomId = ? AND id > ? ORDER BY id LIMIT ?",
                 arguments: [roomId, after, limit]
             ).map { r in
-                RoomEvent(
-                    id: r["id"], kind: RoomEvent.Kind(rawValue: r["kind"]) ?? .progress, data: r["data"], at: r["at"])
+                RoomEvent(id: r["id"], kind: try RoomEvent.Kind(stored: r["kind"]), data: r["data"], at: r["at"])
             }
         }
     }
