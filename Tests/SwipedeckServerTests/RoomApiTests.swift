@@ -214,6 +214,16 @@ struct RoomApiTests {
             expectAPIError(
                 try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("dee"))", "{}"), .conflict,
                 "room_finished")
+            // It changes no more: Ana's undo keeps the match and its likers; nobody leaves it.
+            let history = try await client.get("/api/v1/decks/films/history?participant=\(pid("ana"))").json()
+            let id = try #require(history["swipes"].array.first?["id"].string)
+            let undo = try await client.execute(uri: "/api/v1/swipes/\(id)?participant=\(pid("ana"))", method: .delete)
+            #expect(undo.status == .ok)
+            let frozen = try await client.get("/api/v1/rooms/\(code)?participant=\(pid("ben"))").json()
+            #expect(frozen["matches"].array.first?["likedBy"].array.count == 2, "\(frozen)")
+            expectAPIError(
+                try await client.postJSON("/api/v1/rooms/\(code)/leave?participant=\(pid("ben"))", "{}"), .conflict,
+                "room_finished")
             // Another room expires after its hour: it reads as expired and refuses swipes.
             let second = try await Self.createRoom(client, "films", participant: "ana", body: #"{"expiresInHours":1}"#)
             clock.advance(by: 3_601)
@@ -260,20 +270,26 @@ struct RoomApiTests {
             #expect(r2["state"].string == "open")
             #expect(r2["cardCount"].int == 2)
             #expect(r2["members"].array.map { $0["decided"].int } == [0, 0])
-            // Round 2 deals the closest again; Ben changes his mind on Brazil by flipping: a match.
+            // Round 2 deals the closest again; each member simply swipes them again (their
+            // round-1 swipe gives way, not a 409 already_swiped): both like Brazil, a match.
             let deal = try await client.get("/api/v1/decks/films/cards?room=\(code)&participant=\(pid("ben"))")
             #expect(
                 Set(try deal.json()["cards"].array.compactMap { $0["id"].int.map(Int64.init) }) == [cards[0], cards[1]])
             for p in ["ana", "ben"] {
-                let history = try await client.get("/api/v1/decks/films/history?participant=\(pid(p))").json()
-                let id = try #require(
-                    history["swipes"].array.first { $0["card"].int.map(Int64.init) == cards[1] }?["id"].string)
-                _ = try await client.execute(uri: "/api/v1/swipes/\(id)?participant=\(pid(p))", method: .delete)
                 let r = try await client.postJSON(
                     "/api/v1/decks/films/swipes",
                     Self.roomSwipe(card: cards[1], direction: "right", participant: p, room: code))
                 #expect(r.status == .created, "\(r.text)")
+                let history = try await client.get("/api/v1/decks/films/history?participant=\(pid(p))").json()
+                let live = history["swipes"].array.filter { $0["card"].int.map(Int64.init) == cards[1] }
+                #expect(live.count == 1 && live.first?["direction"].string == "right", "one live swipe: \(live)")
             }
+            // Swiping a round-2 card again within round 2 is refused as ever.
+            expectAPIError(
+                try await client.postJSON(
+                    "/api/v1/decks/films/swipes",
+                    Self.roomSwipe(card: cards[1], direction: "left", participant: "ben", room: code)),
+                .conflict, "already_swiped")
             let matched = try await client.get("/api/v1/rooms/\(code)?participant=\(pid("ana"))").json()
             #expect(matched["matches"].array.map { $0["card"]["title"].string } == ["Brazil"])
         }

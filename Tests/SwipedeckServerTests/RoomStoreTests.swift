@@ -180,7 +180,8 @@ struct RoomHubTests {
             settings.rule = .all
             var rooms: [Room] = []
             for (a, b) in pairs {
-                let room = try await service.create(deck: deck, creator: a, name: "A", settings: settings, now: fixedTime)
+                let room = try await service.create(
+                    deck: deck, creator: a, name: "A", settings: settings, now: fixedTime)
                 _ = try await service.join(room, deck: deck, participant: b, name: nil, now: fixedTime)
                 rooms.append(room)
             }

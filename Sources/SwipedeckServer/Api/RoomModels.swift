@@ -125,9 +125,14 @@ struct RoomStateJSON: ResponseEncodable, Sendable {
                 left: m.leftAt != nil)
         }
         let memberOf = Dictionary(current.map { ($0.participant, $0.id) }, uniquingKeysWith: min)
+        let isOpen = state == .open
         matches = s.matches.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.compactMap { entry in
             guard let c = cards[entry.key] else { return nil }
-            let by = (likes[entry.key] ?? []).compactMap { memberOf[$0] }.sorted()
+            // An open room's match holds now, so its likers are the members who like it now; a
+            // finished one changes no more: its likers as stored when it matched.
+            let by =
+                isOpen
+                ? (likes[entry.key] ?? []).compactMap { memberOf[$0] }.sorted() : s.likedBy[entry.key] ?? []
             return RoomMatchJSON(card: RoomCardJSON(c), at: entry.value, likedBy: by)
         }
         if state != .open && s.matches.isEmpty {

@@ -131,7 +131,8 @@ struct RoomsController: Sendable {
         let cursor = try await store.lastRoomEventId(roomId: room.id)
         let (pushed, from) = rooms.hub.follow(roomId: room.id, after: cursor)
         // The room's reader was past the cursor: the events in between, read once for this stream.
-        let gap = from > cursor ? try await store.roomEvents(roomId: room.id, after: cursor, limit: Int(from - cursor)) : []
+        let gap =
+            from > cursor ? try await store.roomEvents(roomId: room.id, after: cursor, limit: Int(from - cursor)) : []
         let first = try await view(room, deck: deck, participant: participant, now: now)
         let you = first.you
         let store = store

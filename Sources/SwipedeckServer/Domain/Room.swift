@@ -115,6 +115,9 @@ public struct RoomSnapshot: Sendable {
     public var matches: [Int64: Double]
     /// The members' live swipes on the round's cards (made since the round began): participant, card, like.
     public var swipes: [(participant: String, card: Int64, like: Bool)]
+    /// The stored live matches: card → the members who liked it when it became one (a finished
+    /// room shows these: it changes no more, whatever its members undo later).
+    public var likedBy: [Int64: [Int64]] = [:]
 }
 
 /// What an evaluation changes: written by the engine in the same transaction.

@@ -72,8 +72,10 @@ public struct RoomService: Sendable {
         }
     }
 
-    /// Leaves the room. - Throws: `not_a_room_member`.
+    /// Leaves the room. A finished or expired room changes no more: nobody leaves it.
+    /// - Throws: `not_a_room_member`, `room_finished`.
     public func leave(_ room: Room, participant: String, now: Double) async throws {
+        if room.status(now: now) != .open { throw ApiError.room(.finished) }
         guard try await store.leaveRoom(roomId: room.id, participant: participant, now: now) else {
             throw ApiError.room(.notMember)
         }
@@ -81,15 +83,30 @@ public struct RoomService: Sendable {
     }
 
     /// Checks a swipe that names room `code`: the room exists, is on `deck`, the swiper is one of
-    /// its current members, and it is open.
+    /// its current members, and it is open. Returns the room.
     /// - Throws: `room_not_found`, `not_a_room_member`, `room_finished`.
-    public func checkSwipe(code: String, deck: Deck, participant: String, now: Double) async throws {
+    public func checkSwipe(code: String, deck: Deck, participant: String, now: Double) async throws -> Room {
         let room = try await self.room(code)
         if room.deckId != deck.id { throw ApiError.room(.notMember) }
         guard try await store.isRoomMember(roomId: room.id, participant: participant) else {
             throw ApiError.room(.notMember)
         }
         if room.status(now: now) != .open { throw ApiError.room(.finished) }
+        return room
+    }
+
+    /// In a later round (`room.round > 1`) members decide the round's cards again, and only
+    /// decisions made since the round began count. So before a member's swipe on `card` in such a
+    /// round is stored, their live swipe on it from before the round is undone (kept, marked
+    /// undone, as every undo): the new swipe takes its place instead of being refused as
+    /// `already_swiped`. Nothing happens in round 1 or to a swipe made in this round.
+    public func makeRoomForRound(_ room: Room, card: Int64, participant: String, now: Double) async throws {
+        guard room.round > 1 else { return }
+        // Live swipes only, at most one a card: a deck's cards are the most there can be.
+        let live = try await store.history(deckId: room.deckId, participant: participant, limit: DeckInput.maxCards)
+        guard let earlier = live.first(where: { $0.swipe.cardId == card && $0.swipe.createdAt < room.roundStartedAt })
+        else { return }
+        _ = try await store.undoSwipe(id: earlier.swipe.id, participant: participant, at: now)
     }
 
     /// Evaluates every open room of the deck `participant` is a member of, after their decision

@@ -84,9 +84,10 @@ public struct SwipeService: Sendable {
         case .archived: throw ApiError.cardArchived
         case .absent: throw ApiError.notFound("card")
         }
+        var room: Room?
         if let code = r.room {
             guard let rooms else { throw ApiError.room(.notFound) }
-            try await rooms.checkSwipe(code: code, deck: deck, participant: participant, now: now)
+            room = try await rooms.checkSwipe(code: code, deck: deck, participant: participant, now: now)
         }
         let profile = deck.swipeProfile
 
@@ -119,6 +120,9 @@ public struct SwipeService: Sendable {
                     code: "direction_not_enabled", message: "This deck's profile does not enable \(direction.rawValue)."
                 )
             }
+        }
+        if let room, let rooms {
+            try await rooms.makeRoomForRound(room, card: r.card, participant: participant, now: now)
         }
         let origin = SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network)
         guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, origin: origin)) else {

@@ -300,8 +300,9 @@ extension PostgresStore {
                 ) { try $0.next(Int64.self) })
         }
         let matches = try await fetch(
-            "SELECT cardId, at FROM roomMatches WHERE roomId = \(room.id) AND revokedAt IS NULL", on: connection
-        ) { c in (try c.next(Int64.self), try c.next(Double.self)) }
+            "SELECT cardId, at, likedBy FROM roomMatches WHERE roomId = \(room.id) AND revokedAt IS NULL",
+            on: connection
+        ) { c in (card: try c.next(Int64.self), at: try c.next(Double.self), likedBy: try c.next(String.self)) }
         let since = room.round > 1 ? room.roundStartedAt : 0
         let swipes = try await fetch(
             """
@@ -316,8 +317,9 @@ extension PostgresStore {
             )
         }
         return RoomSnapshot(
-            room: room, members: members, cards: cards, matches: Dictionary(uniqueKeysWithValues: matches),
-            swipes: swipes)
+            room: room, members: members, cards: cards,
+            matches: Dictionary(uniqueKeysWithValues: matches.map { ($0.card, $0.at) }), swipes: swipes,
+            likedBy: Dictionary(uniqueKeysWithValues: matches.map { ($0.card, RoomEventData.ids($0.likedBy)) }))
     }
 
     /// Evaluates the (locked) room and stores what changed (`RoomEvaluation`) on `connection`.

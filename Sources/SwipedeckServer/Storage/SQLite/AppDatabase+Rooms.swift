@@ -133,7 +133,9 @@ extension AppDatabase {
         try await writer.read { db in
             try Bool.fetchOne(
                 db,
-                sql: "SELECT EXISTS (SELECT 1 FROM roomMembers WHERE roomId = ? AND participantId = ? AND leftAt IS NULL)",
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM roomMembers WHERE roomId = ? AND participantId = ? AND leftAt IS NULL)
+                    """,
                 arguments: [roomId, participant]) ?? false
         }
     }
@@ -267,7 +269,8 @@ extension AppDatabase {
                 Int64.fetchAll(
                     db, sql: "SELECT id FROM cards WHERE deckId = ? AND archivedAt IS NULL", arguments: [room.deckId]))
         let matches = try Row.fetchAll(
-            db, sql: "SELECT cardId, at FROM roomMatches WHERE roomId = ? AND revokedAt IS NULL", arguments: [roomId])
+            db, sql: "SELECT cardId, at, likedBy FROM roomMatches WHERE roomId = ? AND revokedAt IS NULL",
+            arguments: [roomId])
         let swipes = try Row.fetchAll(
             db,
             sql: """
@@ -281,7 +284,11 @@ extension AppDatabase {
                 uniqueKeysWithValues: matches.map { (row: Row) -> (Int64, Double) in (row["cardId"], row["at"]) }),
             swipes: swipes.map { (row: Row) -> (participant: String, card: Int64, like: Bool) in
                 (participant: row["participantId"], card: row["cardId"], like: ResultsReport.isLike(row["direction"]))
-            })
+            },
+            likedBy: Dictionary(
+                uniqueKeysWithValues: matches.map { (row: Row) -> (Int64, [Int64]) in
+                    (row["cardId"], RoomEventData.ids(row["likedBy"]))
+                }))
     }
 
     /// Evaluates the room and stores what changed (`RoomEvaluation`), in the caller's transaction.
