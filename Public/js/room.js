@@ -32,6 +32,7 @@ export function createRoomPage(root, state, profile, browser) {
   const closestList = root.querySelector('.closest-list');
   const secondRound = root.querySelector('.second-round');
   const expired = root.querySelector('.room-expired');
+  const drawer = root.querySelector('.matches-drawer');
   const stackWrap = document.querySelector('.deck-page .stack-wrap');
   let room = state;
 
@@ -83,8 +84,11 @@ export function createRoomPage(root, state, profile, browser) {
 
   function renderPhase() {
     const phase = roomPhase(room);
-    root.dataset.phase = phase;
     finished.hidden = phase !== 'finished';
+    // The finished panel points at the drawer: it opens once, when the room finishes.
+    if (phase === 'finished' && root.dataset.phase !== 'finished') {
+      drawer.open = true;
+    }
     expired.hidden = phase !== 'expired';
     if (stackWrap) {
       stackWrap.hidden = phase !== 'open';
@@ -96,6 +100,7 @@ export function createRoomPage(root, state, profile, browser) {
     });
     closestList.replaceChildren(...closest);
     secondRound.hidden = !offersSecondRound(room);
+    root.dataset.phase = phase;
   }
 
   // "It's a match!" rises over the stack on the profile's return spring, from one card height below.

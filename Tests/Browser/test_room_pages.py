@@ -159,3 +159,57 @@ def test_an_expired_room_says_so_and_a_non_member_sees_only_the_join_form(server
         assert not page.is_visible(".stack-wrap .card")
     finally:
         context.close()
+
+
+def join_on_page(page, server, code, name):
+    """A non-member joins on the room's page: types a name, Enter; waits for the room's stack."""
+    page.goto(f"{server.base}/r/{code}")
+    page.click("#member-name")
+    page.keyboard.type(name)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector(".deck-page[data-ready=true] " + TOP)
+
+
+def console_errors(page):
+    """Every console error the page logs from now on (a CSP refusal, a failed request)."""
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+def assert_controls_visible(page):
+    """The ✕ and ♥ buttons lie wholly inside the viewport, without scrolling."""
+    view = page.viewport_size
+    assert page.evaluate("() => scrollY") == 0
+    for selector in (".ctl-nope", ".ctl-like"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (selector, box, view)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], (selector, box, view)
+
+
+def test_a_room_shows_its_controls_on_screen_and_logs_no_console_errors(server, phone, desktop):
+    code, creator = room_by_api(server)
+    errors = {"phone": console_errors(phone), "desktop": console_errors(desktop)}
+    # Joining on the room's page fetches nothing of the room's state before the visitor is a member (a 403).
+    join_on_page(phone, server, code, "Ana")
+    join_on_page(desktop, server, code, "Ben")
+    for page in (phone, desktop):
+        assert_controls_visible(page)
+        assert page.is_visible(".room-leave"), "leaving stays possible, below the controls"
+    # All three like the top card: a match, shown live; on reload the drawer lists it (no inline style).
+    top = phone.get_attribute(TOP, "data-card")
+    body = swipe_body(int(top), "x", "right")
+    body["participant"], body["room"] = creator, code
+    status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+    assert status == 201, answer
+    for page in (phone, desktop):
+        page.click(".ctl-like")
+    for page in (phone, desktop):
+        page.wait_for_selector(".match-overlay:not([hidden])")
+        page.click(".match-close")
+        page.reload()
+        page.wait_for_selector(".deck-page[data-ready=true] " + TOP)
+        assert page.inner_text(".match-count") == "1"
+        assert_controls_visible(page)
+    assert errors == {"phone": [], "desktop": []}
