@@ -7,7 +7,8 @@
 // as served and shows the same on reload. The pure helpers are room-model.js.
 import { dampedSpring } from './physics.js';
 import {
-  applyRoomEvent, likedByWords, newMatches, offersSecondRound, progressWords, roomPhase,
+  applyRoomEvent, finishedWords, likedByWords, newMatches, offersNewRoom, offersSecondRound, progressWords,
+  roomPhase,
 } from './room-model.js';
 import { rooted } from './root.js';
 
@@ -31,6 +32,8 @@ export function createRoomPage(root, state, profile, browser) {
   const finished = root.querySelector('.room-finished');
   const closestList = root.querySelector('.closest-list');
   const secondRound = root.querySelector('.second-round');
+  const words = root.querySelector('.finished-words');
+  const newRoom = root.querySelector('.room-new');
   const expired = root.querySelector('.room-expired');
   const drawer = root.querySelector('.matches-drawer');
   const stackWrap = document.querySelector('.deck-page .stack-wrap');
@@ -100,6 +103,8 @@ export function createRoomPage(root, state, profile, browser) {
     });
     closestList.replaceChildren(...closest);
     secondRound.hidden = !offersSecondRound(room);
+    words.textContent = finishedWords(room);
+    newRoom.hidden = !offersNewRoom(room);
     root.dataset.phase = phase;
   }
 

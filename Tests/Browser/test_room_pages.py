@@ -213,3 +213,33 @@ def test_a_room_shows_its_controls_on_screen_and_logs_no_console_errors(server, 
         assert page.inner_text(".match-count") == "1"
         assert_controls_visible(page)
     assert errors == {"phone": [], "desktop": []}
+
+
+def test_a_room_where_nobody_liked_any_card_says_so_and_offers_a_new_room(server, chromium):
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}/d/getaways")
+        page.click(".together-start summary")
+        with page.expect_navigation():
+            page.click(".room-create button[type=submit]")
+        code = page.inner_text(".room .room-code")
+        credential, (status, _) = api_member(server, code)
+        assert status == 201
+        for card in card_ids(server):
+            body = swipe_body(card, "x", "left")
+            body["participant"], body["room"] = credential, code
+            status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+            assert status == 201, answer
+        while page.query_selector(TOP):
+            with page.expect_navigation():
+                page.click(".ctl-nope")
+        words = page.inner_text(".room-finished")
+        assert "Nobody liked any card this time." in words and "came closest" not in words
+        assert not page.is_visible(".second-round")
+        with page.expect_navigation():
+            page.click(".room-new")
+        assert page.url.endswith("/d/getaways#decide-together")
+        assert page.is_visible(".together-start summary")
+    finally:
+        context.close()
