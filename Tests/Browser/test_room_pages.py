@@ -6,7 +6,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from deckkit import DESKTOP, TOP
+from deckkit import ADMIN_TOKEN, DESKTOP, TOP
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "System"))
 from sd_helpers import card_ids, swipe_body  # noqa: E402
@@ -243,3 +243,24 @@ def test_a_room_where_nobody_liked_any_card_says_so_and_offers_a_new_room(server
         assert page.is_visible(".together-start summary")
     finally:
         context.close()
+
+
+def close_getaways(server, closed=True):
+    status, _, text = server.request("PATCH", "/api/v1/decks/getaways", {"open": not closed},
+                                     {"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert status == 200, text
+
+
+def test_a_closed_deck_offers_no_rooms(server, desktop):
+    desktop.goto(f"{server.base}/d/getaways")
+    desktop.wait_for_selector(".together[data-ready=true]")
+    assert desktop.is_visible(".together-start summary") and desktop.is_visible("#room-join-code")
+    # Closed while the page is open: the refused swipe shows the closed panel, and the rooms go with it.
+    close_getaways(server)
+    desktop.click(".ctl-like")
+    desktop.wait_for_selector(".state-closed:not([hidden])")
+    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
+    # Served closed: the same.
+    desktop.reload()
+    desktop.wait_for_selector(".state-closed:not([hidden])")
+    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
