@@ -39,7 +39,7 @@ def test_feedback_mode_says_right_or_wrong_after_a_drag(server, desktop):
     assert page.inner_text(f'#stack [data-card="{first}"] .card-title') == "Sharp photo"
     drag_right(page, rng)
     second = wait_thrown(page, first)
-    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Right: LIKE.'")
+    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Correct: LIKE.'")
     assert page.get_attribute(".toast", "aria-live") == "polite"
     assert page.inner_text(f'#stack [data-card="{second}"] .card-title') == "Blurry photo"
     drag_right(page, rng)
