@@ -264,3 +264,19 @@ def test_a_closed_deck_offers_no_rooms(server, desktop):
     desktop.reload()
     desktop.wait_for_selector(".state-closed:not([hidden])")
     assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
+
+
+FIELD_STYLE = """(e) => { const s = getComputedStyle(e);
+    return [s.paddingLeft, s.borderTopLeftRadius, s.borderTopStyle, Math.round(e.getBoundingClientRect().width)
+        >= Math.round(e.parentElement.getBoundingClientRect().width) - 1]; }"""
+
+
+def test_the_room_fields_are_styled_like_the_apps_other_fields(server, phone):
+    phone.goto(f"{server.base}/d/getaways")
+    phone.wait_for_selector(".together[data-ready=true]")
+    assert phone.eval_on_selector("#room-join-code", FIELD_STYLE) == ["12px", "10px", "solid", True]
+    phone.click(".together-start summary")
+    assert phone.eval_on_selector("#room-name", FIELD_STYLE) == ["12px", "10px", "solid", True]
+    phone.click(".room-create button[type=submit]")
+    phone.wait_for_selector(".room-made:not([hidden])")
+    assert phone.eval_on_selector(".room-link", FIELD_STYLE) == ["12px", "10px", "solid", True]
