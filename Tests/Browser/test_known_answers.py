@@ -86,3 +86,25 @@ def test_the_owner_results_page_never_scrolls_sideways_on_a_phone(server, phone)
     # The verdict reads as words on a line, not one word per line.
     verdict = phone.locator(".ranked .verdict").first.bounding_box()
     assert verdict["height"] < 3 * 20, verdict
+
+
+def toast_below_the_heading(page, server, slug):
+    open_deck(page, server, slug)
+    page.click(".ctl-like")
+    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Correct: LIKE.'")
+    toast_box = page.locator(".toast").bounding_box()
+    head = page.locator(".deck-head").bounding_box()
+    assert toast_box["y"] >= head["y"] + head["height"], (toast_box, head)
+    for selector in (".ctl-nope", ".ctl-like"):
+        control = page.locator(selector).bounding_box()
+        assert toast_box["y"] + toast_box["height"] <= control["y"], (toast_box, control)
+
+
+def test_the_toast_does_not_cover_the_deck_title_on_a_phone(server, phone):
+    labelling_deck(server, "labels")
+    toast_below_the_heading(phone, server, "labels")
+
+
+def test_the_toast_does_not_cover_the_deck_title_on_a_desktop(server, desktop):
+    labelling_deck(server, "labels")
+    toast_below_the_heading(desktop, server, "labels")
