@@ -280,3 +280,7 @@ def test_the_room_fields_are_styled_like_the_apps_other_fields(server, phone):
     phone.click(".room-create button[type=submit]")
     phone.wait_for_selector(".room-made:not([hidden])")
     assert phone.eval_on_selector(".room-link", FIELD_STYLE) == ["12px", "10px", "solid", True]
+    # The server is reached at 127.0.0.1: the link warns, in the owner's Share panel's words.
+    warning = phone.locator(".room-made .reach-warning")
+    assert warning.is_visible()
+    assert "This link points at this computer itself (127.0.0.1)" in warning.inner_text()

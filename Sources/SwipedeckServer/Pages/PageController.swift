@@ -62,8 +62,11 @@ struct PageController: Sendable {
         // The page is a function of the deck's revision, the cards shown, the count left and
         // whether the viewer may see results (all in the key), so its HTML is rendered once per
         // combination. Any change to the deck or its cards bumps the revision.
+        // A room's link is this page's own address: the Share panel's warning when only this computer opens it.
+        let host = context.host.flatMap { URL(string: "http://\($0)")?.host } ?? ""
+        let thisComputer = deck.rooms && LinkReach(link: "http://" + (context.host ?? "")) == .thisComputer ? host : nil
         let key =
-            "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|"
+            "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(joinWait ?? -1)|\(thisComputer ?? "")|"
             + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
             var ctx = stackContext(
@@ -74,6 +77,7 @@ struct PageController: Sendable {
             ctx["cursor"] = dealt.cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
             ctx["rooms"] = deck.rooms
             ctx["roomsOrRoom"] = deck.rooms
+            ctx["thisComputer"] = thisComputer
             return ctx
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
