@@ -149,7 +149,7 @@ export function feedbackMessage(feedback, labels) {
   }
   // A diagonal's label is its side's (overlayFamily), as NewDeck.label(for:) names it.
   const label = labels[overlayFamily(feedback.answer)];
-  return feedback.correct ? `Right: ${label}.` : `Not quite: the answer was ${label}.`;
+  return feedback.correct ? `Correct: ${label}.` : `Not quite: the answer was ${label}.`;
 }
 
 /**

@@ -85,8 +85,9 @@ export function createTogether(root, browser) {
     showRoom(answer.code);
   }
 
-  // A code that cannot be one is refused here; one no room has is refused by the server (404): both
-  // next to the field. A real room's page asks a non-member for a name before they join.
+  // A code that cannot be one is refused here; one no room has is refused by the server (the room's page
+  // answers 404): both next to the field. The page, not GET /api/v1/rooms/{code}: that is the room's
+  // state, which a non-member is refused (403, logged by the browser) until they join on the page.
   async function join(event) {
     event.preventDefault();
     const parsed = parseRoomCode(joinField.value);
@@ -95,16 +96,17 @@ export function createTogether(root, browser) {
       joinField.focus();
       return;
     }
+    const page = rooted(roomPaths(parsed.code).page);
     const init = { signal: timeout(requestTimeoutMs) };
-    const response = await fetch(rooted(`/api/v1/rooms/${parsed.code}`), init).catch(() => null);
-    if (!response || response.status === 404) {
-      const answer = response ? await response.json().catch(() => null) : null;
-      showError(joinError, roomRefusal(response ? response.status : 0, answer?.error?.code));
+    const response = await fetch(page, init).catch(() => null);
+    if (!response || !response.ok) {
+      const status = response ? response.status : 0;
+      showError(joinError, roomRefusal(status, status === 404 ? 'room_not_found' : undefined));
       joinField.focus();
       return;
     }
     showError(joinError, '');
-    location.assign(rooted(roomPaths(parsed.code).page));
+    location.assign(page);
   }
 
   createForm.addEventListener('submit', create);

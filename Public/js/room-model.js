@@ -99,6 +99,25 @@ export function offersSecondRound(state) {
   return state.state === 'finished' && state.matches.length === 0 && state.closest.length > 0;
 }
 
+/**
+ * The finished panel's sentence: the matches are in the drawer; or, nothing matched, the closest cards
+ * (cards somebody liked) follow; or nobody liked any card (no closest cards, and no second round).
+ */
+export function finishedWords(state) {
+  if (state.matches.length > 0) {
+    return 'Your matches are in the drawer above.';
+  }
+  if (state.closest.length > 0) {
+    return 'Nothing matched. These came closest:';
+  }
+  return 'Nobody liked any card this time.';
+}
+
+/** Whether a finished room has nothing to go on from (no match, nobody liked a card): offer a new room. */
+export function offersNewRoom(state) {
+  return state.state === 'finished' && state.matches.length === 0 && state.closest.length === 0;
+}
+
 /** The members still in the room (a left member no longer counts). */
 export function presentMembers(state) {
   return state.members.filter((member) => !member.left);

@@ -7,7 +7,8 @@
 // as served and shows the same on reload. The pure helpers are room-model.js.
 import { dampedSpring } from './physics.js';
 import {
-  applyRoomEvent, likedByWords, newMatches, offersSecondRound, progressWords, roomPhase,
+  applyRoomEvent, finishedWords, likedByWords, newMatches, offersNewRoom, offersSecondRound, progressWords,
+  roomPhase,
 } from './room-model.js';
 import { rooted } from './root.js';
 
@@ -31,7 +32,10 @@ export function createRoomPage(root, state, profile, browser) {
   const finished = root.querySelector('.room-finished');
   const closestList = root.querySelector('.closest-list');
   const secondRound = root.querySelector('.second-round');
+  const words = root.querySelector('.finished-words');
+  const newRoom = root.querySelector('.room-new');
   const expired = root.querySelector('.room-expired');
+  const drawer = root.querySelector('.matches-drawer');
   const stackWrap = document.querySelector('.deck-page .stack-wrap');
   let room = state;
 
@@ -83,8 +87,11 @@ export function createRoomPage(root, state, profile, browser) {
 
   function renderPhase() {
     const phase = roomPhase(room);
-    root.dataset.phase = phase;
     finished.hidden = phase !== 'finished';
+    // The finished panel points at the drawer: it opens once, when the room finishes.
+    if (phase === 'finished' && root.dataset.phase !== 'finished') {
+      drawer.open = true;
+    }
     expired.hidden = phase !== 'expired';
     if (stackWrap) {
       stackWrap.hidden = phase !== 'open';
@@ -96,6 +103,9 @@ export function createRoomPage(root, state, profile, browser) {
     });
     closestList.replaceChildren(...closest);
     secondRound.hidden = !offersSecondRound(room);
+    words.textContent = finishedWords(room);
+    newRoom.hidden = !offersNewRoom(room);
+    root.dataset.phase = phase;
   }
 
   // "It's a match!" rises over the stack on the profile's return spring, from one card height below.

@@ -1,8 +1,14 @@
 """Quality control, feedback mode (issue 29 item 3): a real mouse drag on a known-answer card tells the
 swiper, in the page's status line (an aria-live region), whether it was right; an ordinary card says nothing."""
 import random
+import sys
+from pathlib import Path
 
 from deckkit import ADMIN_TOKEN, Mouse, open_deck, top_box, wait_swipes, wait_thrown
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "System"))
+from sd_helpers import card_ids, swipe_body  # noqa: E402
+from test_owner_console import add_owner, sign_in  # noqa: E402
 
 OWNER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -39,7 +45,7 @@ def test_feedback_mode_says_right_or_wrong_after_a_drag(server, desktop):
     assert page.inner_text(f'#stack [data-card="{first}"] .card-title') == "Sharp photo"
     drag_right(page, rng)
     second = wait_thrown(page, first)
-    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Right: LIKE.'")
+    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Correct: LIKE.'")
     assert page.get_attribute(".toast", "aria-live") == "polite"
     assert page.inner_text(f'#stack [data-card="{second}"] .card-title') == "Blurry photo"
     drag_right(page, rng)
@@ -56,3 +62,49 @@ def test_feedback_mode_says_right_or_wrong_after_a_drag(server, desktop):
     page.wait_for_timeout(800)
     assert toast(page) == ""
     assert third
+
+
+def test_the_owner_results_page_never_scrolls_sideways_on_a_phone(server, phone):
+    """A deck with a stop rule and known-answer cards, swiped by a few people: its results page (ranked table
+    with verdicts, the agreement and known-answers table) fits a 390 px phone; wide tables scroll in place."""
+    labelling_deck(server, "labels")
+    status, _, text = server.request("PATCH", "/api/v1/decks/labels", {
+        "stopRule": {"kind": "threshold", "threshold": 0.5, "errorRate": 0.05, "votesCap": 400}}, OWNER)
+    assert status == 200, text
+    rng = random.Random(6)
+    for who in ("ana", "ben", "cy"):
+        for card in card_ids(server, "labels"):
+            body = swipe_body(card, who, rng.choice(["left", "right"]), rng=rng)
+            status, _, answer = server.request("POST", "/api/v1/decks/labels/swipes", body)
+            assert status == 201, answer
+    add_owner(server, "dora")
+    sign_in(phone, server, "dora")
+    phone.goto(f"{server.base}/d/labels/results")
+    assert phone.is_visible(".quality-table")
+    assert "needs about" in phone.inner_text(".ranked")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # The verdict reads as words on a line, not one word per line.
+    verdict = phone.locator(".ranked .verdict").first.bounding_box()
+    assert verdict["height"] < 3 * 20, verdict
+
+
+def toast_below_the_heading(page, server, slug):
+    open_deck(page, server, slug)
+    page.click(".ctl-like")
+    page.wait_for_function("() => document.querySelector('.toast').textContent === 'Correct: LIKE.'")
+    toast_box = page.locator(".toast").bounding_box()
+    head = page.locator(".deck-head").bounding_box()
+    assert toast_box["y"] >= head["y"] + head["height"], (toast_box, head)
+    for selector in (".ctl-nope", ".ctl-like"):
+        control = page.locator(selector).bounding_box()
+        assert toast_box["y"] + toast_box["height"] <= control["y"], (toast_box, control)
+
+
+def test_the_toast_does_not_cover_the_deck_title_on_a_phone(server, phone):
+    labelling_deck(server, "labels")
+    toast_below_the_heading(phone, server, "labels")
+
+
+def test_the_toast_does_not_cover_the_deck_title_on_a_desktop(server, desktop):
+    labelling_deck(server, "labels")
+    toast_below_the_heading(desktop, server, "labels")

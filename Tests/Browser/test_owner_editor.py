@@ -392,3 +392,23 @@ def test_up_and_down_labels_show_only_for_a_profile_that_decides_them(server, ch
     page.locator("input[name=profile][value=classic]").check()
     assert not up.is_visible()
     page.close()
+
+
+def test_a_card_added_with_a_known_answer_shows_a_badge(server, chromium):
+    """The "Add a card" form offers the Known answer the Edit form has; the list marks such cards."""
+    add_owner(server, "kai")
+    page = chromium.new_page(viewport=DESKTOP)
+    sign_in_typing(page, server, "kai")
+    page.goto(server.base + "/owner/decks/getaways")
+    assert page.locator(".card-row .known-answer").count() == 0
+    form = page.locator("form.card-form")
+    form.get_by_label("Known answer").select_option("left")
+    form.get_by_label("Card title").click()
+    page.keyboard.type("Blurry photo")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/owner/decks/getaways?added=*")
+    assert query(server, "SELECT answer FROM cards WHERE title = 'Blurry photo'") == [{"answer": "left"}]
+    badges = page.locator(".known-answer")
+    assert badges.count() == 1
+    assert "NOPE" in badges.first.inner_text()
+    page.screenshot(path="/tmp/rp28-badge.png")

@@ -38,6 +38,14 @@ def test_owner_adds_and_disables_a_webhook(make_server, chromium):
     assert secret.startswith("whsec_") and len(secret) == 70
     assert server.sql("SELECT url, events FROM webhooks") == [("https://93.184.216.34/hooks/swipedeck", "deck.decided")]
     assert "No deliveries yet." in page.inner_text("main")
+    # The add button stands apart from the list's heading; the signature check is on the page, in steps.
+    button = page.get_by_role("button", name="Add webhook").bounding_box()
+    heading = page.get_by_role("heading", name="Your webhooks").bounding_box()
+    assert heading["y"] - (button["y"] + button["height"]) >= 24, (button, heading)
+    assert "README" not in page.inner_text("main")
+    page.get_by_text("How your receiver checks that a delivery is genuine").click()
+    steps = page.locator(".signature-check li")
+    assert steps.count() == 3 and "X-Swipedeck-Signature" in steps.nth(2).inner_text()
 
     page.reload()
     assert page.locator("#new-secret").count() == 0  # shown once

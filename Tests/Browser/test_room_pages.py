@@ -6,7 +6,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from deckkit import DESKTOP, TOP
+from deckkit import ADMIN_TOKEN, DESKTOP, TOP
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "System"))
 from sd_helpers import card_ids, swipe_body  # noqa: E402
@@ -159,3 +159,128 @@ def test_an_expired_room_says_so_and_a_non_member_sees_only_the_join_form(server
         assert not page.is_visible(".stack-wrap .card")
     finally:
         context.close()
+
+
+def join_on_page(page, server, code, name):
+    """A non-member joins on the room's page: types a name, Enter; waits for the room's stack."""
+    page.goto(f"{server.base}/r/{code}")
+    page.click("#member-name")
+    page.keyboard.type(name)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector(".deck-page[data-ready=true] " + TOP)
+
+
+def console_errors(page):
+    """Every console error the page logs from now on (a CSP refusal, a failed request)."""
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+def assert_controls_visible(page):
+    """The ✕ and ♥ buttons lie wholly inside the viewport, without scrolling."""
+    view = page.viewport_size
+    assert page.evaluate("() => scrollY") == 0
+    for selector in (".ctl-nope", ".ctl-like"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (selector, box, view)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], (selector, box, view)
+
+
+def test_a_room_shows_its_controls_on_screen_and_logs_no_console_errors(server, phone, desktop):
+    code, creator = room_by_api(server)
+    errors = {"phone": console_errors(phone), "desktop": console_errors(desktop)}
+    # Joining on the room's page fetches nothing of the room's state before the visitor is a member (a 403).
+    join_on_page(phone, server, code, "Ana")
+    join_on_page(desktop, server, code, "Ben")
+    for page in (phone, desktop):
+        assert_controls_visible(page)
+        assert page.is_visible(".room-leave"), "leaving stays possible, below the controls"
+    # All three like the top card: a match, shown live; on reload the drawer lists it (no inline style).
+    top = phone.get_attribute(TOP, "data-card")
+    body = swipe_body(int(top), "x", "right")
+    body["participant"], body["room"] = creator, code
+    status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+    assert status == 201, answer
+    for page in (phone, desktop):
+        page.click(".ctl-like")
+    for page in (phone, desktop):
+        page.wait_for_selector(".match-overlay:not([hidden])")
+        page.click(".match-close")
+        page.reload()
+        page.wait_for_selector(".deck-page[data-ready=true] " + TOP)
+        assert page.inner_text(".match-count") == "1"
+        assert_controls_visible(page)
+    assert errors == {"phone": [], "desktop": []}
+
+
+def test_a_room_where_nobody_liked_any_card_says_so_and_offers_a_new_room(server, chromium):
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}/d/getaways")
+        page.click(".together-start summary")
+        with page.expect_navigation():
+            page.click(".room-create button[type=submit]")
+        code = page.inner_text(".room .room-code")
+        credential, (status, _) = api_member(server, code)
+        assert status == 201
+        for card in card_ids(server):
+            body = swipe_body(card, "x", "left")
+            body["participant"], body["room"] = credential, code
+            status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+            assert status == 201, answer
+        while page.query_selector(TOP):
+            with page.expect_navigation():
+                page.click(".ctl-nope")
+        words = page.inner_text(".room-finished")
+        assert "Nobody liked any card this time." in words and "came closest" not in words
+        assert not page.is_visible(".second-round")
+        with page.expect_navigation():
+            page.click(".room-new")
+        assert page.url.endswith("/d/getaways#decide-together")
+        assert page.is_visible(".together-start summary")
+    finally:
+        context.close()
+
+
+def close_getaways(server, closed=True):
+    status, _, text = server.request("PATCH", "/api/v1/decks/getaways", {"open": not closed},
+                                     {"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert status == 200, text
+
+
+def test_a_closed_deck_offers_no_rooms(server, desktop):
+    desktop.goto(f"{server.base}/d/getaways")
+    desktop.wait_for_selector(".together[data-ready=true]")
+    assert desktop.is_visible(".together-start summary") and desktop.is_visible("#room-join-code")
+    # Closed while the page is open: the refused swipe shows the closed panel, and the rooms go with it.
+    close_getaways(server)
+    desktop.click(".ctl-like")
+    desktop.wait_for_selector(".state-closed:not([hidden])")
+    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
+    # Served closed: the same.
+    desktop.reload()
+    desktop.wait_for_selector(".state-closed:not([hidden])")
+    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
+
+
+FIELD_STYLE = """(e) => { const s = getComputedStyle(e);
+    return [s.paddingLeft, s.borderTopLeftRadius, s.borderTopStyle, Math.round(e.getBoundingClientRect().width)
+        >= Math.round(e.parentElement.getBoundingClientRect().width) - 1]; }"""
+
+
+def test_the_room_fields_are_styled_like_the_apps_other_fields(server, phone):
+    phone.goto(f"{server.base}/d/getaways")
+    phone.wait_for_selector(".together[data-ready=true]")
+    assert phone.eval_on_selector("#room-join-code", FIELD_STYLE) == ["12px", "10px", "solid", True]
+    phone.click(".together-start summary")
+    assert phone.eval_on_selector("#room-name", FIELD_STYLE) == ["12px", "10px", "solid", True]
+    phone.click(".room-create button[type=submit]")
+    phone.wait_for_selector(".room-made:not([hidden])")
+    assert phone.eval_on_selector(".room-link", FIELD_STYLE) == ["12px", "10px", "solid", True]
+    # The server is reached at 127.0.0.1: the link warns, in the owner's Share panel's words.
+    warning = phone.locator(".room-made .reach-warning")
+    assert warning.is_visible()
+    assert "This link points at this computer itself (127.0.0.1)" in warning.inner_text()

@@ -138,10 +138,10 @@ test('mayActWithoutDrag: a direction the profile offers, buttons allowed, an ope
 
 test('feedbackMessage: right or wrong in the deck\'s words, nothing without feedback', () => {
   const labels = { left: 'NOPE', right: 'LIKE', up: 'SUPER', down: 'LATER' };
-  assert.equal(feedbackMessage({ correct: true, answer: 'right' }, labels), 'Right: LIKE.');
+  assert.equal(feedbackMessage({ correct: true, answer: 'right' }, labels), 'Correct: LIKE.');
   assert.equal(feedbackMessage({ correct: false, answer: 'left' }, labels), 'Not quite: the answer was NOPE.');
   assert.equal(feedbackMessage({ correct: false, answer: 'up_left' }, labels), 'Not quite: the answer was NOPE.');
-  assert.equal(feedbackMessage({ correct: true, answer: 'down' }, labels), 'Right: LATER.');
+  assert.equal(feedbackMessage({ correct: true, answer: 'down' }, labels), 'Correct: LATER.');
   assert.equal(feedbackMessage(undefined, labels), '');
 });
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  applyRoomEvent, likedByWords, newMatches, offersSecondRound, parseRoomCode, progressWords, roomPhase, roomRefusal,
+  applyRoomEvent, finishedWords, likedByWords, newMatches, offersNewRoom, offersSecondRound, parseRoomCode, progressWords, roomPhase, roomRefusal,
   roomRule, ruleWords,
 } from '../../Public/js/room-model.js';
 
@@ -86,6 +86,19 @@ test('a finished room with a match offers no second round', () => {
     closest: [{ card: card(2), likes: 1 }] });
   assert.equal(offersSecondRound(state), false);
   assert.equal(offersSecondRound(room({ state: 'finished' })), false, 'nothing close: nothing to retry');
+});
+
+test('a finished room says what came of it; nobody liking any card offers a new room', () => {
+  const matched = room({ state: 'finished', matches: [{ card: card(1), at: 1, likedBy: [1, 2] }] });
+  assert.equal(finishedWords(matched), 'Your matches are in the drawer above.');
+  assert.equal(offersNewRoom(matched), false);
+  const close = room({ state: 'finished', closest: [{ card: card(2), likes: 1 }] });
+  assert.equal(finishedWords(close), 'Nothing matched. These came closest:');
+  assert.equal(offersNewRoom(close), false);
+  const nobody = room({ state: 'finished' });
+  assert.equal(finishedWords(nobody), 'Nobody liked any card this time.');
+  assert.equal(offersNewRoom(nobody), true);
+  assert.equal(offersNewRoom(room()), false, 'an open room is still deciding');
 });
 
 test('only matches the page has not shown are new', () => {

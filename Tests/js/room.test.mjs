@@ -50,6 +50,7 @@ function page() {
   const parts = {
     members: element(), matchList: element(), matchCount: element(), finished: element(), closestList: element(),
     secondRound: element(), expired: element(), face: element(), by: element(), close: element(), panel: element(),
+    drawer: element(), words: element(), newRoom: element(),
   };
   parts.overlay = element();
   parts.overlay.hidden = true;
@@ -59,7 +60,8 @@ function page() {
   parts.root.dataset.code = 'K7M2QX';
   parts.root.querySelector = (s) => ({ '.room-members': parts.members, '.match-list': parts.matchList,
     '.match-count': parts.matchCount, '.match-overlay': parts.overlay, '.room-finished': parts.finished,
-    '.closest-list': parts.closestList, '.second-round': parts.secondRound, '.room-expired': parts.expired })[s];
+    '.closest-list': parts.closestList, '.second-round': parts.secondRound, '.room-expired': parts.expired,
+    '.matches-drawer': parts.drawer, '.finished-words': parts.words, '.room-new': parts.newRoom })[s];
   parts.stackWrap = element();
   globalThis.document.querySelector = (s) => (s === '.deck-page .stack-wrap' ? parts.stackWrap : null);
   return parts;
@@ -148,8 +150,12 @@ test('finished without a match offers the closest cards and a second round; expi
   const stream = FakeEventSource.last;
   assert.equal(parts.finished.hidden, true);
   assert.equal(parts.stackWrap.hidden, false);
+  assert.notEqual(parts.drawer.open, true, 'the matches drawer stays closed while the stack is up');
   stream.send('finished', { closest: [{ card: card(4), likes: 1 }] });
   assert.equal(parts.finished.hidden, false);
+  assert.equal(parts.drawer.open, true, 'the finished panel points at the drawer: it opens');
+  assert.equal(parts.words.textContent, 'Nothing matched. These came closest:');
+  assert.equal(parts.newRoom.hidden, true);
   assert.equal(parts.secondRound.hidden, false);
   assert.equal(parts.closestList.children[0].text(), 'Card 4 1 liked it');
   assert.equal(parts.stackWrap.hidden, true);
@@ -158,4 +164,15 @@ test('finished without a match offers the closest cards and a second round; expi
   stream.send('state', { ...state, state: 'expired' });
   assert.equal(parts.expired.hidden, false);
   assert.equal(parts.finished.hidden, true);
+});
+
+test('finished with nobody liking any card says so and offers a new room', () => {
+  const parts = page();
+  open(parts);
+  assert.equal(parts.newRoom.hidden, true);
+  FakeEventSource.last.send('finished', { closest: [] });
+  assert.equal(parts.finished.hidden, false);
+  assert.equal(parts.words.textContent, 'Nobody liked any card this time.');
+  assert.equal(parts.newRoom.hidden, false);
+  assert.equal(parts.secondRound.hidden, true);
 });

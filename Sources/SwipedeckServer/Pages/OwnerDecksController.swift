@@ -87,6 +87,9 @@ struct OwnerDecksController: Sendable {
         let note: String?
         /// Whether `note` is set (Mustache reads stored properties only).
         let changed: Bool
+        /// The name of the card's known answer (its direction, as the deck labels it), nil for none:
+        /// the row's badge.
+        let knownAnswer: String?
     }
 
     /// What the editor confirms at its top after a redirect, read from the query
@@ -162,8 +165,8 @@ struct OwnerDecksController: Sendable {
         let saved: Bool
         /// A confirmation whose card is gone (shown at the top instead of in its row).
         let confirmation: String?
-        /// The empty "Add a card" form.
-        let newCard = OwnerCardsController.CardFields(
+        /// The empty "Add a card" form (its known-answer choice set by `editorPage`, from the deck).
+        var newCard = OwnerCardsController.CardFields(
             title: "", subtitle: "", body: "", images: "", link: "", accent: Card.defaultAccent)
     }
 
@@ -186,13 +189,15 @@ struct OwnerDecksController: Sendable {
     ) async throws -> Response {
         let cards = try await store.allCards(deckId: deck.id)
         let active = cards.enumerated().filter { $0.element.archivedAt == nil }
+        let names = DirectionNames(deck: deck)
         func row(_ position: Int, _ c: Card, number: Int, count: Int) -> CardRow {
             CardRow(
                 id: c.id, number: number, position: position, title: c.title, subtitle: c.subtitle, image: c.image,
                 hasImage: !c.image.isEmpty, revision: c.revision, archived: c.archivedAt != nil,
                 first: number == 1, last: number == count,
                 note: confirmation?.card == c.id ? confirmation?.sentence(title: c.title) : nil,
-                changed: confirmation?.card == c.id)
+                changed: confirmation?.card == c.id,
+                knownAnswer: c.answer.map { names.name($0.rawValue) })
         }
         let rows = active.enumerated().map { n, pair in
             row(pair.offset, pair.element, number: n + 1, count: active.count)
@@ -200,7 +205,7 @@ struct OwnerDecksController: Sendable {
         let archived = cards.enumerated().filter { $0.element.archivedAt != nil }.map {
             row($0.offset, $0.element, number: 0, count: 0)
         }
-        let view = EditorView(
+        var view = EditorView(
             pageTitle: "Edit · \(deck.title)", owner: context.sessionOwner?.name ?? "",
             csrf: OwnerForms.csrfToken(context),
             slug: deck.slug, deckTitle: deck.title, form: form, cards: rows, archivedCards: archived,
@@ -211,6 +216,7 @@ struct OwnerDecksController: Sendable {
             error: error, saved: saved,
             confirmation: confirmation.flatMap { c in cards.contains { $0.id == c.card } ? nil : c.sentence(title: nil)
             })
+        view.newCard.answerOptions = OwnerCardsController.CardFields.answerOptions(deck, answer: "")
         return try renderer.page("owner-deck", view, status: status)
     }
 

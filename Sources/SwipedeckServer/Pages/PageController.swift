@@ -60,10 +60,15 @@ struct PageController: Sendable {
         // No credential for this deck and none could be minted: the page waits for one.
         let joinWait = participant == nil ? context.joinWait : nil
         // The page is a function of the deck's revision, the cards shown, the counts left and
-        // retired and whether the viewer may see results (all in the key), so its HTML is rendered once per
-        // combination. Any change to the deck or its cards bumps the revision.
+        // retired, whether the viewer may see results and whether only this computer opens a room's
+        // link (all in the key), so its HTML is rendered once per combination. Any change to the
+        // deck or its cards bumps the revision. A room's link is this page's own address: the Share
+        // panel's warning when only this computer opens it.
+        let host = context.host.flatMap { URL(string: "http://\($0)")?.host } ?? ""
+        let thisComputer = deck.rooms && LinkReach(link: "http://" + (context.host ?? "")) == .thisComputer ? host : nil
         let key =
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(dealt.retired)|\(joinWait ?? -1)|"
+            + "\(thisComputer ?? "")|"
             + cards.map { String($0.id) }.joined(separator: ",")
         var response = try renderer.cachedPage("deck", key: key) {
             var ctx = stackContext(
@@ -74,6 +79,7 @@ struct PageController: Sendable {
             ctx["cursor"] = dealt.cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
             ctx["rooms"] = deck.rooms
             ctx["roomsOrRoom"] = deck.rooms
+            ctx["thisComputer"] = thisComputer
             return ctx
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
