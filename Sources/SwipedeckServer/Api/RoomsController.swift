@@ -119,11 +119,14 @@ struct RoomsController: Sendable {
     /// `round`) with its id, read from the store every `interval` (so events of every server on
     /// the database arrive), with a `: ping` comment every heartbeat of quiet. An expired room
     /// sends `finished` once and ends; the stream also ends when the member leaves, on graceful
-    /// shutdown, and within a heartbeat of the client going away. Capped like the live results
-    /// (`StreamLimiter`: 429 `too_many_streams`).
+    /// shutdown, and within a heartbeat of the client going away. Capped like the live results,
+    /// in a pool of their own (`StreamLimiter`, `--max-room-streams…`): per client address, per
+    /// client network and per participant credential (`maxRoomStreamsPerParticipant`), and in
+    /// total; beyond any, 429 `too_many_streams`.
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (room, deck, participant) = try await member(request, context)
-        guard let ticket = streams.take(client: context.remoteAddress) else {
+        guard let ticket = streams.take(client: context.remoteAddress, network: context.network, participant: participant)
+        else {
             throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
         }
         let now = clock()
