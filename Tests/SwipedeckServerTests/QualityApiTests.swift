@@ -82,6 +82,32 @@ struct QualityApiTests {
         }
     }
 
+    @Test("accuracy is judged on the first decision: wrong, then flipped to the answer feedback told, counts as wrong")
+    func firstDecisionCounts() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, _ in
+            let (gold, _) = try await Self.labellingDeck(
+                client, "flip", gold: 2, plain: 1, quality: #"{"mode":"feedback","minKnownSwipes":2}"#)
+            // One swipe without a trace (flipped in place), one with a trace (undone, a new row).
+            for (card, trace) in [(gold[0], nil), (gold[1], leftDrag())] as [(Int64, Trace?)] {
+                let wrong = try await client.swipe(
+                    "flip", card: card, direction: "left", input: trace == nil ? "api" : "drag", trace: trace,
+                    participant: "dan")
+                #expect(try wrong.json()["feedback"]["correct"].bool == false, "\(wrong.text)")
+                let id = try #require(try wrong.json()["swipe"]["id"].string, "\(wrong.text)")
+                clock.advance(by: 1)
+                let flipped = try await client.postJSON(
+                    "/api/v1/swipes/\(id)/flip", #"{"direction":"right","participant":"\#(pid("dan"))"}"#)
+                #expect(flipped.status == .ok, "\(flipped.text)")
+                clock.advance(by: 1)
+            }
+            let q = try await client.get("/api/v1/decks/flip/quality", headers: admin)
+            let dan = try #require(try q.json()["participants"].array.first, "\(q.text)")
+            #expect(dan["knownAnswers"].int == 2, "\(q.text)")
+            #expect(dan["correct"].int == 0 && dan["accuracy"].double == 0, "\(q.text)")
+        }
+    }
+
     @Test("feedback mode: the swipe's 201 says right or wrong on a known-answer card, and nothing on others")
     func feedback() async throws {
         try await withApp { client, _ in
