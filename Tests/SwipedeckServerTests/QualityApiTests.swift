@@ -43,7 +43,7 @@ struct QualityApiTests {
         return ids
     }
 
-    @Test("a card carries its answer for the owner only; the deck's quality settings are checked and stored")
+    @Test("a card carries its answer for the owner only; the deck's quality settings are checked, stored and shown to the owner only")
     func answersAndSettings() async throws {
         try await withApp { client, env in
             let (gold, plain) = try await Self.labellingDeck(
@@ -67,7 +67,11 @@ struct QualityApiTests {
                 try await client.createDeck(#"{"slug":"bad","title":"B","cards":[{"title":"x","answer":"sideways"}]}"#),
                 .badRequest, "invalid_answer")
             // Settings: partial patches keep the other fields; out-of-range values are refused.
-            let deck = try await client.get("/api/v1/decks/lab").json()
+            let open = try await client.get("/api/v1/decks/lab")
+            #expect(!open.text.contains("quality"), "the settings are the owner's: \(open.text)")
+            let listed = try await client.get("/api/v1/decks")
+            #expect(!listed.text.contains("quality"), "\(listed.text)")
+            let deck = try await client.get("/api/v1/decks/lab", headers: admin).json()
             #expect(deck["quality"]["mode"].string == "feedback")
             #expect(deck["quality"]["knownShare"].double == 0.2)
             #expect(deck["quality"]["minKnownSwipes"].int == 5)
