@@ -163,6 +163,9 @@ public func buildApplication(
             maxTotal: config.maxRoomStreams, maxPerClient: config.maxRoomStreamsPerClient,
             maxPerNetwork: config.maxRoomStreamsPerNetwork,
             maxPerParticipant: StreamLimiter.maxRoomStreamsPerParticipant),
+        budget: RoomBudget(
+            store: store,
+            buckets: store.sharedBuckets(ratePerSecond: RoomBudget.rate.perSecond, burst: RoomBudget.rate.burst)),
         interval: config.liveInterval, heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
         clock: clock
     ).register(on: router)

@@ -279,6 +279,44 @@ struct RoomApiTests {
         }
     }
 
+    @Test("room budget: 10 open rooms per participant and deck, then 429 too_many_rooms; a finished one frees a place")
+    func openRoomCap() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, _ in
+            _ = try await client.makeDeck("many", titles: ["a", "b"])
+            for _ in 0..<RoomBudget.maxOpenPerParticipant {
+                _ = try await Self.createRoom(client, "many", participant: "hoarder")
+            }
+            let refused = try await client.postJSON("/api/v1/decks/many/rooms?participant=\(pid("hoarder"))", "{}")
+            expectAPIError(refused, .tooManyRequests, "too_many_rooms")
+            #expect(refused.headers[.retryAfter] == "60")
+            // Somebody else still creates one; the hoarder again once their rooms expired.
+            _ = try await Self.createRoom(client, "many", participant: "other")
+            clock.advance(by: 7 * 86_400)
+            _ = try await Self.createRoom(client, "many", participant: "hoarder")
+        }
+    }
+
+    @Test("room budget: one network creates 60 rooms an hour, shared by its addresses, then 429 too_many_rooms")
+    func networkRoomCap() async throws {
+        try await withApp { _, env in
+            let store = try await env.openStore()
+            let budget = RoomBudget(
+                store: store,
+                buckets: store.sharedBuckets(ratePerSecond: RoomBudget.rate.perSecond, burst: RoomBudget.rate.burst))
+            for i in 0..<Int(RoomBudget.perNetworkPerHour) {
+                // A participant each (no open rooms), addresses rotating within one /24.
+                try await budget.take(deckId: 1, participant: "p\(i)", address: "203.0.113.\(i % 250)", now: 1000)
+            }
+            await #expect(throws: ApiError.self) {
+                try await budget.take(deckId: 1, participant: "late", address: "203.0.113.251", now: 1000)
+            }
+            // Another network is not held to it; the hour refills the first.
+            try await budget.take(deckId: 1, participant: "late", address: "198.51.100.1", now: 1000)
+            try await budget.take(deckId: 1, participant: "late", address: "203.0.113.251", now: 1000 + 3600)
+        }
+    }
+
     @Test(
         "the events stream: state first, then each member sees the match within 2 s of the second like",
         .timeLimit(.minutes(3)))

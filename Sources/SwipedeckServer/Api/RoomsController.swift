@@ -15,6 +15,8 @@ struct RoomsController: Sendable {
     let swipes: SwipeService
     let decoding: RequestDecoding
     let streams: StreamLimiter
+    /// Caps on creating rooms (per participant and deck, per network and hour).
+    let budget: RoomBudget
     /// Time between two reads of a followed room's new events (`AppConfiguration.liveInterval`).
     let interval: Duration
     /// Reads between heartbeats of a quiet stream.
@@ -61,6 +63,7 @@ struct RoomsController: Sendable {
             body.participant ?? RequestDecoding.query(request, "participant"), cookies: context.cookies, deck: deck,
             now: now
         ).id
+        try await budget.take(deckId: deck.id, participant: participant, address: context.remoteAddress, now: now)
         let room = try await rooms.create(deck: deck, creator: participant, name: name, settings: settings, now: now)
         return EditedResponse(
             status: .created, headers: [.location: "/r/\(room.code)"],
