@@ -235,7 +235,7 @@ struct RoomsController: Sendable {
     }
 
     /// The room named in the path, its deck and the acting participant, who must be a current member.
-    /// - Throws: `room_not_found`, the credential's errors, `not_a_room_member`.
+    /// - Throws: `room_not_found` (also for a non-member: no existence oracle), the credential's errors.
     func member(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {
         let room = try await rooms.room(try context.parameters.require("code"))
         let deck = try await catalog.deck(try await store.deckSlug(id: room.deckId))
@@ -244,10 +244,11 @@ struct RoomsController: Sendable {
         do {
             participant = try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         } catch let error as ApiError where error.code == "participant_required" {
-            throw ApiError.room(.notMember)
+            throw ApiError.room(.notFound)
         }
         let snapshot = try await store.roomSnapshot(roomId: room.id)
-        guard rooms.isMember(snapshot, participant) else { throw ApiError.room(.notMember) }
+        // A non-member is told what an unknown code is told: the answer is no existence oracle.
+        guard rooms.isMember(snapshot, participant) else { throw ApiError.room(.notFound) }
         return (room, deck, participant)
     }
 
