@@ -166,6 +166,9 @@ public func buildApplication(
         budget: RoomBudget(
             store: store,
             buckets: store.sharedBuckets(ratePerSecond: RoomBudget.rate.perSecond, burst: RoomBudget.rate.burst)),
+        lookups: RoomLookupBudget(
+            buckets: store.sharedBuckets(
+                ratePerSecond: RoomLookupBudget.rate.perSecond, burst: RoomLookupBudget.rate.burst)),
         interval: config.liveInterval, heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
         clock: clock
     ).register(on: router)

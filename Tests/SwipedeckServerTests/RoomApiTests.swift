@@ -279,6 +279,31 @@ struct RoomApiTests {
         }
     }
 
+    @Test("room lookups: 30 failed a minute per network, then every lookup from it 429; a found room spends nothing")
+    func lookupBudget() async throws {
+        try await withApp { _, env in
+            let store = try await env.openStore()
+            let budget = RoomLookupBudget(
+                buckets: store.sharedBuckets(
+                    ratePerSecond: RoomLookupBudget.rate.perSecond, burst: RoomLookupBudget.rate.burst))
+            // Found lookups give their token back: any number of them.
+            for _ in 0..<100 { _ = try await budget.guarded(address: "203.0.113.1", now: 1000) { 1 } }
+            for i in 0..<Int(RoomLookupBudget.failuresPerMinute) {
+                await #expect(throws: ApiError.room(.notFound)) {
+                    try await budget.guarded(address: "203.0.113.\(i % 200)", now: 1000) {
+                        throw ApiError.room(.notFound)
+                    }
+                }
+            }
+            // Now even a lookup that would succeed is refused, from any address of the network.
+            await #expect(throws: ApiError.rateLimited(retryAfter: 2)) {
+                try await budget.guarded(address: "203.0.113.250", now: 1000) { 1 }
+            }
+            _ = try await budget.guarded(address: "198.51.100.1", now: 1000) { 1 }
+            _ = try await budget.guarded(address: "203.0.113.250", now: 1060) { 1 }
+        }
+    }
+
     @Test("room budget: 10 open rooms per participant and deck, then 429 too_many_rooms; a finished one frees a place")
     func openRoomCap() async throws {
         let clock = TestClock()

@@ -17,6 +17,8 @@ struct RoomsController: Sendable {
     let streams: StreamLimiter
     /// Caps on creating rooms (per participant and deck, per network and hour).
     let budget: RoomBudget
+    /// Failed room lookups per network (no cheap code guessing).
+    let lookups: RoomLookupBudget
     /// Time between two reads of a followed room's new events (`AppConfiguration.liveInterval`).
     let interval: Duration
     /// Reads between heartbeats of a quiet stream.
@@ -71,7 +73,8 @@ struct RoomsController: Sendable {
     }
 
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoomStateJSON> {
-        let room = try await rooms.room(try context.parameters.require("code"))
+        let code = try context.parameters.require("code")
+        let room = try await lookups.guarded(address: context.remoteAddress, now: clock()) { try await rooms.room(code) }
         let deck = try await catalog.deck(try await store.deckSlug(id: room.deckId))
         let body =
             request.headers[.contentType] == nil
@@ -237,6 +240,10 @@ struct RoomsController: Sendable {
     /// The room named in the path, its deck and the acting participant, who must be a current member.
     /// - Throws: `room_not_found` (also for a non-member: no existence oracle), the credential's errors.
     func member(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {
+        try await lookups.guarded(address: context.remoteAddress, now: clock()) { try await memberLookup(request, context) }
+    }
+
+    func memberLookup(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {
         let room = try await rooms.room(try context.parameters.require("code"))
         let deck = try await catalog.deck(try await store.deckSlug(id: room.deckId))
         let named = try RequestDecoding.query(request, "participant")
