@@ -49,7 +49,9 @@ public struct WebhookTarget: Sendable, Hashable {
             case .credentials: return "The URL must not carry a user name or password; the signature proves the sender."
             case .unresolvable(let host): return "The host \(host) cannot be resolved to an address."
             case .refused(let host, let address, let range):
-                let resolved = host == address ? address : "\(host) (\(address))"
+                // A name is not followed by the address it resolved to: the answer would map the
+                // server's inside for whoever registers names pointing at it.
+                let resolved = host == address ? address : "\(host) resolves to an address that"
                 return
                     "\(resolved) is \(range.words): webhooks reach public addresses only, unless the server runs with --webhook-allow-private."
             }
