@@ -121,6 +121,17 @@ public struct AppConfiguration: Sendable {
     /// 429 `too_many_streams`. Default 16: a few screens per person, or a room of projectors
     /// behind one NAT.
     public var maxStreamsPerClient: Int = 16
+    /// Most room event streams (`GET /api/v1/rooms/{code}/events`) open at once in all, a pool
+    /// of their own so anonymous room streams never take the owners' live results places;
+    /// beyond it 429 `too_many_streams`. Default 1,000 (40–70 KB each, like a live stream).
+    public var maxRoomStreams: Int = 1000
+    /// Most room event streams open at once per client address. Default 16, as for live results.
+    public var maxRoomStreamsPerClient: Int = 16
+    /// Most room event streams open at once per client network (`ClientNetwork.key`: the /24 or
+    /// /64 the join budget uses), so rotating addresses within one network gains nothing.
+    /// Default 64: a classroom or an office on one network, each with a phone and a laptop.
+    /// (Per participant credential the cap is `StreamLimiter.maxRoomStreamsPerParticipant`.)
+    public var maxRoomStreamsPerNetwork: Int = 64
     /// Time between two `: ping` comments on a quiet live results stream, which keep proxies
     /// from closing it and find watchers that left. Default 15 s; must stay below
     /// `idleTimeout` (and a proxy's read timeout, nginx's 60 s).
@@ -152,7 +163,9 @@ public struct AppConfiguration: Sendable {
             return
                 "The live results heartbeat (\(sseHeartbeat)) must be shorter than the idle timeout (\(idleTimeout))."
         }
-        if maxConnections < 1 || maxConnectionsPerAddress < 1 || maxStreams < 1 || maxStreamsPerClient < 1 {
+        if maxConnections < 1 || maxConnectionsPerAddress < 1 || maxStreams < 1 || maxStreamsPerClient < 1
+            || maxRoomStreams < 1 || maxRoomStreamsPerClient < 1 || maxRoomStreamsPerNetwork < 1
+        {
             return "Connection and stream caps must be at least 1."
         }
         return nil

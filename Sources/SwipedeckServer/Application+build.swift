@@ -158,7 +158,18 @@ public func buildApplication(
     ).register(on: router)
     QualityController(store: store, access: access, names: names).register(on: router)
     RoomsController(
-        store: store, catalog: catalog, rooms: rooms, swipes: swipes, decoding: decoding, streams: streams,
+        store: store, catalog: catalog, rooms: rooms, swipes: swipes, decoding: decoding,
+        // A pool of their own: anonymous room streams never take an owner's live results place.
+        streams: StreamLimiter(
+            maxTotal: config.maxRoomStreams, maxPerClient: config.maxRoomStreamsPerClient,
+            maxPerNetwork: config.maxRoomStreamsPerNetwork,
+            maxPerParticipant: StreamLimiter.maxRoomStreamsPerParticipant),
+        budget: RoomBudget(
+            store: store,
+            buckets: store.sharedBuckets(ratePerSecond: RoomBudget.rate.perSecond, burst: RoomBudget.rate.burst)),
+        lookups: RoomLookupBudget(
+            buckets: store.sharedBuckets(
+                ratePerSecond: RoomLookupBudget.rate.perSecond, burst: RoomLookupBudget.rate.burst)),
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
         clock: clock
     ).register(on: router)

@@ -104,6 +104,16 @@ struct Serve: AsyncParsableCommand {
             "Most live results streams open at once per client address (env SWIPEDECK_MAX_STREAMS_PER_CLIENT); default 16."
     )
     var maxStreamsPerClient: Int?
+    @Option(help: "Most room event streams open at once, apart from live results (env SWIPEDECK_MAX_ROOM_STREAMS); default 1000.")
+    var maxRoomStreams: Int?
+    @Option(
+        help: "Most room event streams open at once per client address (env SWIPEDECK_MAX_ROOM_STREAMS_PER_CLIENT); default 16.")
+    var maxRoomStreamsPerClient: Int?
+    @Option(
+        help:
+            "Most room event streams open at once per client /24 or /64 network (env SWIPEDECK_MAX_ROOM_STREAMS_PER_NETWORK); default 64."
+    )
+    var maxRoomStreamsPerNetwork: Int?
     @Option(
         help:
             "Seconds between heartbeats on a quiet live results stream, below --idle-timeout (env SWIPEDECK_SSE_HEARTBEAT); default 15."
@@ -251,6 +261,13 @@ struct Serve: AsyncParsableCommand {
         if let n = try maxStreams ?? env.int("SWIPEDECK_MAX_STREAMS", example: "1000") { config.maxStreams = n }
         if let n = try maxStreamsPerClient ?? env.int("SWIPEDECK_MAX_STREAMS_PER_CLIENT", example: "16") {
             config.maxStreamsPerClient = n
+        }
+        if let n = try maxRoomStreams ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS", example: "1000") { config.maxRoomStreams = n }
+        if let n = try maxRoomStreamsPerClient ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS_PER_CLIENT", example: "16") {
+            config.maxRoomStreamsPerClient = n
+        }
+        if let n = try maxRoomStreamsPerNetwork ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS_PER_NETWORK", example: "64") {
+            config.maxRoomStreamsPerNetwork = n
         }
         if let s = try sseHeartbeat ?? env.double("SWIPEDECK_SSE_HEARTBEAT", example: "15") {
             config.sseHeartbeat = try seconds(s, "sse-heartbeat")

@@ -59,6 +59,72 @@ struct ConnectionLimitsTests {
         }
     }
 
+    @Test("streams: per network and per participant as well; a refusal by any cap takes nothing")
+    func streamCapsPerNetworkAndParticipant() throws {
+        let limiter = StreamLimiter(maxTotal: 100, maxPerClient: 10, maxPerNetwork: 3, maxPerParticipant: 2)
+        // Rotating addresses within one network: the network's cap holds.
+        let n1 = try #require(limiter.take(client: "10.0.0.1", network: "10.0.0.0/24", participant: "p1"))
+        let n2 = try #require(limiter.take(client: "10.0.0.2", network: "10.0.0.0/24", participant: "p2"))
+        let n3 = try #require(limiter.take(client: "10.0.0.3", network: "10.0.0.0/24", participant: "p3"))
+        #expect(limiter.take(client: "10.0.0.4", network: "10.0.0.0/24", participant: "p4") == nil)
+        // One credential from many networks: its own cap holds.
+        let p1 = try #require(limiter.take(client: "10.1.0.1", network: "10.1.0.0/24", participant: "p1"))
+        #expect(limiter.take(client: "10.2.0.1", network: "10.2.0.0/24", participant: "p1") == nil)
+        #expect(limiter.open == 4, "refusals took no place")
+        withExtendedLifetime((n1, n2, n3, p1)) {
+            n2.release()
+            #expect(limiter.take(client: "10.0.0.4", network: "10.0.0.0/24", participant: "p4") != nil)
+        }
+    }
+
+    @Test(
+        "room streams have a pool of their own (the owner's live results still open) and a cap of 4 per participant",
+        .timeLimit(.minutes(2)))
+    func roomStreamPool() async throws {
+        try await withApp(
+            {
+                $0.maxStreams = 2
+                $0.maxRoomStreamsPerClient = 8
+                $0.liveInterval = .milliseconds(100)
+                $0.sseHeartbeat = .milliseconds(1500)
+            }, testing: .live
+        ) { client, _ in
+            _ = try await client.makeDeck("pooled", titles: ["a"])
+            let code = try await RoomApiTests.createRoom(client, "pooled", participant: "ana")
+            _ = try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("ben"))", "{}")
+            let port = try #require(client.port)
+            @Sendable func roomRequest(_ p: String) -> [UInt8] {
+                Array("GET /api/v1/rooms/\(code)/events?participant=\(pid(p)) HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+            }
+            let live = Array(
+                "GET /api/v1/decks/pooled/results/live HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n"
+                    .utf8)
+            let (ana, ben, owner) = try await RawHTTPConnection.run { () throws -> ([String], String, String) in
+                var held: [RawHTTPConnection] = []
+                var ana: [String] = []
+                for _ in 0..<5 {
+                    let s = try RawHTTPConnection(port: port)
+                    _ = s.send(roomRequest("ana"))
+                    ana.append(s.receive())
+                    held.append(s)
+                }
+                let b = try RawHTTPConnection(port: port)
+                _ = b.send(roomRequest("ben"))
+                let ben = b.receive()
+                let o = try RawHTTPConnection(port: port)
+                _ = o.send(live)
+                let owner = o.receive()
+                withExtendedLifetime((held, b, o)) {}
+                return (ana, ben, owner)
+            }
+            for text in ana.prefix(4) { #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(200))") }
+            #expect(ana[4].hasPrefix("HTTP/1.1 429"), "\(ana[4].prefix(300))")
+            #expect(ana[4].contains(#""code":"too_many_streams""#))
+            #expect(ben.hasPrefix("HTTP/1.1 200"), "\(ben.prefix(200))")
+            #expect(owner.hasPrefix("HTTP/1.1 200"), "\(owner.prefix(200))")
+        }
+    }
+
     func connected(_ handler: some ChannelHandler) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(handler)

@@ -85,6 +85,34 @@ struct OwnerHardeningTests {
         #expect(try await guardian.check(address: "y", name: "n", now: fixedTime) { true } == .checked(true))
     }
 
+    @Test("a flood against one name keeps a reserved check for other names: victor's busy slots never refuse mallory")
+    func floodLeavesRoomForOthers() async throws {
+        let guardian = SignInGuard(maxConcurrentChecks: 4)
+        #expect(guardian.reservedChecks == 1)
+        // victor's name is contested: a failed check.
+        #expect(try await guardian.check(address: "a0", name: "Victor", now: fixedTime) { false } == .checked(false))
+        let gate = Gate()
+        try await withThrowingTaskGroup(of: SignInGuard.Verdict.self) { group in
+            for i in 1...3 {
+                group.addTask {
+                    try await guardian.check(address: "a\(i)", name: "victor", now: fixedTime) {
+                        await gate.wait()
+                        return false
+                    }
+                }
+            }
+            while await gate.arrived < 3 { try await Task.sleep(for: .milliseconds(5)) }
+            // A fourth flooding attempt finds the unreserved slots full…
+            #expect(
+                try await guardian.check(address: "a9", name: "victor", now: fixedTime) { false }
+                    == .refused(retryAfter: 1))
+            // …mallory takes the reserved one.
+            #expect(try await guardian.check(address: "m", name: "mallory", now: fixedTime) { true } == .checked(true))
+            await gate.open()
+            for try await verdict in group { #expect(verdict == .checked(false)) }
+        }
+    }
+
     /// A one-shot gate the checks above wait at.
     actor Gate {
         var isOpen = false

@@ -43,7 +43,7 @@ struct QualityApiTests {
         return ids
     }
 
-    @Test("a card carries its answer for the owner only; the deck's quality settings are checked and stored")
+    @Test("a card carries its answer for the owner only; the deck's quality settings are checked, stored and shown to the owner only")
     func answersAndSettings() async throws {
         try await withApp { client, env in
             let (gold, plain) = try await Self.labellingDeck(
@@ -67,7 +67,11 @@ struct QualityApiTests {
                 try await client.createDeck(#"{"slug":"bad","title":"B","cards":[{"title":"x","answer":"sideways"}]}"#),
                 .badRequest, "invalid_answer")
             // Settings: partial patches keep the other fields; out-of-range values are refused.
-            let deck = try await client.get("/api/v1/decks/lab").json()
+            let open = try await client.get("/api/v1/decks/lab")
+            #expect(!open.text.contains("quality"), "the settings are the owner's: \(open.text)")
+            let listed = try await client.get("/api/v1/decks")
+            #expect(!listed.text.contains("quality"), "\(listed.text)")
+            let deck = try await client.get("/api/v1/decks/lab", headers: admin).json()
             #expect(deck["quality"]["mode"].string == "feedback")
             #expect(deck["quality"]["knownShare"].double == 0.2)
             #expect(deck["quality"]["minKnownSwipes"].int == 5)
@@ -79,6 +83,32 @@ struct QualityApiTests {
                     try await Self.patch(client, "/api/v1/decks/lab", #"{"quality":\#(bad)}"#), .badRequest,
                     "invalid_quality")
             }
+        }
+    }
+
+    @Test("accuracy is judged on the first decision: wrong, then flipped to the answer feedback told, counts as wrong")
+    func firstDecisionCounts() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, _ in
+            let (gold, _) = try await Self.labellingDeck(
+                client, "flip", gold: 2, plain: 1, quality: #"{"mode":"feedback","minKnownSwipes":2}"#)
+            // One swipe without a trace (flipped in place), one with a trace (undone, a new row).
+            for (card, trace) in [(gold[0], nil), (gold[1], leftDrag())] as [(Int64, Trace?)] {
+                let wrong = try await client.swipe(
+                    "flip", card: card, direction: "left", input: trace == nil ? "api" : "drag", trace: trace,
+                    participant: "dan")
+                #expect(try wrong.json()["feedback"]["correct"].bool == false, "\(wrong.text)")
+                let id = try #require(try wrong.json()["swipe"]["id"].string, "\(wrong.text)")
+                clock.advance(by: 1)
+                let flipped = try await client.postJSON(
+                    "/api/v1/swipes/\(id)/flip", #"{"direction":"right","participant":"\#(pid("dan"))"}"#)
+                #expect(flipped.status == .ok, "\(flipped.text)")
+                clock.advance(by: 1)
+            }
+            let q = try await client.get("/api/v1/decks/flip/quality", headers: admin)
+            let dan = try #require(try q.json()["participants"].array.first, "\(q.text)")
+            #expect(dan["knownAnswers"].int == 2, "\(q.text)")
+            #expect(dan["correct"].int == 0 && dan["accuracy"].double == 0, "\(q.text)")
         }
     }
 

@@ -64,7 +64,7 @@ struct RoomApiTests {
         }
     }
 
-    @Test("refusals: unknown room 404, non-member 403, full 409, bad rule 400, deck without rooms 403")
+    @Test("refusals: unknown room and non-member alike 404, full 409, bad rule 400, deck without rooms 403")
     func refusals() async throws {
         try await withApp { client, _ in
             try await client.makeDeck("films", titles: ["Alien", "Brazil"])
@@ -74,13 +74,13 @@ struct RoomApiTests {
                 try await client.get("/api/v1/rooms/not-a-code?participant=\(pid("ana"))"), .notFound,
                 "room_not_found")
             let code = try await Self.createRoom(client, "films", participant: "ana", body: #"{"maxMembers":2}"#)
+            // A non-member is told what an unknown code is told (no existence oracle).
             expectAPIError(
-                try await client.get("/api/v1/rooms/\(code)?participant=\(pid("eve"))"), .forbidden,
-                "not_a_room_member")
-            expectAPIError(try await client.get("/api/v1/rooms/\(code)"), .forbidden, "not_a_room_member")
+                try await client.get("/api/v1/rooms/\(code)?participant=\(pid("eve"))"), .notFound, "room_not_found")
+            expectAPIError(try await client.get("/api/v1/rooms/\(code)"), .notFound, "room_not_found")
             expectAPIError(
-                try await client.get("/api/v1/rooms/\(code)/events?participant=\(pid("eve"))"), .forbidden,
-                "not_a_room_member")
+                try await client.get("/api/v1/rooms/\(code)/events?participant=\(pid("eve"))"), .notFound,
+                "room_not_found")
             _ = try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("ben"))", "{}")
             expectAPIError(
                 try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("cy"))", "{}"), .conflict,
@@ -292,6 +292,69 @@ struct RoomApiTests {
                 .conflict, "already_swiped")
             let matched = try await client.get("/api/v1/rooms/\(code)?participant=\(pid("ana"))").json()
             #expect(matched["matches"].array.map { $0["card"]["title"].string } == ["Brazil"])
+        }
+    }
+
+    @Test("room lookups: 30 failed a minute per network, then every lookup from it 429; a found room spends nothing")
+    func lookupBudget() async throws {
+        try await withApp { _, env in
+            let store = try await env.openStore()
+            let budget = RoomLookupBudget(
+                buckets: store.sharedBuckets(
+                    ratePerSecond: RoomLookupBudget.rate.perSecond, burst: RoomLookupBudget.rate.burst))
+            // Found lookups give their token back: any number of them.
+            for _ in 0..<100 { _ = try await budget.guarded(address: "203.0.113.1", now: 1000) { 1 } }
+            for i in 0..<Int(RoomLookupBudget.failuresPerMinute) {
+                await #expect(throws: ApiError.room(.notFound)) {
+                    try await budget.guarded(address: "203.0.113.\(i % 200)", now: 1000) {
+                        throw ApiError.room(.notFound)
+                    }
+                }
+            }
+            // Now even a lookup that would succeed is refused, from any address of the network.
+            await #expect(throws: ApiError.rateLimited(retryAfter: 2)) {
+                try await budget.guarded(address: "203.0.113.250", now: 1000) { 1 }
+            }
+            _ = try await budget.guarded(address: "198.51.100.1", now: 1000) { 1 }
+            _ = try await budget.guarded(address: "203.0.113.250", now: 1060) { 1 }
+        }
+    }
+
+    @Test("room budget: 10 open rooms per participant and deck, then 429 too_many_rooms; a finished one frees a place")
+    func openRoomCap() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, _ in
+            _ = try await client.makeDeck("many", titles: ["a", "b"])
+            for _ in 0..<RoomBudget.maxOpenPerParticipant {
+                _ = try await Self.createRoom(client, "many", participant: "hoarder")
+            }
+            let refused = try await client.postJSON("/api/v1/decks/many/rooms?participant=\(pid("hoarder"))", "{}")
+            expectAPIError(refused, .tooManyRequests, "too_many_rooms")
+            #expect(refused.headers[.retryAfter] == "60")
+            // Somebody else still creates one; the hoarder again once their rooms expired.
+            _ = try await Self.createRoom(client, "many", participant: "other")
+            clock.advance(by: 7 * 86_400)
+            _ = try await Self.createRoom(client, "many", participant: "hoarder")
+        }
+    }
+
+    @Test("room budget: one network creates 60 rooms an hour, shared by its addresses, then 429 too_many_rooms")
+    func networkRoomCap() async throws {
+        try await withApp { _, env in
+            let store = try await env.openStore()
+            let budget = RoomBudget(
+                store: store,
+                buckets: store.sharedBuckets(ratePerSecond: RoomBudget.rate.perSecond, burst: RoomBudget.rate.burst))
+            for i in 0..<Int(RoomBudget.perNetworkPerHour) {
+                // A participant each (no open rooms), addresses rotating within one /24.
+                try await budget.take(deckId: 1, participant: "p\(i)", address: "203.0.113.\(i % 250)", now: 1000)
+            }
+            await #expect(throws: ApiError.self) {
+                try await budget.take(deckId: 1, participant: "late", address: "203.0.113.251", now: 1000)
+            }
+            // Another network is not held to it; the hour refills the first.
+            try await budget.take(deckId: 1, participant: "late", address: "198.51.100.1", now: 1000)
+            try await budget.take(deckId: 1, participant: "late", address: "203.0.113.251", now: 1000 + 3600)
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
 /// page's "Decide together" only where the deck allows rooms.
 @Suite("Room pages")
 struct RoomPageTests {
-    @Test("/r/{code}/qr.svg encodes the room's absolute link; an unknown code is 404 room_not_found")
+    @Test("/r/{code}/qr.svg encodes the room's absolute link, for any well-formed code (no oracle); a malformed one is 404")
     func qrCode() async throws {
         try await withApp { client, _ in
             try await client.makeDeck("films", titles: ["Alien", "Brazil"])
@@ -22,8 +22,12 @@ struct RoomPageTests {
             #expect(r.status == .ok)
             #expect(r.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
             #expect(try ShareTests.decode(svg: r.text) == "http://192.168.1.20:8080/r/\(code)")
+            // Any well-formed code gets its link's QR (no existence oracle); a malformed one 404.
+            let unknown = try await client.get("/r/ZZZZZZ/qr.svg", headers: [.init("Host")!: "192.168.1.20:8080"])
+            #expect(unknown.status == .ok)
+            #expect(try ShareTests.decode(svg: unknown.text) == "http://192.168.1.20:8080/r/ZZZZZZ")
             expectAPIError(
-                try await client.get("/r/ZZZZZZ/qr.svg", headers: [.accept: "application/json"]), .notFound,
+                try await client.get("/r/not-a-code/qr.svg", headers: [.accept: "application/json"]), .notFound,
                 "room_not_found")
         }
     }

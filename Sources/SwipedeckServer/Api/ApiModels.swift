@@ -25,8 +25,10 @@ struct DeckJSON: ResponseEncodable {
     let listed: Bool
     /// When cards and the deck are decided (`StopRule`; kind `none`: never).
     let stopRule: StopRule
-    /// Quality control with known-answer cards (`QualitySettings`, defaults until set).
-    let quality: QualitySettings
+    /// Quality control with known-answer cards (`QualitySettings`, defaults until set); for the
+    /// deck's owner only (absent for anyone else: how known answers are dealt and judged helps
+    /// whoever would game them).
+    let quality: QualitySettings?
     /// Whether groups may decide together in rooms.
     let rooms: Bool
     let links: [String: String]
@@ -55,12 +57,12 @@ struct DeckJSON: ResponseEncodable {
         try c.encode(joinLimit, forKey: .joinLimit)  // null when there is none, not absent
         try c.encode(listed, forKey: .listed)
         try c.encode(stopRule, forKey: .stopRule)
-        try c.encode(quality, forKey: .quality)
+        try c.encodeIfPresent(quality, forKey: .quality)
         try c.encode(rooms, forKey: .rooms)
         try c.encode(links, forKey: .links)
     }
 
-    init(_ d: Deck, cardCount: Int) {
+    init(_ d: Deck, cardCount: Int, forOwner: Bool) {
         slug = d.slug
         title = d.title
         description = d.description
@@ -77,7 +79,7 @@ struct DeckJSON: ResponseEncodable {
         joinLimit = d.joinLimit
         listed = d.listed
         stopRule = d.stopRule
-        quality = d.qualitySettings
+        quality = forOwner ? d.qualitySettings : nil
         rooms = d.rooms
         links = [
             "page": "/d/\(d.slug)", "cards": "/api/v1/decks/\(d.slug)/cards",

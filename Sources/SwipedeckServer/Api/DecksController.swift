@@ -40,13 +40,15 @@ struct DecksController: Sendable {
         let decks = try await store.decks().filter {
             $0.deck.access == .link || context.owner?.manages($0.deck) == true
         }
-        return ["decks": decks.map { DeckJSON($0.deck, cardCount: $0.cardCount) }]
+        return ["decks": decks.map {
+            DeckJSON($0.deck, cardCount: $0.cardCount, forOwner: context.owner?.manages($0.deck) == true)
+        }]
     }
 
     @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> DeckJSON {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
         let count = try await catalog.cardCount(deck.slug)
-        return DeckJSON(deck, cardCount: count)
+        return DeckJSON(deck, cardCount: count, forOwner: context.owner?.manages(deck) == true)
     }
 
     @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<DeckJSON> {
@@ -57,7 +59,7 @@ struct DecksController: Sendable {
         let stored = try await store.importDeck(deck, cards: cards)
         return EditedResponse(
             status: .created, headers: [.location: "/api/v1/decks/\(stored.slug)"],
-            response: DeckJSON(stored, cardCount: cards.count))
+            response: DeckJSON(stored, cardCount: cards.count, forOwner: true))
     }
 
     @Sendable func patchDeck(_ request: Request, context: AppRequestContext) async throws -> DeckJSON {
@@ -68,6 +70,6 @@ struct DecksController: Sendable {
         let changed = try patch.applied(to: deck)
         let stored = try await store.updateDeck(
             changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
-        return DeckJSON(stored, cardCount: try await catalog.cardCount(slug))
+        return DeckJSON(stored, cardCount: try await catalog.cardCount(slug), forOwner: true)
     }
 }

@@ -15,6 +15,10 @@ struct RoomsController: Sendable {
     let swipes: SwipeService
     let decoding: RequestDecoding
     let streams: StreamLimiter
+    /// Caps on creating rooms (per participant and deck, per network and hour).
+    let budget: RoomBudget
+    /// Failed room lookups per network (no cheap code guessing).
+    let lookups: RoomLookupBudget
     /// Reads between heartbeats of a quiet stream.
     let heartbeatTicks: Int
     let clock: @Sendable () -> Double
@@ -59,6 +63,7 @@ struct RoomsController: Sendable {
             body.participant ?? RequestDecoding.query(request, "participant"), cookies: context.cookies, deck: deck,
             now: now
         ).id
+        try await budget.take(deckId: deck.id, participant: participant, address: context.remoteAddress, now: now)
         let room = try await rooms.create(deck: deck, creator: participant, name: name, settings: settings, now: now)
         return EditedResponse(
             status: .created, headers: [.location: "/r/\(room.code)"],
@@ -66,7 +71,8 @@ struct RoomsController: Sendable {
     }
 
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoomStateJSON> {
-        let room = try await rooms.room(try context.parameters.require("code"))
+        let code = try context.parameters.require("code")
+        let room = try await lookups.guarded(address: context.remoteAddress, now: clock()) { try await rooms.room(code) }
         let deck = try await catalog.deck(try await store.deckSlug(id: room.deckId))
         let body =
             request.headers[.contentType] == nil
@@ -119,11 +125,14 @@ struct RoomsController: Sendable {
     /// `round`) with its id, as the room's shared reader pushes them (`RoomHub`: at once for this
     /// server's, on notification or within `liveInterval` for another server's), with a `: ping` comment every heartbeat of quiet. An expired room
     /// sends `finished` once and ends; the stream also ends when the member leaves, on graceful
-    /// shutdown, and within a heartbeat of the client going away. Capped like the live results
-    /// (`StreamLimiter`: 429 `too_many_streams`).
+    /// shutdown, and within a heartbeat of the client going away. Capped like the live results,
+    /// in a pool of their own (`StreamLimiter`, `--max-room-streams…`): per client address, per
+    /// client network and per participant credential (`maxRoomStreamsPerParticipant`), and in
+    /// total; beyond any, 429 `too_many_streams`.
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (room, deck, participant) = try await member(request, context)
-        guard let ticket = streams.take(client: context.remoteAddress) else {
+        guard let ticket = streams.take(client: context.remoteAddress, network: context.network, participant: participant)
+        else {
             throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
         }
         let now = clock()
@@ -235,8 +244,12 @@ struct RoomsController: Sendable {
     }
 
     /// The room named in the path, its deck and the acting participant, who must be a current member.
-    /// - Throws: `room_not_found`, the credential's errors, `not_a_room_member`.
+    /// - Throws: `room_not_found` (also for a non-member: no existence oracle), the credential's errors.
     func member(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {
+        try await lookups.guarded(address: context.remoteAddress, now: clock()) { try await memberLookup(request, context) }
+    }
+
+    func memberLookup(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {
         let room = try await rooms.room(try context.parameters.require("code"))
         let deck = try await catalog.deck(try await store.deckSlug(id: room.deckId))
         let named = try RequestDecoding.query(request, "participant")
@@ -244,10 +257,11 @@ struct RoomsController: Sendable {
         do {
             participant = try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
         } catch let error as ApiError where error.code == "participant_required" {
-            throw ApiError.room(.notMember)
+            throw ApiError.room(.notFound)
         }
         let snapshot = try await store.roomSnapshot(roomId: room.id)
-        guard rooms.isMember(snapshot, participant) else { throw ApiError.room(.notMember) }
+        // A non-member is told what an unknown code is told: the answer is no existence oracle.
+        guard rooms.isMember(snapshot, participant) else { throw ApiError.room(.notFound) }
         return (room, deck, participant)
     }
 

@@ -46,8 +46,9 @@ public struct QualityVote: Sendable, Hashable {
 /// - A rating is a live counted swipe (`QualityVote.counted`) of a participant not excluded; its
 ///   category is the swipe's direction (`Decision`). κ, α and the cards' agreement read ratings.
 /// - A participant's figures read all their live swipes, counted or not, excluded or not, so the
-///   owner sees why someone was flagged: accuracy is the share of their swipes on known-answer
-///   cards whose direction is the card's `answer`; the majority agreement compares each of their
+///   owner sees why someone was flagged: accuracy is the share of the known-answer cards they
+///   decided whose FIRST decision was the card's `answer` — a later undo or flip (after feedback
+///   told them the answer) does not change it; the majority agreement compares each of their
 ///   swipes with the others' ratings of that card, on cards with at least 2 other ratings and one
 ///   most common direction (a tie is no majority and is skipped).
 public struct QualityReport: Sendable, Encodable {
@@ -110,9 +111,11 @@ public struct QualityReport: Sendable, Encodable {
         return WilsonInterval(successes: correct, trials: known).upper < settings.accuracyThreshold
     }
 
+    /// - Parameter firstDecisions: each participant's first decision per card (`read` takes it
+    ///   from every swipe, undone ones included, before any flip); nil: their live swipes.
     public init(
         deck: Deck, cards: [Card], votes: [QualityVote], excluded: Set<String>, settings: QualitySettings,
-        resamples: Int = Agreement.bootstrapResamples
+        firstDecisions: [String: [Int64: Decision]]? = nil, resamples: Int = Agreement.bootstrapResamples
     ) {
         let answers = Dictionary(uniqueKeysWithValues: cards.compactMap { c in c.answer.map { (c.id, $0) } })
         var ratings: [Int64: [Decision]] = [:]
@@ -132,11 +135,14 @@ public struct QualityReport: Sendable, Encodable {
             var correct = 0
             var compared = 0
             var agreed = 0
+            // Without the first decisions, each live swipe stands for its own.
+            let firsts = firstDecisions?[id] ?? Dictionary(mine.map { ($0.cardId, $0.direction) }) { a, _ in a }
+            for (cardId, direction) in firsts {
+                guard let answer = answers[cardId] else { continue }
+                known += 1
+                if direction == answer { correct += 1 }
+            }
             for v in mine {
-                if let answer = answers[v.cardId] {
-                    known += 1
-                    if v.direction == answer { correct += 1 }
-                }
                 guard let row = rowOf[v.cardId], let j = column[v.direction] else { continue }
                 var others = table[row]
                 if v.counted && !excluded.contains(id) { others[j] -= 1 }

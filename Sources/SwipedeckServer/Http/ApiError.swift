@@ -62,6 +62,9 @@ public enum ApiError: Error, Sendable, Equatable {
     /// 429: the client (or the server in all) has as many live results streams open as allowed;
     /// retry after the given seconds.
     case tooManyStreams(retryAfter: Int)
+    /// 429: the participant holds as many open rooms on the deck as allowed, or the client's
+    /// network created as many rooms this hour as allowed (`RoomBudget`); retry after the given seconds.
+    case tooManyRooms(retryAfter: Int)
     /// 503: the server (or this client address) holds as many connections as allowed; sent by
     /// `RefusedConnectionHandler` on a connection it then closes.
     case tooManyConnections(retryAfter: Int)
@@ -89,7 +92,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
-        case .rateLimited, .tooManyStreams: return .tooManyRequests
+        case .rateLimited, .tooManyStreams, .tooManyRooms: return .tooManyRequests
         case .tooManyConnections, .bodiesBusy: return .serviceUnavailable
         case .internalError: return .internalServerError
         case .imageRefused(let refusal):
@@ -105,7 +108,8 @@ public enum ApiError: Error, Sendable, Equatable {
     /// Seconds the client is asked to wait (`Retry-After`), for the errors that pass with time.
     public var retryAfter: Int? {
         switch self {
-        case .rateLimited(let s), .tooManyStreams(let s), .tooManyConnections(let s), .bodiesBusy(let s): return s
+        case .rateLimited(let s), .tooManyStreams(let s), .tooManyRooms(let s), .tooManyConnections(let s), .bodiesBusy(let s):
+            return s
         default: return nil
         }
     }
@@ -139,6 +143,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .inputNotAllowed: return "input_not_allowed"
         case .rateLimited: return "rate_limited"
         case .tooManyStreams: return "too_many_streams"
+        case .tooManyRooms: return "too_many_rooms"
         case .tooManyConnections: return "too_many_connections"
         case .bodiesBusy: return "server_busy"
         case .internalError: return "internal"
@@ -187,6 +192,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case .inputNotAllowed(let m): return m
         case .rateLimited(let s): return "Too many requests; retry in \(s) s."
         case .tooManyStreams(let s): return "Too many live results streams are open; close one or retry in \(s) s."
+        case .tooManyRooms(let s):
+            return "Too many rooms: finish or let one of yours expire, or retry in \(s) s."
         case .tooManyConnections(let s): return "The server holds as many connections as it allows; retry in \(s) s."
         case .bodiesBusy(let s): return "The server is reading as many requests as it can hold; retry in \(s) s."
         case .internalError: return "Internal error; it has been logged."

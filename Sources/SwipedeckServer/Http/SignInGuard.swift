@@ -17,6 +17,11 @@ import Synchronization
 /// - **At most `maxConcurrentChecks` bcrypt verifications at once** (default 4, two per core of
 ///   a small server); an attempt finding them all busy is refused at once (429, retry in 1 s)
 ///   instead of queueing CPU work, and gives its tokens back (it was not checked).
+/// - **A flood against one name leaves room for the others**: a name with a failed check in the
+///   last `contestedSeconds` (60 s, from any address) is *contested*, and its attempts may take
+///   all but `reservedChecks` of the slots (a quarter, at least one); attempts for other names
+///   may take every slot. Rotating addresses against victor then keeps victor's sign-ins busy,
+///   never mallory's.
 /// - Unknown names are checked too (against a dummy hash, by the caller), so they take a token
 ///   and cost the same time as known ones: timing tells no names.
 ///
@@ -28,6 +33,13 @@ public final class SignInGuard: Sendable {
     /// storm of sign-ins leaves the other cores' work (and the owner's own sign-in) room.
     public let maxConcurrentChecks: Int
     private let running = Mutex(0)
+    /// Slots only uncontested names may take: a quarter of `maxConcurrentChecks`, at least 1
+    /// (none when there is a single slot).
+    public var reservedChecks: Int { maxConcurrentChecks > 1 ? max(1, maxConcurrentChecks / 4) : 0 }
+    /// Seconds a failed check keeps its name contested: 60, a flood's pace is far faster.
+    public static let contestedSeconds = 60.0
+    /// Names (lower-cased, first 64 characters) by their last failed check's time.
+    private let lastFailure = Mutex([String: Double]())
     private let peakRunning = Atomic<Int>(0)
 
     /// The outcome of `check`.
@@ -65,8 +77,11 @@ public final class SignInGuard: Sendable {
             perAddress.refund(addressKey, now: now)
             return .refused(retryAfter: wait)
         }
+        let nameOnly = String(name.lowercased().prefix(64))
+        let contested = lastFailure.withLock { ($0[nameOnly] ?? -.infinity) > now - Self.contestedSeconds }
+        let slots = contested ? maxConcurrentChecks - reservedChecks : maxConcurrentChecks
         let entered = running.withLock { count -> Bool in
-            guard count < maxConcurrentChecks else { return false }
+            guard count < slots else { return false }
             count += 1
             _ = peakRunning.max(count, ordering: .relaxed)
             return true
@@ -81,6 +96,12 @@ public final class SignInGuard: Sendable {
         if matched {
             perAddress.refund(addressKey, now: now)
             perAddressAndName.refund(nameKey, now: now)
+        } else {
+            lastFailure.withLock { failures in
+                // Bounded: past 10,000 names, those no longer contested are forgotten.
+                if failures.count > 10_000 { failures = failures.filter { $0.value > now - Self.contestedSeconds } }
+                failures[nameOnly] = now
+            }
         }
         return .checked(matched)
     }

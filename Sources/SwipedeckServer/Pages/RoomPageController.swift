@@ -65,9 +65,13 @@ struct RoomPageController: Sendable {
 
     static let notFoundWords = "No room has that code. Check it with the person who shared it."
 
+    /// The QR code of `/r/{code}` for any well-formed code, whether a room has it or not: it only
+    /// encodes the link, so it must tell nobody which codes exist. A malformed code is 404.
     @Sendable func qrCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let room = try await rooms.room(try context.parameters.require("code"))
-        return try share.qrResponse(share.absolute("/r/\(room.code)", context))
+        guard let code = RoomCode.normalized(try context.parameters.require("code")) else {
+            throw ApiError.room(.notFound)
+        }
+        return try share.qrResponse(share.absolute("/r/\(code)", context))
     }
 
     /// `/r/{code}`: a member's room page, or the join form.

@@ -39,6 +39,9 @@ public protocol RoomStore: Sendable {
     ) async throws -> Room?
     /// The room with this code (upper case).
     func room(code: String) async throws -> Room?
+    /// Rooms of the deck that `participant` created (its first member) and that are open at
+    /// `now`: not finished, not expired (`RoomBudget`).
+    func openRoomsCreated(deckId: Int64, participant: String, now: Double) async throws -> Int
     /// Adds `participant` (or brings a member who left back), under the cap, with a `member` event.
     /// The caller evaluates the room next (n changed).
     func joinRoom(roomId: Int64, participant: String, name: String?, now: Double) async throws -> RoomJoin

@@ -134,6 +134,9 @@ public protocol SwipeStore: Sendable {
     /// Up to `limit` swipes of the deck after `cursor` (exclusive; 0 to start) in storage order,
     /// each with its cursor: exports read a deck in such pages.
     func swipePage(deckId: Int64, after cursor: Int64, limit: Int) async throws -> [SwipeExportRow]
+    /// For each swipe of the deck flipped in place (`flipSwipe`), the direction it had before
+    /// its first flip (its first decision), by swipe id; swipes never flipped are absent.
+    func firstDirections(deckId: Int64) async throws -> [String: Decision]
 }
 
 /// A deck's results and an owner's dashboard, read from the aggregates (files `+Results`).

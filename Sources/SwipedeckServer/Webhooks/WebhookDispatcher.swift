@@ -183,7 +183,7 @@ public final class WebhookDispatcher: Service, Sendable {
             // The answer's body is not needed; one too long or cut short changes nothing.
             _ = try? await response.body.collect(upTo: Self.maxAnswerBytes)
             guard (200...299).contains(status) else {
-                return .failure(Failure(status: status, reason: "The target answered \(status)."))
+                return .failure(Failure(status: status, reason: "The target answered HTTP \(status / 100)xx."))
             }
             return .success(status)
         } catch {
@@ -191,17 +191,20 @@ public final class WebhookDispatcher: Service, Sendable {
         }
     }
 
-    /// A sending error in a sentence for the delivery log.
+    /// A sending error as a coarse reason for the delivery log: timed out, TLS failed, or the
+    /// connection failed — never the system's error text, which would make the log an oracle
+    /// for probing the server's network (refused vs. unreachable, names, addresses).
     static func words(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout: return "No answer within \(totalTimeout) s."
             case .connectTimeout: return "No connection within \(connectTimeout) s."
-            default: return "The request failed: \(error)."
+            default: break
             }
         }
-        if error is ChannelError { return "The connection failed: \(error)." }
-        return "The connection failed: \(String(describing: error))."
+        // NIOSSL's error types, named by type so this file needs no TLS import.
+        if String(reflecting: type(of: error)).contains("SSL") { return "TLS failed." }
+        return "The connection failed."
     }
 }
 

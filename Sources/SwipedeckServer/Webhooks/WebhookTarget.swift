@@ -49,7 +49,9 @@ public struct WebhookTarget: Sendable, Hashable {
             case .credentials: return "The URL must not carry a user name or password; the signature proves the sender."
             case .unresolvable(let host): return "The host \(host) cannot be resolved to an address."
             case .refused(let host, let address, let range):
-                let resolved = host == address ? address : "\(host) (\(address))"
+                // A name is not followed by the address it resolved to: the answer would map the
+                // server's inside for whoever registers names pointing at it.
+                let resolved = host == address ? address : "\(host) resolves to an address that"
                 return
                     "\(resolved) is \(range.words): webhooks reach public addresses only, unless the server runs with --webhook-allow-private."
             }
@@ -218,18 +220,36 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The refused range the address lies in; nil for a public address. IPv4-mapped
-    /// (`::ffff:a.b.c.d`), IPv4-compatible and NAT64 (`64:ff9b::/96`) IPv6 addresses are judged
-    /// by the IPv4 address they carry.
+    /// (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`), IPv4-compatible, NAT64
+    /// (`64:ff9b::/96`) and 6to4 (`2002::/16`) IPv6 addresses are judged by the IPv4 address they
+    /// carry.
     public var refusal: Range? {
         switch self {
         case .v4(let a): return Self.refusal(v4: a)
         case .v6(let b):
             let prefix96 = b.prefix(12)
             let embedded = UInt32(b[12]) << 24 | UInt32(b[13]) << 16 | UInt32(b[14]) << 8 | UInt32(b[15])
+            // ::ffff:0:0/96 (mapped), ::ffff:0:0:0/96 (translated), 64:ff9b::/96 (NAT64).
             if prefix96.elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF])
+                || prefix96.elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0])
                 || prefix96.elementsEqual([0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0])
             {
                 return Self.refusal(v4: embedded)
+            }
+            // 2002::/16 (6to4): the IPv4 address in bytes 2–5.
+            if b[0] == 0x20 && b[1] == 0x02 {
+                let v4 = UInt32(b[2]) << 24 | UInt32(b[3]) << 16 | UInt32(b[4]) << 8 | UInt32(b[5])
+                return Self.refusal(v4: v4)
+            }
+            // 64:ff9b:1::/48 (local-use NAT64, translating to whatever the site chose),
+            // 100::/64 (discard-only), 2001:db8::/32 (documentation), 2001::/23 (IETF protocol
+            // assignments, Teredo's embedded IPv4 among them): IANA's special-purpose registry.
+            if b.prefix(6).elementsEqual([0, 0x64, 0xFF, 0x9B, 0, 0x01])
+                || b.prefix(8).elementsEqual([0x01, 0, 0, 0, 0, 0, 0, 0])
+                || b.prefix(4).elementsEqual([0x20, 0x01, 0x0D, 0xB8])
+                || (b[0] == 0x20 && b[1] == 0x01 && b[2] & 0xFE == 0)
+            {
+                return .reserved
             }
             if b.allSatisfy({ $0 == 0 }) { return .unspecified }
             if b.prefix(15).allSatisfy({ $0 == 0 }) && b[15] == 1 { return .loopback }
@@ -259,6 +279,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         if within(0xE000_0000, 4) || a == 0xFFFF_FFFF { return .multicast }  // 224.0.0.0/4, broadcast
         // 192.0.0.0/24 (protocol assignments), 198.18.0.0/15 (benchmarking), 240.0.0.0/4 (reserved).
         if within(0xC000_0000, 24) || within(0xC612_0000, 15) || within(0xF000_0000, 4) { return .reserved }
+        // TEST-NET-1, -2, -3 (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24: documentation).
+        if within(0xC000_0200, 24) || within(0xC633_6400, 24) || within(0xCB00_7100, 24) { return .reserved }
         return nil
     }
 }

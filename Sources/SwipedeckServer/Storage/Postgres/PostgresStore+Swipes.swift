@@ -140,3 +140,20 @@ extension PostgresStore {
         }
     }
 }
+
+extension PostgresStore {
+    public func firstDirections(deckId: Int64) async throws -> [String: Decision] {
+        let rows = try await fetch(
+            """
+            SELECT f.swipeId, f.fromDirection FROM flips f JOIN swipes s ON s.id = f.swipeId
+            WHERE s.deckId = \(deckId) ORDER BY f.id
+            """
+        ) { c in (try c.next(String.self), try c.next(String.self)) }
+        var first: [String: Decision] = [:]
+        for (id, raw) in rows where first[id] == nil {
+            // A direction this build does not know cannot be judged: skipped.
+            if let d = Decision(rawValue: raw) { first[id] = d }
+        }
+        return first
+    }
+}

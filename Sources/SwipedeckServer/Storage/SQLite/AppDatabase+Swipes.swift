@@ -117,3 +117,26 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    public func firstDirections(deckId: Int64) async throws -> [String: Decision] {
+        try await writer.read { db in
+            var first: [String: Decision] = [:]
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT f.swipeId, f.fromDirection FROM flips f JOIN swipes s ON s.id = f.swipeId
+                        WHERE s.deckId = ? ORDER BY f.id
+                        """),
+                arguments: [deckId])
+            while let row = try rows.next() {
+                let id: String = row[0]
+                let raw: String = row[1]
+                // A direction this build does not know cannot be judged: skipped.
+                guard first[id] == nil, let d = Decision(rawValue: raw) else { continue }
+                first[id] = d
+            }
+            return first
+        }
+    }
+}
