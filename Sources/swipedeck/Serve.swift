@@ -104,10 +104,15 @@ struct Serve: AsyncParsableCommand {
             "Most live results streams open at once per client address (env SWIPEDECK_MAX_STREAMS_PER_CLIENT); default 16."
     )
     var maxStreamsPerClient: Int?
-    @Option(help: "Most room event streams open at once, apart from live results (env SWIPEDECK_MAX_ROOM_STREAMS); default 1000.")
+    @Option(
+        help:
+            "Most room event streams open at once, apart from live results (env SWIPEDECK_MAX_ROOM_STREAMS); default 1000."
+    )
     var maxRoomStreams: Int?
     @Option(
-        help: "Most room event streams open at once per client address (env SWIPEDECK_MAX_ROOM_STREAMS_PER_CLIENT); default 16.")
+        help:
+            "Most room event streams open at once per client address (env SWIPEDECK_MAX_ROOM_STREAMS_PER_CLIENT); default 16."
+    )
     var maxRoomStreamsPerClient: Int?
     @Option(
         help:
@@ -262,7 +267,9 @@ struct Serve: AsyncParsableCommand {
         if let n = try maxStreamsPerClient ?? env.int("SWIPEDECK_MAX_STREAMS_PER_CLIENT", example: "16") {
             config.maxStreamsPerClient = n
         }
-        if let n = try maxRoomStreams ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS", example: "1000") { config.maxRoomStreams = n }
+        if let n = try maxRoomStreams ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS", example: "1000") {
+            config.maxRoomStreams = n
+        }
         if let n = try maxRoomStreamsPerClient ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS_PER_CLIENT", example: "16") {
             config.maxRoomStreamsPerClient = n
         }

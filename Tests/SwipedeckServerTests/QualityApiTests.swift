@@ -43,7 +43,9 @@ struct QualityApiTests {
         return ids
     }
 
-    @Test("a card carries its answer for the owner only; the deck's quality settings are checked, stored and shown to the owner only")
+    @Test(
+        "a card carries its answer for the owner only; the deck's quality settings are checked, stored and shown to the owner only"
+    )
     func answersAndSettings() async throws {
         try await withApp { client, env in
             let (gold, plain) = try await Self.labellingDeck(

@@ -12,7 +12,9 @@ import Testing
 /// page's "Decide together" only where the deck allows rooms.
 @Suite("Room pages")
 struct RoomPageTests {
-    @Test("/r/{code}/qr.svg encodes the room's absolute link, for any well-formed code (no oracle); a malformed one is 404")
+    @Test(
+        "/r/{code}/qr.svg encodes the room's absolute link, for any well-formed code (no oracle); a malformed one is 404"
+    )
     func qrCode() async throws {
         try await withApp { client, _ in
             try await client.makeDeck("films", titles: ["Alien", "Brazil"])

@@ -40,9 +40,11 @@ struct DecksController: Sendable {
         let decks = try await store.decks().filter {
             $0.deck.access == .link || context.owner?.manages($0.deck) == true
         }
-        return ["decks": decks.map {
-            DeckJSON($0.deck, cardCount: $0.cardCount, forOwner: context.owner?.manages($0.deck) == true)
-        }]
+        return [
+            "decks": decks.map {
+                DeckJSON($0.deck, cardCount: $0.cardCount, forOwner: context.owner?.manages($0.deck) == true)
+            }
+        ]
     }
 
     @Sendable func getDeck(_ request: Request, context: AppRequestContext) async throws -> DeckJSON {

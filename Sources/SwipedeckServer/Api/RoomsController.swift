@@ -72,7 +72,9 @@ struct RoomsController: Sendable {
 
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoomStateJSON> {
         let code = try context.parameters.require("code")
-        let room = try await lookups.guarded(address: context.remoteAddress, now: clock()) { try await rooms.room(code) }
+        let room = try await lookups.guarded(address: context.remoteAddress, now: clock()) {
+            try await rooms.room(code)
+        }
         let deck = try await catalog.deck(try await store.deckSlug(id: room.deckId))
         let body =
             request.headers[.contentType] == nil
@@ -131,7 +133,8 @@ struct RoomsController: Sendable {
     /// total; beyond any, 429 `too_many_streams`.
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (room, deck, participant) = try await member(request, context)
-        guard let ticket = streams.take(client: context.remoteAddress, network: context.network, participant: participant)
+        guard
+            let ticket = streams.take(client: context.remoteAddress, network: context.network, participant: participant)
         else {
             throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
         }
@@ -246,7 +249,9 @@ struct RoomsController: Sendable {
     /// The room named in the path, its deck and the acting participant, who must be a current member.
     /// - Throws: `room_not_found` (also for a non-member: no existence oracle), the credential's errors.
     func member(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {
-        try await lookups.guarded(address: context.remoteAddress, now: clock()) { try await memberLookup(request, context) }
+        try await lookups.guarded(address: context.remoteAddress, now: clock()) {
+            try await memberLookup(request, context)
+        }
     }
 
     func memberLookup(_ request: Request, _ context: AppRequestContext) async throws -> (Room, Deck, String) {

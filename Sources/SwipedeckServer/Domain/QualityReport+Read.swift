@@ -30,7 +30,8 @@ extension QualityReport {
         }
         let excluded = Set(
             try await store.exclusionStates(deckId: deck.id).excluded.map { names.shown($0, deckId: deck.id) })
-        return QualityReport(deck: deck, cards: cards, votes: votes, excluded: excluded, settings: deck.qualitySettings,
+        return QualityReport(
+            deck: deck, cards: cards, votes: votes, excluded: excluded, settings: deck.qualitySettings,
             firstDecisions: firsts)
     }
 }

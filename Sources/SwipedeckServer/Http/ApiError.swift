@@ -108,7 +108,8 @@ public enum ApiError: Error, Sendable, Equatable {
     /// Seconds the client is asked to wait (`Retry-After`), for the errors that pass with time.
     public var retryAfter: Int? {
         switch self {
-        case .rateLimited(let s), .tooManyStreams(let s), .tooManyRooms(let s), .tooManyConnections(let s), .bodiesBusy(let s):
+        case .rateLimited(let s), .tooManyStreams(let s), .tooManyRooms(let s), .tooManyConnections(let s),
+            .bodiesBusy(let s):
             return s
         default: return nil
         }
