@@ -40,8 +40,9 @@ from local_server import start_server  # noqa: E402
 from sd_helpers import drag_trace  # noqa: E402 (the suites' human-shaped drag: never suspect)
 
 ADMIN = "bench-admin-token"
-# Source addresses the clients spread over (127.0.0.2 …): a server's per-address limits count each apart.
-SOURCES = [f"127.0.{i // 250}.{i % 250 + 2}" for i in range(1000)]
+# Source addresses the clients spread over, each in a /24 of its own (127.1.0.2, 127.1.1.2, …): a
+# server's per-address and per-network limits (room creation, room streams) count each apart.
+SOURCES = [f"127.{1 + i // 250}.{i % 250}.2" for i in range(1000)]
 # The most members a room takes (the contract's upper bound for maxMembers).
 MAX_MEMBERS = 50
 
@@ -73,6 +74,8 @@ def serve(streams):
     args = ["--admin-token", ADMIN, "--no-sample", "--rate-mint", "0", "--rate-ip", "0",
             "--rate-participant", "1000", "--max-streams", str(streams + 100),
             "--max-streams-per-client", str(streams + 100), "--max-connections-per-address", str(streams + 100),
+            "--max-room-streams", str(streams + 100), "--max-room-streams-per-client", str(streams + 100),
+            "--max-room-streams-per-network", str(streams + 100),
             "--idle-timeout", "600", "--sse-heartbeat", "30"]
     process, base = start_server(binary(), folder / "rooms.sqlite", args, name="bench_rooms")
     port = int(base.rsplit(":", 1)[1])
