@@ -58,11 +58,13 @@ final class RawHTTPConnection {
         return poll(&descriptorSet, 1, milliseconds) > 0
     }
 
-    /// What the server sent until it paused for a second (or closed), as text.
+    /// What the server sends until it has been quiet for a second; the first bytes may take up to
+    /// 5 s (a loaded machine running the whole suite on PostgreSQL answers a stream's head late).
+    /// As text; it ends early when the server closes.
     func receive() -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while hasAnswered(waitingMilliseconds: 1_000) {
+        while hasAnswered(waitingMilliseconds: received.isEmpty ? 5_000 : 1_000) {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             received += buffer[0..<count]
