@@ -1,8 +1,8 @@
-// "Decide together" on the deck page: start a match room (POST /api/v1/decks/{deck}/rooms, the rule the
-// form picked, an optional name) and hand its code, link and QR code to the group (the Web Share sheet
-// where the browser has one, a copy button otherwise); and "Join a room": a typed code goes to the room's
-// page, or a sentence next to the field says what is wrong with it. Without JavaScript both forms post
-// to the server's page routes, which do the same and redirect.
+// "Decide together" on the deck page: start a match room (POST /api/v1/decks/{deck}/rooms, the rule
+// and options the form picked, an optional name) and hand its code, link and QR code to the group (the
+// Web Share sheet where the browser has one, a copy button otherwise); and "Join a room": a typed code
+// goes to the room's page, or a sentence next to the field says what is wrong with it. Without
+// JavaScript both forms post to the server's page routes, which do the same and redirect.
 import { parseRoomCode, roomPaths, roomRefusal, roomRule } from './room-model.js';
 import { requestTimeoutMs } from './deck-model.js';
 import { rooted } from './root.js';
@@ -65,6 +65,8 @@ export function createTogether(root, browser) {
       return;
     }
     const body = { rule: picked.rule };
+    body.likedFirst = createForm.querySelector('[name=likedFirst]').checked;
+    body.endOnFirstMatch = createForm.querySelector('[name=endOnFirstMatch]').checked;
     const name = field('name').trim();
     if (name) {
       body.name = name;

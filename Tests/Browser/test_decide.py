@@ -41,7 +41,9 @@ def test_owner_sets_a_rule_and_watches_cards_and_the_deck_decide(server, chromiu
     votes.click()
     page.keyboard.press("Control+A")
     page.keyboard.type("2")
-    page.keyboard.press("Enter")
+    # Enter submits the form: the redirect to "saved" must land before the next page is opened.
+    with page.expect_navigation(url="**/owner/decks/getaways?saved=1"):
+        page.keyboard.press("Enter")
     poll(lambda: server.request("GET", "/api/v1/decks/getaways", headers=ADMIN)[2]["stopRule"]["kind"] == "votes",
          timeout=5, what="the rule saved by Enter")
     deck = server.request("GET", "/api/v1/decks/getaways", headers=ADMIN)[2]

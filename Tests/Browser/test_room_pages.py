@@ -15,6 +15,7 @@ from sd_helpers import card_ids, swipe_body  # noqa: E402
 def test_a_wrong_code_is_refused_next_to_the_field(server, desktop):
     desktop.goto(f"{server.base}/d/getaways")
     desktop.wait_for_selector(".together[data-ready=true]")
+    desktop.click(".together-join summary")
     desktop.click("#room-join-code")
     desktop.keyboard.type("K7M2Q0")
     desktop.keyboard.press("Enter")
@@ -106,26 +107,32 @@ def test_a_full_room_and_a_missing_room_say_so(server, chromium):
         context.close()
 
 
+def finish_without_a_match(server, page, direction):
+    """Starts a room on the page (no JavaScript), lets an API member swipe every card `direction`,
+    then passes on every card on the page until the stack is empty."""
+    page.goto(f"{server.base}/d/getaways")
+    page.click(".together-start summary")
+    with page.expect_navigation():
+        page.click(".room-create button[type=submit]")
+    code = page.inner_text(".room .room-code")
+    credential, (status, _) = api_member(server, code)
+    assert status == 201
+    for card in card_ids(server):
+        body = swipe_body(card, "x", direction)
+        body["participant"], body["room"] = credential, code
+        status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+        assert status == 201, answer
+    while page.query_selector(TOP):
+        with page.expect_navigation():
+            page.click(".ctl-nope")
+
+
 def test_a_room_finished_without_a_match_offers_the_closest_cards_and_a_second_round(server, chromium):
     context = nojs(chromium)
     try:
         page = context.new_page()
-        page.goto(f"{server.base}/d/getaways")
-        page.click(".together-start summary")
-        with page.expect_navigation():
-            page.click(".room-create button[type=submit]")
-        code = page.inner_text(".room .room-code")
-        credential, (status, _) = api_member(server, code)
-        assert status == 201
         # The API member likes every card; the page's member passes on every one: nothing matches.
-        for card in card_ids(server):
-            body = swipe_body(card, "x", "right")
-            body["participant"], body["room"] = credential, code
-            status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
-            assert status == 201, answer
-        while page.query_selector(TOP):
-            with page.expect_navigation():
-                page.click(".ctl-nope")
+        finish_without_a_match(server, page, "right")
         assert page.is_visible(".room-finished")
         assert "Nothing matched" in page.inner_text(".room-finished")
         assert len(page.query_selector_all(".closest-list .closest")) > 0
@@ -219,21 +226,7 @@ def test_a_room_where_nobody_liked_any_card_says_so_and_offers_a_new_room(server
     context = nojs(chromium)
     try:
         page = context.new_page()
-        page.goto(f"{server.base}/d/getaways")
-        page.click(".together-start summary")
-        with page.expect_navigation():
-            page.click(".room-create button[type=submit]")
-        code = page.inner_text(".room .room-code")
-        credential, (status, _) = api_member(server, code)
-        assert status == 201
-        for card in card_ids(server):
-            body = swipe_body(card, "x", "left")
-            body["participant"], body["room"] = credential, code
-            status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
-            assert status == 201, answer
-        while page.query_selector(TOP):
-            with page.expect_navigation():
-                page.click(".ctl-nope")
+        finish_without_a_match(server, page, "left")
         words = page.inner_text(".room-finished")
         assert "Nobody liked any card this time." in words and "came closest" not in words
         assert not page.is_visible(".second-round")
@@ -254,16 +247,16 @@ def close_getaways(server, closed=True):
 def test_a_closed_deck_offers_no_rooms(server, desktop):
     desktop.goto(f"{server.base}/d/getaways")
     desktop.wait_for_selector(".together[data-ready=true]")
-    assert desktop.is_visible(".together-start summary") and desktop.is_visible("#room-join-code")
+    assert desktop.is_visible(".together-start summary") and desktop.is_visible(".together-join summary")
     # Closed while the page is open: the refused swipe shows the closed panel, and the rooms go with it.
     close_getaways(server)
     desktop.click(".ctl-like")
     desktop.wait_for_selector(".state-closed:not([hidden])")
-    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
+    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible(".together-join summary")
     # Served closed: the same.
     desktop.reload()
     desktop.wait_for_selector(".state-closed:not([hidden])")
-    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible("#room-join-code")
+    assert not desktop.is_visible(".together-start summary") and not desktop.is_visible(".together-join summary")
 
 
 FIELD_STYLE = """(e) => { const s = getComputedStyle(e);
@@ -274,6 +267,9 @@ FIELD_STYLE = """(e) => { const s = getComputedStyle(e);
 def test_the_room_fields_are_styled_like_the_apps_other_fields(server, phone):
     phone.goto(f"{server.base}/d/getaways")
     phone.wait_for_selector(".together[data-ready=true]")
+    # Folded, the two are buttons on one row and the stack page does not scroll.
+    assert phone.evaluate("document.scrollingElement.scrollHeight <= innerHeight"), "the stack page must not scroll"
+    phone.click(".together-join summary")
     assert phone.eval_on_selector("#room-join-code", FIELD_STYLE) == ["12px", "10px", "solid", True]
     phone.click(".together-start summary")
     assert phone.eval_on_selector("#room-name", FIELD_STYLE) == ["12px", "10px", "solid", True]
@@ -284,3 +280,34 @@ def test_the_room_fields_are_styled_like_the_apps_other_fields(server, phone):
     warning = phone.locator(".room-made .reach-warning")
     assert warning.is_visible()
     assert "This link points at this computer itself (127.0.0.1)" in warning.inner_text()
+
+
+def test_the_options_ticked_on_the_form_make_the_room_and_joiners_are_told(server, chromium):
+    context, visitor = nojs(chromium), nojs(chromium)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}/d/getaways")
+        page.click(".together-start summary")
+        page.click(".room-create [name=likedFirst]")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Space")
+        assert page.is_checked(".room-create [name=endOnFirstMatch]"), "the keyboard ticks the second option"
+        with page.expect_navigation():
+            page.click(".room-create button[type=submit]")
+        code = page.inner_text(".room .room-code")
+        other = visitor.new_page()
+        other.goto(f"{server.base}/r/{code}")
+        words = other.inner_text(".room-join-page")
+        assert "Cards other members liked are dealt first" in words
+        assert "The room ends at its first match." in words
+        # The API says the same of the room: a member reads its settings.
+        credential, (status, state) = api_member(server, code)
+        assert status == 201 and state["likedFirst"] is True and state["endOnFirstMatch"] is True, state
+        # A room started without them says neither.
+        plain, _ = room_by_api(server)
+        other.goto(f"{server.base}/r/{plain}")
+        words = other.inner_text(".room-join-page")
+        assert "dealt first" not in words and "first match" not in words
+    finally:
+        context.close()
+        visitor.close()

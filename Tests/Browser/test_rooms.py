@@ -84,6 +84,7 @@ def test_two_windows_in_one_room_see_the_match(server, engine):
         # the room asks a non-member for a name (Enter again).
         desktop.goto(f"{server.base}/d/getaways")
         desktop.wait_for("() => document.querySelector('.together')?.dataset.ready === 'true'", what="rooms")
+        click(desktop, ".together-join summary")
         type_text(desktop, "#room-join-code", code.lower())
         # Each key is one WebDriver action: the field holds all six before Enter (case as the engine keeps it).
         desktop.wait_for("(code) => document.querySelector('#room-join-code').value.toUpperCase() === code", code,

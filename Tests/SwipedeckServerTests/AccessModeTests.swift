@@ -11,12 +11,6 @@ import Testing
 /// list of signed external ids; and how many of one network may join an event's deck at once.
 @Suite("Access modes and join limits")
 struct AccessModeTests {
-    static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(
-            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
-            body: ByteBuffer(string: json))
-    }
-
     /// The `sd_d<id>` cookie a response sets, as a request header.
     static func admission(_ r: TestResponse) -> HTTPFields? {
         guard let set = r.headers[.setCookie], set.hasPrefix("sd_d") else { return nil }
@@ -34,7 +28,7 @@ struct AccessModeTests {
     func unlisted() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("sec", titles: ["a", "b"])
-            let r = try await Self.patch(client, "sec", #"{"access":"unlisted"}"#)
+            let r = try await client.patchDeck("sec", #"{"access":"unlisted"}"#)
             #expect(try r.json()["access"].string == "unlisted")
             let key = try await Self.secret(env, "sec")
             #expect(key.count >= 32)
@@ -92,7 +86,7 @@ struct AccessModeTests {
     func codes() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("cls", titles: ["a", "b"])
-            #expect(try await Self.patch(client, "cls", #"{"access":"codes"}"#).status == .ok)
+            #expect(try await client.patchDeck("cls", #"{"access":"codes"}"#).status == .ok)
             expectAPIError(
                 try await client.postJSON("/api/v1/decks/cls/codes", #"{"count":0}"#, headers: admin), .badRequest,
                 "invalid_count")
@@ -156,7 +150,7 @@ struct AccessModeTests {
     func allowList() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("staff", titles: ["a"])
-            #expect(try await Self.patch(client, "staff", #"{"access":"allowList"}"#).status == .ok)
+            #expect(try await client.patchDeck("staff", #"{"access":"allowList"}"#).status == .ok)
             let key = try await Self.secret(env, "staff")
             #expect(
                 try await client.get("/api/v1/decks/staff/access", headers: admin).json()["signatureKey"].string == key)
@@ -186,7 +180,7 @@ struct AccessModeTests {
                 .conflict, "already_swiped")
             // An admission cookie for one deck does nothing on another.
             _ = try await client.makeDeck("other", titles: ["b"])
-            #expect(try await Self.patch(client, "other", #"{"access":"allowList"}"#).status == .ok)
+            #expect(try await client.patchDeck("other", #"{"access":"allowList"}"#).status == .ok)
             let otherCard = try #require(
                 try await env.row("SELECT id FROM cards WHERE title = 'b'")?.value(at: 0) as Int64?)
             expectAPIError(
@@ -195,7 +189,7 @@ struct AccessModeTests {
                     headers: merged(cookie("one"), one)),
                 .forbidden, "access_required")
             expectAPIError(
-                try await Self.patch(client, "staff", #"{"access":"friends"}"#), .badRequest, "invalid_access")
+                try await client.patchDeck("staff", #"{"access":"friends"}"#), .badRequest, "invalid_access")
         }
     }
 
@@ -210,9 +204,9 @@ struct AccessModeTests {
         ) { client, _ in
             _ = try await client.makeDeck("event", titles: ["a"])
             _ = try await client.makeDeck("plain", titles: ["a"])
-            #expect(try await Self.patch(client, "event", #"{"joinLimit":10}"#).json()["joinLimit"].int == 10)
+            #expect(try await client.patchDeck("event", #"{"joinLimit":10}"#).json()["joinLimit"].int == 10)
             expectAPIError(
-                try await Self.patch(client, "event", #"{"joinLimit":0}"#), .badRequest, "invalid_join_limit")
+                try await client.patchDeck("event", #"{"joinLimit":0}"#), .badRequest, "invalid_join_limit")
             func mint(_ slug: String) async throws -> HTTPResponse.Status {
                 try await client.execute(uri: "/api/v1/decks/\(slug)/participants", method: .post).status
             }
@@ -236,7 +230,7 @@ struct AccessModeTests {
         ) { client, _ in
             _ = try await client.makeDeck("party", titles: ["a"])
             let plain = try await client.makeDeck("quiet", titles: ["b"])
-            #expect(try await Self.patch(client, "party", #"{"joinLimit":5}"#).status == .ok)
+            #expect(try await client.patchDeck("party", #"{"joinLimit":5}"#).status == .ok)
             var device = 0
             var deckOnly: [HTTPFields] = []
             for _ in 0..<12 {

@@ -12,12 +12,6 @@ import Testing
 /// private results and participants stored before signing.
 @Suite("Trust: kinds, pace, exclusions, privacy, legacy participants")
 struct CountingTests {
-    static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(
-            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
-            body: ByteBuffer(string: json))
-    }
-
     @Test("button bursts and buttons before the page could be read are suspect, kept and not counted")
     func pace() async throws {
         let clock = TestClock()
@@ -127,15 +121,15 @@ struct CountingTests {
             #expect(j["cards"].array.compactMap { $0["all"].int }.reduce(0, +) == j["allSwipes"].int)
             #expect(j["swipes"].int == 3)  // d1's drag, b1's button, a2's traced API swipe
 
-            #expect(try await Self.patch(client, "k", #"{"countedInputs":["drag"]}"#).status == .ok)
+            #expect(try await client.patchDeck("k", #"{"countedInputs":["drag"]}"#).status == .ok)
             j = try await results()
             #expect(j["swipes"].int == 2)
             #expect(j["allSwipes"].int == 5)
             expectAPIError(
-                try await Self.patch(client, "k", #"{"countedInputs":["suspect"]}"#), .badRequest,
+                try await client.patchDeck("k", #"{"countedInputs":["suspect"]}"#), .badRequest,
                 "invalid_counted_inputs")
             expectAPIError(
-                try await Self.patch(client, "k", #"{"countedInputs":[]}"#), .badRequest, "invalid_counted_inputs")
+                try await client.patchDeck("k", #"{"countedInputs":[]}"#), .badRequest, "invalid_counted_inputs")
 
             let csv = try await client.get("/api/v1/decks/k/results.csv", headers: admin).text
             #expect(csv.hasPrefix("rank,card_id,title,archived,"))
@@ -187,7 +181,7 @@ struct CountingTests {
             let deck = try await client.get("/d/p", headers: cookie("s")).text
             #expect(!deck.contains("/d/p/results"))
             #expect(deck.contains("See your picks"))
-            #expect(try await Self.patch(client, "p", #"{"resultsPublic":true}"#).status == .ok)
+            #expect(try await client.patchDeck("p", #"{"resultsPublic":true}"#).status == .ok)
             #expect(try await client.get("/api/v1/decks/p/results").status == .ok)
             #expect(try await client.get("/api/v1/decks/p/results.csv").status == .ok)
             #expect(try await client.get("/d/p/results").status == .ok)

@@ -12,12 +12,6 @@ import Testing
 /// state in the results, adaptive dealing, and cards and decks decided recorded and told once.
 @Suite("Stop rules, adaptive dealing and decided decks through the API")
 struct DecideApiTests {
-    static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(
-            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
-            body: ByteBuffer(string: json))
-    }
-
     static func like(_ client: any TestClientProtocol, _ slug: String, _ card: Int64, by who: String) async throws {
         let r = try await client.swipe(slug, card: card, direction: "right", participant: who)
         #expect(r.status == .created, "\(r.text)")
@@ -39,8 +33,8 @@ struct DecideApiTests {
             _ = try await client.makeDeck("rule", titles: ["a", "b"])
             let fresh = try await client.get("/api/v1/decks/rule", headers: admin).json()
             #expect(fresh["stopRule"]["kind"].string == "none")
-            let set = try await Self.patch(
-                client, "rule",
+            let set = try await client.patchDeck(
+                "rule",
                 #"{"order":"adaptive","stopRule":{"kind":"threshold","threshold":0.6,"errorRate":0.01,"topK":1}}"#)
             #expect(set.status == .ok, "\(set.text)")
             let deck = try set.json()
@@ -49,12 +43,12 @@ struct DecideApiTests {
             #expect(deck["stopRule"]["errorRate"].double == 0.01 && deck["stopRule"]["topK"].int == 1)
             #expect(try await client.get("/api/v1/decks/rule", headers: admin).json()["stopRule"] == deck["stopRule"])
             expectAPIError(
-                try await Self.patch(client, "rule", #"{"stopRule":{"kind":"threshold","threshold":1.5}}"#),
+                try await client.patchDeck("rule", #"{"stopRule":{"kind":"threshold","threshold":1.5}}"#),
                 .badRequest, "invalid_stop_threshold")
             expectAPIError(
-                try await Self.patch(client, "rule", #"{"stopRule":{"kind":"votes","votes":0}}"#), .badRequest,
+                try await client.patchDeck("rule", #"{"stopRule":{"kind":"votes","votes":0}}"#), .badRequest,
                 "invalid_stop_votes")
-            #expect(try await Self.patch(client, "rule", #"{"stopRule":{"kind":"often"}}"#).status == .badRequest)
+            #expect(try await client.patchDeck("rule", #"{"stopRule":{"kind":"often"}}"#).status == .badRequest)
         }
     }
 
@@ -62,7 +56,7 @@ struct DecideApiTests {
     func resultsStates() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("states", titles: ["Loved", "Hated", "Unknown"])
-            #expect(try await Self.patch(client, "states", #"{"stopRule":{"kind":"threshold"}}"#).status == .ok)
+            #expect(try await client.patchDeck("states", #"{"stopRule":{"kind":"threshold"}}"#).status == .ok)
             for i in 0..<8 {
                 try await Self.like(client, "states", ids[0], by: "p\(i)")
                 try await Self.pass(client, "states", ids[1], by: "p\(i)")
@@ -95,7 +89,7 @@ struct DecideApiTests {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("adapt", titles: ["w", "x", "y", "z", "u", "v"])
             #expect(
-                try await Self.patch(client, "adapt", #"{"order":"adaptive","stopRule":{"kind":"votes","votes":2}}"#)
+                try await client.patchDeck("adapt", #"{"order":"adaptive","stopRule":{"kind":"votes","votes":2}}"#)
                     .status == .ok)
             try await Self.like(client, "adapt", ids[0], by: "a")
             try await Self.like(client, "adapt", ids[0], by: "b")  // w settled: 2 votes
@@ -111,13 +105,13 @@ struct DecideApiTests {
             for who in ["d", "e", "f", "g", "h", "i"] { orders.insert(try await Self.dealt(client, "adapt", to: who)) }
             #expect(orders.count > 1)
             #expect(
-                try await Self.patch(
-                    client, "adapt", #"{"stopRule":{"kind":"votes","votes":2,"keepDecided":true}}"#
+                try await client.patchDeck(
+                    "adapt", #"{"stopRule":{"kind":"votes","votes":2,"keepDecided":true}}"#
                 ).status == .ok)
             #expect(try await Self.dealt(client, "adapt", to: "c").last == ids[0])
             // The page deals the same way: the retired card is not in the stack.
             #expect(
-                try await Self.patch(client, "adapt", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
+                try await client.patchDeck("adapt", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
             let html = try await client.get("/d/adapt", headers: cookie("c")).text
             #expect(!html.contains("data-card=\"\(ids[0])\"") && html.contains("data-card=\"\(ids[2])\""))
         }
@@ -128,7 +122,7 @@ struct DecideApiTests {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("done", titles: ["a", "b"])
             #expect(
-                try await Self.patch(client, "done", #"{"order":"adaptive","stopRule":{"kind":"votes","votes":1}}"#)
+                try await client.patchDeck("done", #"{"order":"adaptive","stopRule":{"kind":"votes","votes":1}}"#)
                     .status == .ok)
             try await Self.like(client, "done", ids[0], by: "a")
             var html = try await client.get("/d/done", headers: cookie("a")).text
@@ -149,7 +143,7 @@ struct DecideApiTests {
     func decidedOnce() async throws {
         try await withApp { client, env in
             let ids = try await client.makeDeck("once", titles: ["a", "b"])
-            #expect(try await Self.patch(client, "once", #"{"stopRule":{"kind":"votes","votes":1}}"#).status == .ok)
+            #expect(try await client.patchDeck("once", #"{"stopRule":{"kind":"votes","votes":1}}"#).status == .ok)
             for who in ["p", "q", "r"] {
                 try await Self.like(client, "once", ids[0], by: who)
                 try await Self.pass(client, "once", ids[1], by: who)
@@ -178,7 +172,7 @@ struct DecideApiTests {
                 try await Self.like(client, "later", laterIds[0], by: who)
                 try await Self.like(client, "later", laterIds[1], by: who)
             }
-            #expect(try await Self.patch(client, "later", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
+            #expect(try await client.patchDeck("later", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
             for _ in 0..<100 where try await env.count(deckEvents) < 2 { try await Task.sleep(for: .milliseconds(20)) }
             let later = try #require(try await second.deck(slug: "later"))
             await late.swipesStored(on: later, now: { fixedTime })
@@ -208,7 +202,7 @@ struct DecideApiTests {
             #expect(try await env.count(events, ["card_decided"]) == 0)
             // Only the settings change: every card has its 2 votes, so both and the deck are decided
             // without anybody swiping again.
-            #expect(try await Self.patch(client, "quiet", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
+            #expect(try await client.patchDeck("quiet", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
             var cards = 0
             var decks = 0
             for _ in 0..<100 {

@@ -13,11 +13,6 @@ import Testing
 /// and their exports. On both engines.
 @Suite("Quality control: known answers, flags, agreement")
 struct QualityApiTests {
-    static func patch(_ client: any TestClientProtocol, _ uri: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(
-            uri: uri, method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
-    }
-
     /// A labelling deck `slug`: cards "gold 1…n" with answer `right`, then "plain 1…m" without.
     static func labellingDeck(
         _ client: any TestClientProtocol, _ slug: String, gold: Int, plain: Int, quality: String
@@ -27,7 +22,7 @@ struct QualityApiTests {
         let body = try jsonString(["slug": slug, "title": "Labels", "cards": cards])
         let created = try await client.createDeck(body)
         #expect(created.status == .created, "\(created.text)")
-        let r = try await patch(client, "/api/v1/decks/\(slug)", #"{"quality":\#(quality)}"#)
+        let r = try await client.patchJSON("/api/v1/decks/\(slug)", #"{"quality":\#(quality)}"#)
         #expect(r.status == .ok, "\(r.text)")
         let ids = try await Self.idsByTitle(client, slug)
         return ((1...gold).compactMap { ids["gold \($0)"] }, (0..<plain).compactMap { ids["plain \($0)"] })
@@ -56,14 +51,14 @@ struct QualityApiTests {
             #expect(!dealt.text.contains("answer"), "\(dealt.text)")
             #expect(try await env.row("SELECT answer FROM cards WHERE id = ?", [gold[0]])?.value(at: 0) == "right")
             // Setting an answer alone stores no new revision; the owner's answer names it.
-            let edited = try await Self.patch(client, "/api/v1/decks/lab/cards/\(plain[0])", #"{"answer":"left"}"#)
+            let edited = try await client.patchJSON("/api/v1/decks/lab/cards/\(plain[0])", #"{"answer":"left"}"#)
             #expect(edited.status == .ok, "\(edited.text)")
             #expect(try edited.json()["answer"].string == "left")
             #expect(try edited.json()["revision"].int == 1)
-            let cleared = try await Self.patch(client, "/api/v1/decks/lab/cards/\(plain[0])", #"{"answer":""}"#)
+            let cleared = try await client.patchJSON("/api/v1/decks/lab/cards/\(plain[0])", #"{"answer":""}"#)
             #expect(try cleared.json()["answer"].isNull)
             expectAPIError(
-                try await Self.patch(client, "/api/v1/decks/lab/cards/\(plain[0])", #"{"answer":"none"}"#),
+                try await client.patchJSON("/api/v1/decks/lab/cards/\(plain[0])", #"{"answer":"none"}"#),
                 .badRequest, "invalid_answer")
             expectAPIError(
                 try await client.createDeck(#"{"slug":"bad","title":"B","cards":[{"title":"x","answer":"sideways"}]}"#),
@@ -77,12 +72,12 @@ struct QualityApiTests {
             #expect(deck["quality"]["mode"].string == "feedback")
             #expect(deck["quality"]["knownShare"].double == 0.2)
             #expect(deck["quality"]["minKnownSwipes"].int == 5)
-            let more = try await Self.patch(client, "/api/v1/decks/lab", #"{"quality":{"minKnownSwipes":3}}"#)
+            let more = try await client.patchJSON("/api/v1/decks/lab", #"{"quality":{"minKnownSwipes":3}}"#)
             #expect(try more.json()["quality"]["mode"].string == "feedback")
             #expect(try more.json()["quality"]["minKnownSwipes"].int == 3)
             for bad in [#"{"knownShare":1.5}"#, #"{"accuracyThreshold":-0.1}"#, #"{"minKnownSwipes":0}"#] {
                 expectAPIError(
-                    try await Self.patch(client, "/api/v1/decks/lab", #"{"quality":\#(bad)}"#), .badRequest,
+                    try await client.patchJSON("/api/v1/decks/lab", #"{"quality":\#(bad)}"#), .badRequest,
                     "invalid_quality")
             }
         }
@@ -294,7 +289,7 @@ struct QualityApiTests {
             #expect(
                 try await client.createDeck(try jsonString(["slug": "deal", "title": "D", "cards": cards])).status
                     == .created)
-            _ = try await Self.patch(client, "/api/v1/decks/deal", #"{"quality":{"knownShare":0.25}}"#)
+            _ = try await client.patchJSON("/api/v1/decks/deal", #"{"quality":{"knownShare":0.25}}"#)
             func titles(_ who: String, limit: Int) async throws -> [String] {
                 let r = try await client.get("/api/v1/decks/deal/cards?limit=\(limit)&participant=\(pid(who))")
                 return try r.json()["cards"].array.compactMap { $0["title"].string }
@@ -303,8 +298,8 @@ struct QualityApiTests {
             #expect(
                 try await titles("ann", limit: 8)
                     == ["plain 1", "plain 2", "plain 3", "gold 1", "plain 4", "plain 5", "plain 6", "gold 2"])
-            _ = try await Self.patch(
-                client, "/api/v1/decks/deal", #"{"quality":{"mode":"training","trainingCards":1,"knownShare":0}}"#)
+            _ = try await client.patchJSON(
+                "/api/v1/decks/deal", #"{"quality":{"mode":"training","trainingCards":1,"knownShare":0}}"#)
             #expect(try await titles("bob", limit: 2) == ["gold 1", "plain 1", "plain 2"])
             // Once bob decided the training card, his next cards are in the deck's order.
             let ids = try await Self.idsByTitle(client, "deal")

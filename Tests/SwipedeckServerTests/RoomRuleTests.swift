@@ -115,6 +115,43 @@ struct RoomRuleTests {
         RoomMember(id: id, participant: p, name: p, joinedAt: 0, leftAt: left ? 1 : nil, decided: decided)
     }
 
+    @Test("a rule can still hold while the undecided could make it: all dies with one pass; k of n with n − k + 1")
+    func canStillHold() {
+        #expect(RoomRule.all.canStillHold(likes: 1, undecided: 2, members: 3))
+        #expect(!RoomRule.all.canStillHold(likes: 1, undecided: 1, members: 3))
+        #expect(RoomRule.atLeast(2).canStillHold(likes: 0, undecided: 2, members: 4))
+        #expect(!RoomRule.atLeast(2).canStillHold(likes: 0, undecided: 1, members: 4))
+        #expect(RoomRule.share(percent: 50).canStillHold(likes: 1, undecided: 1, members: 4))
+        #expect(!RoomRule.share(percent: 75).canStillHold(likes: 1, undecided: 1, members: 4))
+    }
+
+    @Test(
+        "the deal: the room's order without my cards; liked-first puts others' likes first, cards that cannot match last"
+    )
+    func deal() {
+        let members = [
+            Self.member(1, "a"), Self.member(2, "b"), Self.member(3, "c"), Self.member(4, "gone", left: true),
+        ]
+        // b and c like 12; b likes 11; c passes 13; a decided 15; "gone" (left) likes 16.
+        let swipes: [(participant: String, card: Int64, like: Bool)] = [
+            ("b", 12, true), ("c", 12, true), ("b", 11, true), ("c", 13, false), ("a", 15, true), ("gone", 16, true),
+        ]
+        var snapshot = RoomSnapshot(
+            room: Self.room(), members: members, cards: [10, 11, 12, 13, 14, 15, 16], matches: [:], swipes: swipes)
+        #expect(snapshot.deal(for: "a") == [10, 11, 12, 13, 14, 16])
+        var settings = RoomSettings()
+        settings.likedFirst = true
+        snapshot.room = Self.room(settings)
+        // Under "all", c's pass leaves 13 no chance: it goes last.
+        #expect(snapshot.deal(for: "a") == [12, 11, 10, 14, 16, 13])
+        // At least 2 of 3: a and b could still make 13 a match.
+        settings.rule = .atLeast(2)
+        snapshot.room = Self.room(settings)
+        #expect(snapshot.deal(for: "a") == [12, 11, 10, 13, 14, 16])
+        // b's deal counts a's like and not their own.
+        #expect(snapshot.deal(for: "b") == [15, 10, 13, 14, 16])
+    }
+
     @Test("evaluation: a newcomer revokes an 'all' match (unmatch); an undone like revokes; progress counts only")
     func evaluation() {
         let both = RoomSnapshot(

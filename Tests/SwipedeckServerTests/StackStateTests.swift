@@ -9,12 +9,6 @@ import Testing
 /// The stack page's states (issue 26) and the front page's listing rules.
 @Suite("Stack states and the front page")
 struct StackStateTests {
-    static func patch(_ client: any TestClientProtocol, _ slug: String, _ json: String) async throws -> TestResponse {
-        try await client.execute(
-            uri: "/api/v1/decks/\(slug)", method: .patch, headers: merged(jsonType, admin),
-            body: ByteBuffer(string: json))
-    }
-
     /// A deck whose only card is archived: no active card (the API makes no deck without cards;
     /// the owner's form does, and so does archiving every card).
     static func makeBare(_ client: any TestClientProtocol, _ slug: String) async throws {
@@ -49,7 +43,7 @@ struct StackStateTests {
     func closed() async throws {
         try await withApp { client, _ in
             try await client.makeDeck("c", titles: ["a", "b"])
-            #expect(try await Self.patch(client, "c", #"{"open":false}"#).status == .ok)
+            #expect(try await client.patchDeck("c", #"{"open":false}"#).status == .ok)
             let html = try await client.get("/d/c").text
             #expect(html.contains(#"data-state="closed""#))
             #expect(Self.shows(html, "closed"))
@@ -57,7 +51,7 @@ struct StackStateTests {
             #expect(!Self.shows(html, "finished") && !Self.shows(html, "limitReached") && !Self.shows(html, "noCards"))
             #expect(html.contains(#"aria-label="Cards: arrow keys decide, Z undoes" inert>"#))
             #expect(html.components(separatedBy: " disabled>").count - 1 == 5, "undo, left, up, down, right")
-            #expect(try await Self.patch(client, "c", #"{"open":true}"#).status == .ok)
+            #expect(try await client.patchDeck("c", #"{"open":true}"#).status == .ok)
             let open = try await client.get("/d/c").text
             #expect(open.contains(#"data-state="open""#))
             #expect(!Self.shows(open, "closed"))
@@ -69,7 +63,7 @@ struct StackStateTests {
     func limitReached() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("q", titles: ["a", "b", "c"])
-            #expect(try await Self.patch(client, "q", #"{"quota":2}"#).status == .ok)
+            #expect(try await client.patchDeck("q", #"{"quota":2}"#).status == .ok)
             let me = cookie("quota-user")
             #expect(
                 try await client.postForm("/d/q/swipe", "card=\(ids[0])&direction=right", headers: me).status
@@ -122,7 +116,7 @@ struct StackStateTests {
                     #"<p class="deck-description" dir="auto" tabindex="0">Pick the trips you would take.</p>"#))
             #expect(html.contains("Drag a card left for SKIP, right for GO."))
             // A label that ends its own sentence takes no period after it.
-            #expect(try await Self.patch(client, "d", #"{"labels":{"left":"Skip","right":"Yum!"}}"#).status == .ok)
+            #expect(try await client.patchDeck("d", #"{"labels":{"left":"Skip","right":"Yum!"}}"#).status == .ok)
             let exclaimed = try await client.get("/d/d").text
             #expect(exclaimed.contains("Drag a card left for Skip, right for Yum! "))
             #expect(!exclaimed.contains("Yum!."))
@@ -133,7 +127,7 @@ struct StackStateTests {
     func quotaOfOne() async throws {
         try await withApp { client, _ in
             let ids = try await client.makeDeck("q1", titles: ["a", "b"])
-            #expect(try await Self.patch(client, "q1", #"{"quota":1}"#).status == .ok)
+            #expect(try await client.patchDeck("q1", #"{"quota":1}"#).status == .ok)
             let me = cookie("single-quota")
             #expect(
                 try await client.postForm("/d/q1/swipe", "card=\(ids[0])&direction=right", headers: me).status
@@ -151,8 +145,8 @@ struct StackStateTests {
             try await client.makeDeck("shut", titles: ["a"])
             try await client.makeDeck("hidden", titles: ["a"])
             try await Self.makeBare(client, "bare")
-            #expect(try await Self.patch(client, "shut", #"{"open":false}"#).status == .ok)
-            let unlisted = try await Self.patch(client, "hidden", #"{"listed":false}"#)
+            #expect(try await client.patchDeck("shut", #"{"open":false}"#).status == .ok)
+            let unlisted = try await client.patchDeck("hidden", #"{"listed":false}"#)
             #expect(unlisted.status == .ok)
             let listed = try unlisted.json()["listed"].bool
             #expect(listed == false)
@@ -169,7 +163,7 @@ struct StackStateTests {
             }
             // An unlisted deck is still reachable by its link.
             #expect(try await client.get("/d/hidden").status == .ok)
-            #expect(try await Self.patch(client, "hidden", #"{"listed":true}"#).status == .ok)
+            #expect(try await client.patchDeck("hidden", #"{"listed":true}"#).status == .ok)
             #expect(try await client.get("/").text.contains(#"href="/d/hidden""#))
         }
     }

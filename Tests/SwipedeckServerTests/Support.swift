@@ -230,6 +230,16 @@ extension TestClientProtocol {
         try await postJSON("/api/v1/decks", json, headers: [.authorization: "Bearer \(token)"])
     }
 
+    /// `PATCH /api/v1/decks/{slug}` with `json`, as the admin.
+    func patchDeck(_ slug: String, _ json: String) async throws -> TestResponse {
+        try await patchJSON("/api/v1/decks/\(slug)", json)
+    }
+
+    /// `PATCH uri` with `json`, as the admin.
+    func patchJSON(_ uri: String, _ json: String) async throws -> TestResponse {
+        try await execute(uri: uri, method: .patch, headers: merged(jsonType, admin), body: ByteBuffer(string: json))
+    }
+
     /// Creates a deck and returns its card ids in deck order.
     @discardableResult
     func makeDeck(

@@ -1,9 +1,15 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
+import Prometheus
 import Testing
 
 @testable import SwipedeckServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Webhooks' pure rules: the signature, the target guard, the backoff schedule.
 @Suite("Webhook rules")
@@ -355,6 +361,67 @@ struct WebhookOutboxTests {
             #expect(Set(all).count == 200)
         }
     }
+    @Test("an attempt cut short by shutdown is no failed attempt: not counted, the delivery left pending to its lease")
+    func cancelledAttempt() async throws {
+        let target = try SilentListener()
+        try await StoreContractTests.withTwoStores { store, _ in
+            let (deck, _) = try await StoreContractTests.importDeck(store, cards: 1)
+            let hook = try await store.addWebhook(
+                deckId: deck.id, url: "http://127.0.0.1:\(target.port)/", events: [.deckDecided], secret: "s", by: nil,
+                now: fixedTime)
+            try await store.enqueue([Self.notice(.deckDecided, deck: deck.id)], now: fixedTime)
+            let claimed = try await store.claimDeliveries(now: fixedTime, lease: 30, limit: 1, token: "one")
+            let registry = PrometheusCollectorRegistry()
+            let dispatcher = WebhookDispatcher(
+                store: store, clock: { fixedTime }, allowPrivate: true,
+                metrics: WebhookMetrics(factory: PrometheusMetricsFactory(registry: registry)),
+                relay: SwipeNotices(
+                    store: store, names: ParticipantNames(signer: CredentialTests.signer, store: store),
+                    logger: Logger(label: "test")),
+                logger: Logger(label: "test"))
+            let client = WebhookDispatcher.makeClient()
+            // The target accepts and never answers: the attempt waits (up to its 10 s) until cancelled.
+            let attempt = Task { await dispatcher.attempt(claimed[0], client, token: "one") }
+            try await Task.sleep(for: .milliseconds(300))
+            attempt.cancel()
+            await attempt.value
+            try await client.shutdown()
+            let d = try #require(try await store.deliveries(hookId: hook.id, limit: 1).first)
+            #expect(d.status == .pending && d.attempts == 0 && d.lastError == nil)
+            var exposition: [UInt8] = []
+            registry.emit(into: &exposition)
+            let text = String(decoding: exposition, as: UTF8.self)
+            #expect(!text.contains("swipedeck_webhook_attempts_failed_total 1"), "\(text)")
+        }
+    }
+}
+
+/// A TCP socket on 127.0.0.1 that listens and never accepts: connections complete (the
+/// kernel's backlog) and requests are sent, but no answer ever comes.
+final class SilentListener: Sendable {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw RawHTTPConnection.Failure(description: "cannot listen")
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { Glibc.close(descriptor) }
 }
 
 /// The webhooks API and the app's wiring (the engine of this run).
@@ -497,7 +564,7 @@ struct WebhookApiTests {
             #expect(r.status == .created, "\(r.text)")
             // Settled at one vote: each like decides its card; the last one decides the deck. One
             // person per card, so no burst of one person's swipes goes uncounted (`HumanPace`).
-            let rule = try await DecideApiTests.patch(client, "getaways", #"{"stopRule":{"kind":"votes","votes":1}}"#)
+            let rule = try await client.patchDeck("getaways", #"{"stopRule":{"kind":"votes","votes":1}}"#)
             #expect(rule.status == .ok, "\(rule.text)")
             for (i, card) in cards.enumerated() { try await DecideApiTests.like(client, "getaways", card, by: "p\(i)") }
             // Once more for a card already decided: no second delivery.

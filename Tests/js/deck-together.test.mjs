@@ -28,18 +28,20 @@ function element(props = {}) {
   };
 }
 
-/** The rooms section: the create form (rule `kind`, name, count, percent), what a made room shows, the join form. */
+/** The rooms section: the create form (rule `kind`, name, count, percent, the two options), what a made room shows, the join form. */
 function section(kind = 'all') {
   const parts = {
     createError: element({ hidden: true }), joinError: element({ hidden: true }), code: element(),
     name: element({ value: '  Ana ' }), count: element({ value: '2' }), percent: element({ value: '60' }),
     rule: element({ value: kind }), roomCode: element(), link: element(), qr: element(), go: element(),
+    likedFirst: element({ checked: false }), endOnFirstMatch: element({ checked: false }),
     share: element(), made: null, create: null, join: null,
   };
   parts.made = element({ hidden: true, querySelector: (s) => ({ '.room-code': parts.roomCode, '.room-link': parts.link,
     '.room-qr': parts.qr, '.room-go': parts.go, '.room-share': parts.share })[s] });
   parts.create = element({ querySelector: (s) => ({ '.field-error': parts.createError, '[name=name]': parts.name,
-    '[name=count]': parts.count, '[name=percent]': parts.percent, '[name=rule]:checked': parts.rule })[s] });
+    '[name=count]': parts.count, '[name=percent]': parts.percent, '[name=rule]:checked': parts.rule,
+    '[name=likedFirst]': parts.likedFirst, '[name=endOnFirstMatch]': parts.endOnFirstMatch })[s] });
   parts.join = element({ querySelector: (s) => ({ '.field-error': parts.joinError,
     'input[name=code]': parts.code })[s] });
   parts.root = element({ dataset: { api: '/api/v1/decks/lunch' }, querySelector: (s) => ({ '.room-create': parts.create,
@@ -72,7 +74,8 @@ test('a room started with the picked rule and name shows its code, link, QR code
   createTogether(page.root, parts);
   await page.create.fire('submit');
   assert.equal(parts.requests[0].url, '/api/v1/decks/lunch/rooms');
-  assert.deepEqual(JSON.parse(parts.requests[0].init.body), { rule: { kind: 'share', percent: 60 }, name: 'Ana' });
+  assert.deepEqual(JSON.parse(parts.requests[0].init.body),
+    { rule: { kind: 'share', percent: 60 }, likedFirst: false, endOnFirstMatch: false, name: 'Ana' });
   assert.equal(page.roomCode.textContent, 'K7M2QX');
   assert.equal(page.link.value, 'https://decks.example.org/r/K7M2QX');
   assert.equal(page.qr.src, '/r/K7M2QX/qr.svg');
@@ -82,6 +85,17 @@ test('a room started with the picked rule and name shows its code, link, QR code
   assert.equal(page.share.textContent, 'Share');
   page.share.onclick();
   assert.deepEqual(shared, { title: 'Decide together', text: 'Room K7M2QX', url: 'https://decks.example.org/r/K7M2QX' });
+});
+
+test('the ticked options are sent with the rule', async () => {
+  const page = section();
+  page.likedFirst.checked = true;
+  page.endOnFirstMatch.checked = true;
+  const parts = browser([[201, { code: 'K7M2QX' }]]);
+  createTogether(page.root, parts);
+  await page.create.fire('submit');
+  assert.deepEqual(JSON.parse(parts.requests[0].init.body),
+    { rule: { kind: 'all' }, likedFirst: true, endOnFirstMatch: true, name: 'Ana' });
 });
 
 test('without a share sheet the button copies the link', async () => {

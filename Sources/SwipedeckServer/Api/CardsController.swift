@@ -51,7 +51,7 @@ struct CardsController: Sendable {
             remaining: page.remaining)
     }
 
-    /// `?room=CODE`: the room's deal for a current member (`RoomService.deal`); `cursor` is the
+    /// `?room=CODE`: the room's deal for a current member (`RoomSnapshot.deal`); `cursor` is the
     /// index in that deal of the last card received (-1 to start).
     /// - Throws: `room_not_found`, `not_a_room_member` (also for a room of another deck).
     func roomDeal(code: String, deck: Deck, participant: String, after cursor: Int, limit: Int) async throws
@@ -61,7 +61,7 @@ struct CardsController: Sendable {
         let room = try await rooms.room(code)
         let snapshot = try await store.roomSnapshot(roomId: room.id)
         guard room.deckId == deck.id, rooms.isMember(snapshot, participant) else { throw ApiError.room(.notMember) }
-        let deal = rooms.deal(snapshot, participant: participant)
+        let deal = snapshot.deal(for: participant)
         let start = min(deal.count, cursor + 1)
         let page = Array(deal[start...].prefix(limit))
         let byId = Dictionary(uniqueKeysWithValues: try await store.allCards(deckId: deck.id).map { ($0.id, $0) })

@@ -120,6 +120,39 @@ public struct RoomSnapshot: Sendable {
     public var likedBy: [Int64: [Int64]] = [:]
 }
 
+extension RoomSnapshot {
+    /// The room's deal for `participant` (`GET …/cards?room=`, the room page): the round's cards
+    /// in the room's order (the same for every member) without the ones they decided. With
+    /// `likedFirst` the deal steers toward
+    /// matches: cards that can still match come first, those liked by more of the other current
+    /// members before the rest; cards that can no longer match under the rule (too many members
+    /// passed, `RoomRule.canStillHold`) come last; ties keep the room's order.
+    public func deal(for participant: String) -> [Int64] {
+        let current = Set(members.filter { $0.leftAt == nil }.map(\.participant))
+        var mine = Set<Int64>()
+        var othersLikes: [Int64: Int] = [:]
+        var othersDecided: [Int64: Int] = [:]
+        for s in swipes {
+            if s.participant == participant {
+                mine.insert(s.card)
+            } else if current.contains(s.participant) {
+                othersDecided[s.card, default: 0] += 1
+                if s.like { othersLikes[s.card, default: 0] += 1 }
+            }
+        }
+        let open = cards.filter { !mine.contains($0) }
+        guard room.settings.likedFirst else { return open }
+        let rule = room.settings.rule
+        let ranked = open.enumerated().map { index, card in
+            let likes = othersLikes[card] ?? 0
+            let undecided = current.count - (othersDecided[card] ?? 0)
+            let alive = rule.canStillHold(likes: likes, undecided: undecided, members: current.count)
+            return (card: card, dead: alive ? 0 : 1, likes: likes, index: index)
+        }
+        return ranked.sorted { ($0.dead, -$0.likes, $0.index) < ($1.dead, -$1.likes, $1.index) }.map(\.card)
+    }
+}
+
 /// What an evaluation changes: written by the engine in the same transaction.
 public struct RoomUpdate: Sendable {
     /// Members whose decided count changed: id → the new count.

@@ -22,6 +22,12 @@ public enum RoomRule: Sendable, Hashable {
         }
     }
 
+    /// Whether the rule can still come to hold on a card with `likes` of `members` current members
+    /// and `undecided` of them yet to decide it: it would hold if every one of those liked it.
+    public func canStillHold(likes: Int, undecided: Int, members: Int) -> Bool {
+        holds(likes: likes + max(0, undecided), members: members)
+    }
+
     /// The stored kind (`rooms.ruleKind`).
     public var kind: String {
         switch self {

@@ -133,28 +133,6 @@ public struct RoomService: Sendable {
 }
 
 extension RoomService {
-    /// The room's deal for `participant`: the round's cards in the room's order (the same for
-    /// every member) without the ones they decided; with `likedFirst`, the cards other current
-    /// members like come first (most likes first, then the room's order).
-    public func deal(_ snapshot: RoomSnapshot, participant: String) -> [Int64] {
-        let current = Set(snapshot.members.filter { $0.leftAt == nil }.map(\.participant))
-        var mine = Set<Int64>()
-        var othersLikes: [Int64: Int] = [:]
-        for s in snapshot.swipes {
-            if s.participant == participant {
-                mine.insert(s.card)
-            } else if s.like && current.contains(s.participant) {
-                othersLikes[s.card, default: 0] += 1
-            }
-        }
-        let open = snapshot.cards.filter { !mine.contains($0) }
-        guard snapshot.room.settings.likedFirst else { return open }
-        let index = Dictionary(uniqueKeysWithValues: open.enumerated().map { ($1, $0) })
-        return open.sorted {
-            (-(othersLikes[$0] ?? 0), index[$0]!) < (-(othersLikes[$1] ?? 0), index[$1]!)
-        }
-    }
-
     /// Whether `participant` is a current member of the room in `snapshot`.
     public func isMember(_ snapshot: RoomSnapshot, _ participant: String) -> Bool {
         snapshot.members.contains { $0.participant == participant && $0.leftAt == nil }

@@ -89,7 +89,7 @@ struct RoomPageController: Sendable {
         let cards = Dictionary(uniqueKeysWithValues: try await store.allCards(deckId: deck.id).map { ($0.id, $0) })
         let you = snapshot.members.first { $0.participant == participant && $0.leftAt == nil }?.id
         let state = RoomStateJSON(snapshot, deck: deck, cards: cards, you: you, now: now)
-        let deal = rooms.deal(snapshot, participant: participant)
+        let deal = snapshot.deal(for: participant)
         let shown = deal.prefix(deck.swipeProfile.stack.visible + PageController.bufferedCards).compactMap { cards[$0] }
         var ctx = pages.stackContext(
             deck, cards: shown, remaining: deal.count, cardCount: snapshot.cards.count, participant: participant,
@@ -169,6 +169,8 @@ struct RoomPageController: Sendable {
         ctx["code"] = room.code
         ctx["found"] = true
         ctx["ruleWords"] = Self.words(room.settings.rule).lowercased()
+        ctx["likedFirst"] = room.settings.likedFirst
+        ctx["endOnFirstMatch"] = room.settings.endOnFirstMatch
         ctx["memberWords"] = present == 1 ? "1 member so far." : "\(present) members so far."
         ctx["canJoin"] = closed == nil && error == nil ? true : error != nil && closed == nil
         ctx["typed"] = typed
@@ -269,9 +271,13 @@ struct RoomPageController: Sendable {
         var rule: String?
         var count: String?
         var percent: String?
+        /// A checkbox: present ("on") when ticked.
+        var likedFirst: String?
+        /// A checkbox: present ("on") when ticked.
+        var endOnFirstMatch: String?
     }
 
-    /// "Decide together" without scripts: a room with the picked rule, then its page.
+    /// "Decide together" without scripts: a room with the picked rule and options, then its page.
     @Sendable func formCreate(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
         let form = try await Self.form(CreateForm.self, request)
@@ -286,6 +292,8 @@ struct RoomPageController: Sendable {
                 code: "invalid_room_rule",
                 message: "Pick everyone, at least 1 to \(settings.maxMembers) members, or a share from 1 to 100 %.")
         }
+        settings.likedFirst = form.likedFirst != nil
+        settings.endOnFirstMatch = form.endOnFirstMatch != nil
         let now = clock()
         let participant = try swipes.identity(nil, cookies: context.cookies, deck: deck, now: now).id
         let room = try await rooms.create(

@@ -120,11 +120,16 @@ public final class WebhookDispatcher: Service, Sendable {
         return claimed.count
     }
 
-    /// Sends one claimed delivery and records the outcome.
+    /// Sends one claimed delivery and records the outcome; an attempt cut short by cancellation
+    /// (shutdown) records nothing and is left to its lease.
     func attempt(_ claimed: ClaimedDelivery, _ client: HTTPClient, token: String) async {
         let delivery = claimed.delivery
         let outcome: DeliveryAttempt
-        switch await send(claimed, client) {
+        let sent = await send(claimed, client)
+        // Shutting down: the attempt was cut short by us, not the target, so it is neither
+        // recorded nor counted; the lease runs out and the delivery is claimed again later.
+        if Task.isCancelled { return }
+        switch sent {
         case .success(let status):
             outcome = .delivered(status: status)
             metrics.sent.increment()

@@ -306,9 +306,10 @@ extension PostgresStore {
         let since = room.round > 1 ? room.roundStartedAt : 0
         let swipes = try await fetch(
             """
-            SELECT s.participantId, s.cardId, s.direction FROM swipes s
-            JOIN roomMembers m ON m.participantId = s.participantId AND m.roomId = \(room.id) AND m.leftAt IS NULL
-            WHERE s.deckId = \(room.deckId) AND s.undoneAt IS NULL AND s.createdAt >= \(since)
+            SELECT s.participantId, s.cardId, s.direction FROM roomMembers m
+            JOIN swipes s ON s.participantId = m.participantId AND s.deckId = \(room.deckId) AND s.undoneAt IS NULL
+                         AND s.createdAt >= \(since)
+            WHERE m.roomId = \(room.id) AND m.leftAt IS NULL
             """, on: connection
         ) { c in
             (

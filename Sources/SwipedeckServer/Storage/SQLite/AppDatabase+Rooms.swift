@@ -271,13 +271,17 @@ extension AppDatabase {
         let matches = try Row.fetchAll(
             db, sql: "SELECT cardId, at, likedBy FROM roomMatches WHERE roomId = ? AND revokedAt IS NULL",
             arguments: [roomId])
+        // Members first (CROSS JOIN fixes SQLite's join order): each member's swipes by
+        // `swipes_by_participant`. Left to itself, the planner without statistics read every
+        // swipe of the deck by `swipes_by_deck_time`, so an evaluation grew with the deck.
         let swipes = try Row.fetchAll(
             db,
             sql: """
-                SELECT s.participantId, s.cardId, s.direction FROM swipes s
-                JOIN roomMembers m ON m.participantId = s.participantId AND m.roomId = ? AND m.leftAt IS NULL
-                WHERE s.deckId = ? AND s.undoneAt IS NULL AND s.createdAt >= ?
-                """, arguments: [roomId, room.deckId, room.round > 1 ? room.roundStartedAt : 0])
+                SELECT s.participantId, s.cardId, s.direction FROM roomMembers m
+                CROSS JOIN swipes s ON s.participantId = m.participantId AND s.deckId = ? AND s.undoneAt IS NULL
+                                   AND s.createdAt >= ?
+                WHERE m.roomId = ? AND m.leftAt IS NULL
+                """, arguments: [room.deckId, room.round > 1 ? room.roundStartedAt : 0, roomId])
         return RoomSnapshot(
             room: room, members: members, cards: cards,
             matches: Dictionary(
