@@ -21,7 +21,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl
 
-.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing bench-rooms fuzz clean
+.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing bench-rooms bench-connections fuzz clean
 
 run:
 	swift run swipedeck
@@ -113,11 +113,19 @@ bench-stuffing:
 	STUFFING_PACED=1 python3 scripts/bench_stuffing.py 60
 
 # Match rooms: 1,000 rooms × 4 members swiping with every events stream open (match latency, swipes/s
-# beside no rooms), 5,000 open streams (RSS), matches per swipe shared order vs liked-first. A small
-# run: python3 scripts/bench_rooms.py --rooms 20 --streams 200 --sim 10
+# beside no rooms; then again at a human pace, a swipe every 8 s each), 5,000 open streams (RSS),
+# matches per swipe shared order vs liked-first. A small run:
+# python3 scripts/bench_rooms.py --rooms 20 --streams 200 --sim 10
 bench-rooms:
 	swift build -c release --product swipedeck
 	python3 scripts/bench_rooms.py
+	python3 scripts/bench_rooms.py --only a --pace 8
+
+# Memory per open connection against the bare Hummingbird server, in one run.
+bench-connections:
+	swift build -c release --product swipedeck
+	swift build -c release --package-path scripts/hello
+	python3 scripts/bench_connections.py
 
 fuzz: venv
 	swift build --product swipedeck

@@ -223,13 +223,14 @@ public func buildApplication(
         maxTotal: config.maxConnections, maxPerAddress: config.maxConnectionsPerAddress,
         isExempt: { [proxies = config.trustedProxies] in proxies.contains($0) })
     return Application(
-        responder: BasePathResponder(basePath: config.basePath, inner: router.buildResponder()),
+        responder: ChildTaskResponder(
+            inner: BasePathResponder(basePath: config.basePath, inner: router.buildResponder())),
         server: .guardedHTTP1(
             limiter: connections, idleTimeout: config.idleTimeout, headerTimeout: config.headerTimeout,
             bodyTimeout: config.bodyTimeout),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "swipedeck"),
         // Shut down in reverse: the dispatcher stops sending before the store closes.
-        services: [StoreService(store: store), dispatcher],
+        services: [StoreService(store: store), dispatcher, MemoryTrimmer()],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
         logger: logger)
 }

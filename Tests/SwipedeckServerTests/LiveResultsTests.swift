@@ -215,7 +215,7 @@ struct LiveResultsTests {
                     Array(
                         "GET /api/v1/decks/sse/results/live HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(adminToken)\r\n\r\n"
                             .utf8))
-                let first = stream.receive()
+                let first = stream.receive(until: "event: results")
                 let poster = try RawHTTPConnection(port: port)
                 let post =
                     "POST /api/v1/decks/sse/swipes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
@@ -224,7 +224,7 @@ struct LiveResultsTests {
                 _ = poster.send(Array(post.utf8))
                 let updated = stream.hasAnswered(waitingMilliseconds: 5_000)
                 let delay = updated ? Date().timeIntervalSince(sent) : .infinity
-                return (first, delay, stream.receive())
+                return (first, delay, stream.receive(until: "event: results"))
             }
             #expect(first.hasPrefix("HTTP/1.1 200"), "\(first.prefix(300))")
             #expect(first.lowercased().contains("content-type: text/event-stream"))

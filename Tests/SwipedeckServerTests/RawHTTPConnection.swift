@@ -72,6 +72,22 @@ final class RawHTTPConnection {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// What the server sends until `marker` is in it and it has then been quiet for a second,
+    /// waiting up to 5 s for each next bytes before (a stream's head and its first event may come
+    /// apart, seconds apart, on a loaded machine). As text; it ends early when the server closes.
+    func receive(until marker: String) -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var found = false
+        while hasAnswered(waitingMilliseconds: found ? 1_000 : 5_000) {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[0..<count]
+            found = found || String(decoding: received, as: UTF8.self).contains(marker)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// Runs blocking socket work on a thread of its own and awaits its result.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

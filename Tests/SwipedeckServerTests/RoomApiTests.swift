@@ -401,7 +401,7 @@ struct RoomApiTests {
                             .utf8))
                 return s
             }
-            let states = streams.map { $0.receive() }
+            let states = streams.map { $0.receive(until: "event: state") }
             func post(_ body: String) throws -> RawHTTPConnection {
                 let poster = try RawHTTPConnection(port: port)
                 let text =
