@@ -3,7 +3,7 @@
 // Web Share sheet where the browser has one, a copy button otherwise); and "Join a room": a typed code
 // goes to the room's page, or a sentence next to the field says what is wrong with it. Without
 // JavaScript both forms post to the server's page routes, which do the same and redirect.
-import { parseRoomCode, roomPaths, roomRefusal, roomRule } from './room-model.js';
+import { parseRoomCode, roomPaths, roomRefusal, roomRule, ruleWords } from './room-model.js';
 import { requestTimeoutMs } from './deck-model.js';
 import { rooted } from './root.js';
 
@@ -20,16 +20,19 @@ export function createTogether(root, browser) {
   const joinForm = root.querySelector('.room-join');
   const joinError = joinForm.querySelector('.field-error');
   const joinField = joinForm.querySelector('input[name=code]');
+  const startPanel = root.querySelector('.together-start');
+  const joinPanel = root.querySelector('.together-join');
 
   function showError(paragraph, words) {
     paragraph.textContent = words;
     paragraph.hidden = !words;
   }
 
-  function showRoom(code) {
+  function showRoom(code, rule) {
     const paths = roomPaths(code);
     const link = location.origin + rooted(paths.page);
     made.querySelector('.room-code').textContent = code;
+    made.querySelector('.room-made-rule').textContent = ruleWords(rule).toLowerCase();
     made.querySelector('.room-link').value = link;
     made.querySelector('.room-qr').src = rooted(paths.qr);
     made.querySelector('.room-go').href = rooted(paths.page);
@@ -84,7 +87,7 @@ export function createTogether(root, browser) {
       return;
     }
     showError(createError, '');
-    showRoom(answer.code);
+    showRoom(answer.code, picked.rule);
   }
 
   // A code that cannot be one is refused here; one no room has is refused by the server (the room's page
@@ -111,8 +114,32 @@ export function createTogether(root, browser) {
     location.assign(page);
   }
 
+  // Typing a number of members or a share picks its rule: what a person typed is the rule they meant.
+  for (const kind of ['atLeast', 'share']) {
+    const pick = () => {
+      createForm.querySelector(`[name=rule][value=${kind}]`).checked = true;
+    };
+    const amount = createForm.querySelector(kind === 'share' ? '[name=percent]' : '[name=count]');
+    amount.addEventListener('focus', pick);
+    amount.addEventListener('input', pick);
+  }
+
+  // An opened panel comes into view with its first field focused (it opens below the controls).
+  function opened(panel, field) {
+    if (panel.open) {
+      panel.scrollIntoView({ block: 'nearest' });
+      field.focus();
+    }
+  }
+
   createForm.addEventListener('submit', create);
   joinForm.addEventListener('submit', join);
+  startPanel.addEventListener('toggle', () => opened(startPanel, createForm.querySelector('[name=name]')));
+  joinPanel.addEventListener('toggle', () => opened(joinPanel, joinField));
+  // A finished room's "Start a new room" links here: the start form is open.
+  if (location.hash === '#decide-together') {
+    startPanel.open = true;
+  }
   root.dataset.ready = 'true';
 }
 

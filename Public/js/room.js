@@ -5,6 +5,7 @@
 // their decisions), "It's a match!" over the stack with the card, sprung in by the profile's return
 // spring, the matches drawer, and the finished or expired panel. Without JavaScript the page is complete
 // as served and shows the same on reload. The pure helpers are room-model.js.
+import { keyAction } from './deck-model.js';
 import { dampedSpring } from './physics.js';
 import {
   applyRoomEvent, finishedWords, likedByWords, newMatches, offersNewRoom, offersSecondRound, progressWords,
@@ -18,8 +19,8 @@ const roomEvents = ['state', 'member', 'progress', 'match', 'unmatch', 'finished
 /**
  * Wires one room page: `root` the room's <section class="room"> (data-code), `state` the RoomState the
  * server rendered the page from, `profile` the deck's swipe profile, and the browser's parts: `document`,
- * `EventSource`, `clock` {now, frame} (performance.now, requestAnimationFrame), `reduceMotion` and
- * `reload()`.
+ * `EventSource`, `clock` {now, frame} (performance.now, requestAnimationFrame), `reduceMotion`,
+ * `reload()` and `keys` (where key presses arrive: the window).
  * Returns {state(), apply(type, data)}: the room as the page knows it, and one event folded in.
  */
 export function createRoomPage(root, state, profile, browser) {
@@ -37,6 +38,7 @@ export function createRoomPage(root, state, profile, browser) {
   const expired = root.querySelector('.room-expired');
   const drawer = root.querySelector('.matches-drawer');
   const stackWrap = document.querySelector('.deck-page .stack-wrap');
+  const controls = document.querySelector('.deck-page .controls');
   let room = state;
 
   function element(name, className, text) {
@@ -96,6 +98,10 @@ export function createRoomPage(root, state, profile, browser) {
     if (stackWrap) {
       stackWrap.hidden = phase !== 'open';
     }
+    // A room that takes no more swipes shows no buttons to swipe or undo with.
+    if (controls) {
+      controls.hidden = phase !== 'open';
+    }
     const closest = room.closest.map((entry) => {
       const item = element('li', 'closest');
       item.append(cardFace(entry.card), element('span', 'closest-likes', `${entry.likes} liked it`));
@@ -151,6 +157,21 @@ export function createRoomPage(root, state, profile, browser) {
     overlay.hidden = true;
   });
 
+  // Ahead of the deck's own key handling (capture): while "It's a match!" is up, Escape closes it and
+  // no key swipes or undoes the card behind it; a room that is not open takes no key either.
+  function onKey(event) {
+    if (!overlay.hidden && event.key === 'Escape') {
+      overlay.hidden = true;
+      event.stopPropagation();
+      return;
+    }
+    const blocked = !overlay.hidden || roomPhase(room) !== 'open';
+    if (blocked && keyAction(event.key)) {
+      event.stopPropagation();
+    }
+  }
+  browser.keys.addEventListener('keydown', onKey, true);
+
   const stream = new browser.EventSource(rooted(`/api/v1/rooms/${code}/events`));
   for (const type of roomEvents) {
     stream.addEventListener(type, (event) => apply(type, JSON.parse(event.data)));
@@ -179,5 +200,6 @@ if (section) {
     clock: { now: () => performance.now(), frame: (callback) => requestAnimationFrame(callback) },
     reduceMotion: matchMedia('(prefers-reduced-motion: reduce)').matches,
     reload: () => location.reload(),
+    keys: window,
   });
 }

@@ -134,6 +134,8 @@ def test_a_room_finished_without_a_match_offers_the_closest_cards_and_a_second_r
         # The API member likes every card; the page's member passes on every one: nothing matches.
         finish_without_a_match(server, page, "right")
         assert page.is_visible(".room-finished")
+        assert "This room has decided" in page.inner_text(".room-finished")
+        assert not page.is_visible(".controls"), "a finished room shows no buttons to swipe or undo with"
         assert "Nothing matched" in page.inner_text(".room-finished")
         assert len(page.query_selector_all(".closest-list .closest")) > 0
         assert "1 liked it" in page.inner_text(".closest-list")

@@ -114,6 +114,40 @@ struct RoomApiTests {
         }
     }
 
+    @Test("a room starts at nothing: swipes made on the deck before it count in it only once made again in it")
+    func freshRoom() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, _ in
+            let cards = try await client.makeDeck("films", titles: ["Alien", "Brazil"])
+            // Ana liked Brazil on her own, before the room.
+            let alone = try await client.swipe("films", card: cards[1], direction: "right", participant: "ana")
+            #expect(alone.status == .created, "\(alone.text)")
+            clock.advance(by: 60)
+            let code = try await Self.createRoom(client, "films", participant: "ana")
+            _ = try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("ben"))", "{}")
+            let ben = try await client.postJSON(
+                "/api/v1/decks/films/swipes",
+                Self.roomSwipe(card: cards[1], direction: "right", participant: "ben", room: code))
+            #expect(ben.status == .created, "\(ben.text)")
+            var state = try await client.get("/api/v1/rooms/\(code)?participant=\(pid("ana"))").json()
+            #expect(state["matches"].array.isEmpty, "Ana's like from before the room does not count in it")
+            #expect(state["members"].array.map { $0["decided"].int } == [0, 1])
+            // The room deals Brazil to Ana again; her like in the room replaces the one before.
+            let deal = try await client.get("/api/v1/decks/films/cards?room=\(code)&participant=\(pid("ana"))")
+            #expect(Set(try deal.json()["cards"].array.compactMap { $0["id"].int.map(Int64.init) }) == Set(cards))
+            let ana = try await client.postJSON(
+                "/api/v1/decks/films/swipes",
+                Self.roomSwipe(card: cards[1], direction: "right", participant: "ana", room: code))
+            #expect(ana.status == .created, "\(ana.text)")
+            state = try await client.get("/api/v1/rooms/\(code)?participant=\(pid("ana"))").json()
+            #expect(state["matches"].array.map { $0["card"]["title"].string } == ["Brazil"])
+            // The deck has Ana's decision once: her drag before was undone, her like in the room is live.
+            let results = try await client.get("/api/v1/decks/films/results", headers: admin).json()
+            let brazil = results["cards"].array.first { $0["title"].string == "Brazil" }
+            #expect(brazil?["all"].int == 2, "\(results)")
+        }
+    }
+
     @Test(
         "swipes name their room: members only, on the room's deck; a match shows who liked it, never anyone's other decisions; undo revokes"
     )
@@ -362,21 +396,23 @@ struct RoomApiTests {
         }
     }
 
+    // How soon is the benchmark's (scripts/bench_rooms.py) and the browser test's (2 s, three
+    // engines); these hold what a loaded machine running the whole suite cannot slow down.
     @Test(
-        "the events stream: state first, then each member sees the match within 3 s of the second like (in the whole suite's load; the browser test holds 2 s)",
+        "the events stream: state first, then the match, its card and who liked it, at each member",
         .timeLimit(.minutes(3)))
     func eventsStream() async throws {
         try await withApp({ $0.liveInterval = .milliseconds(250) }, testing: .live) { client, _ in
-            try await Self.expectMatchOnStreams(client, within: 3)
+            try await Self.expectMatchOnStreams(client, within: 15)
         }
     }
 
     @Test(
-        "a match is pushed to the members' open streams at once, not at the next look (liveInterval 5 s: within 2.5 s)",
+        "a match is pushed to the members' open streams, not read at the room's next look (liveInterval 60 s)",
         .timeLimit(.minutes(3)))
     func eventsPushed() async throws {
-        try await withApp({ $0.liveInterval = .seconds(5) }, testing: .live) { client, _ in
-            try await Self.expectMatchOnStreams(client, within: 2.5)
+        try await withApp({ $0.liveInterval = .seconds(60) }, testing: .live) { client, _ in
+            try await Self.expectMatchOnStreams(client, within: 15)
         }
     }
 
@@ -416,7 +452,7 @@ struct RoomApiTests {
             var delays: [Double] = [.infinity, .infinity]
             var texts = ["", ""]
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while delays.contains(.infinity), Date().timeIntervalSince(sent) < 5 {
+            while delays.contains(.infinity), Date().timeIntervalSince(sent) < limit + 1 {
                 for (i, s) in streams.enumerated()
                 where delays[i] == .infinity && s.hasAnswered(waitingMilliseconds: 10) {
                     let count = buffer.withUnsafeMutableBytes { recv(s.descriptor, $0.baseAddress, $0.count, 0) }

@@ -34,18 +34,27 @@ function section(kind = 'all') {
     createError: element({ hidden: true }), joinError: element({ hidden: true }), code: element(),
     name: element({ value: '  Ana ' }), count: element({ value: '2' }), percent: element({ value: '60' }),
     rule: element({ value: kind }), roomCode: element(), link: element(), qr: element(), go: element(),
-    likedFirst: element({ checked: false }), endOnFirstMatch: element({ checked: false }),
+    likedFirst: element({ checked: false }), endOnFirstMatch: element({ checked: false }), madeRule: element(),
+    atLeastRule: element({ checked: false }), shareRule: element({ checked: false }),
+    startPanel: element({ open: false, scrollIntoView() {
+      this.scrolled = true;
+    } }),
+    joinPanel: element({ open: false, scrollIntoView() {
+      this.scrolled = true;
+    } }),
     share: element(), made: null, create: null, join: null,
   };
   parts.made = element({ hidden: true, querySelector: (s) => ({ '.room-code': parts.roomCode, '.room-link': parts.link,
-    '.room-qr': parts.qr, '.room-go': parts.go, '.room-share': parts.share })[s] });
+    '.room-qr': parts.qr, '.room-go': parts.go, '.room-share': parts.share, '.room-made-rule': parts.madeRule })[s] });
   parts.create = element({ querySelector: (s) => ({ '.field-error': parts.createError, '[name=name]': parts.name,
     '[name=count]': parts.count, '[name=percent]': parts.percent, '[name=rule]:checked': parts.rule,
-    '[name=likedFirst]': parts.likedFirst, '[name=endOnFirstMatch]': parts.endOnFirstMatch })[s] });
+    '[name=likedFirst]': parts.likedFirst, '[name=endOnFirstMatch]': parts.endOnFirstMatch,
+    '[name=rule][value=atLeast]': parts.atLeastRule, '[name=rule][value=share]': parts.shareRule })[s] });
   parts.join = element({ querySelector: (s) => ({ '.field-error': parts.joinError,
     'input[name=code]': parts.code })[s] });
   parts.root = element({ dataset: { api: '/api/v1/decks/lunch' }, querySelector: (s) => ({ '.room-create': parts.create,
-    '.room-made': parts.made, '.room-join': parts.join })[s] });
+    '.room-made': parts.made, '.room-join': parts.join, '.together-start': parts.startPanel,
+    '.together-join': parts.joinPanel })[s] });
   return parts;
 }
 
@@ -77,6 +86,7 @@ test('a room started with the picked rule and name shows its code, link, QR code
   assert.deepEqual(JSON.parse(parts.requests[0].init.body),
     { rule: { kind: 'share', percent: 60 }, likedFirst: false, endOnFirstMatch: false, name: 'Ana' });
   assert.equal(page.roomCode.textContent, 'K7M2QX');
+  assert.equal(page.madeRule.textContent, 'at least 60 % like it', 'the made room repeats its rule');
   assert.equal(page.link.value, 'https://decks.example.org/r/K7M2QX');
   assert.equal(page.qr.src, '/r/K7M2QX/qr.svg');
   assert.equal(page.go.href, '/r/K7M2QX');
@@ -96,6 +106,29 @@ test('the ticked options are sent with the rule', async () => {
   await page.create.fire('submit');
   assert.deepEqual(JSON.parse(parts.requests[0].init.body),
     { rule: { kind: 'all' }, likedFirst: true, endOnFirstMatch: true, name: 'Ana' });
+});
+
+test('typing a number picks its rule; an opened panel scrolls into view with its field focused', () => {
+  const page = section();
+  createTogether(page.root, browser([]));
+  page.count.fire('focus');
+  assert.equal(page.atLeastRule.checked, true);
+  page.percent.fire('input');
+  assert.equal(page.shareRule.checked, true);
+  page.joinPanel.open = true;
+  page.joinPanel.fire('toggle');
+  assert.equal(page.joinPanel.scrolled, true);
+  assert.equal(page.code.focused, true);
+  page.startPanel.fire('toggle');
+  assert.equal(page.startPanel.scrolled, undefined, 'a closing panel does not move the page');
+});
+
+test('arriving at #decide-together (a finished room\'s "Start a new room") opens the start form', () => {
+  const page = section();
+  const parts = browser([]);
+  parts.location.hash = '#decide-together';
+  createTogether(page.root, parts);
+  assert.equal(page.startPanel.open, true);
 });
 
 test('without a share sheet the button copies the link', async () => {

@@ -63,7 +63,12 @@ function page() {
     '.closest-list': parts.closestList, '.second-round': parts.secondRound, '.room-expired': parts.expired,
     '.matches-drawer': parts.drawer, '.finished-words': parts.words, '.room-new': parts.newRoom })[s];
   parts.stackWrap = element();
-  globalThis.document.querySelector = (s) => (s === '.deck-page .stack-wrap' ? parts.stackWrap : null);
+  parts.controls = element();
+  globalThis.document.querySelector = (s) => ({ '.deck-page .stack-wrap': parts.stackWrap,
+    '.deck-page .controls': parts.controls })[s] ?? null;
+  parts.keys = { addEventListener: (type, listener, capture) => {
+    parts.onKey = capture && type === 'keydown' ? listener : parts.onKey;
+  } };
   return parts;
 }
 
@@ -101,6 +106,7 @@ function open(parts, reduceMotion = true) {
     reload: () => {
       parts.reloaded = true;
     },
+    keys: parts.keys,
   });
 }
 
@@ -175,4 +181,30 @@ test('finished with nobody liking any card says so and offers a new room', () =>
   assert.equal(parts.words.textContent, 'Nobody liked any card this time.');
   assert.equal(parts.newRoom.hidden, false);
   assert.equal(parts.secondRound.hidden, true);
+});
+
+/** A key press as the window's capture listener gets it: whether it went on to the deck. */
+function press(parts, key) {
+  let stopped = false;
+  parts.onKey({ key, stopPropagation: () => {
+    stopped = true;
+  } });
+  return !stopped;
+}
+
+test('over "It\'s a match!" no key swipes the card behind; Escape closes it; a finished room takes no key', () => {
+  const parts = page();
+  open(parts);
+  assert.equal(press(parts, 'ArrowLeft'), true, 'an open room without the overlay: the deck has its keys');
+  FakeEventSource.last.send('match', { match: { card: card(3), at: 5, likedBy: [1] } });
+  assert.equal(parts.overlay.hidden, false);
+  assert.equal(press(parts, 'ArrowLeft'), false);
+  assert.equal(press(parts, 'z'), false);
+  assert.equal(press(parts, 'Enter'), true, 'Enter still presses the focused "Keep swiping"');
+  assert.equal(press(parts, 'Escape'), false);
+  assert.equal(parts.overlay.hidden, true);
+  assert.equal(parts.controls.hidden, false);
+  FakeEventSource.last.send('finished', { closest: [] });
+  assert.equal(parts.controls.hidden, true, 'a finished room shows no buttons');
+  assert.equal(press(parts, 'z'), false, 'nor takes an undo key');
 });

@@ -95,13 +95,13 @@ public struct RoomService: Sendable {
         return room
     }
 
-    /// In a later round (`room.round > 1`) members decide the round's cards again, and only
-    /// decisions made since the round began count. So before a member's swipe on `card` in such a
-    /// round is stored, their live swipe on it from before the round is undone (kept, marked
-    /// undone, as every undo): the new swipe takes its place instead of being refused as
-    /// `already_swiped`. Nothing happens in round 1 or to a swipe made in this round.
+    /// A room counts only the decisions made since its round began (round 1 begins when the room
+    /// is made), so every room starts at nothing for every member, whatever they swiped on the
+    /// deck before (alone or in another room), and a later round decides its cards again. So
+    /// before a member's swipe on `card` in the room is stored, their live swipe on it from
+    /// before the round is undone (kept, marked undone, as every undo): the new swipe takes its
+    /// place instead of being refused as `already_swiped`. A swipe made in this round is left alone.
     public func makeRoomForRound(_ room: Room, card: Int64, participant: String, now: Double) async throws {
-        guard room.round > 1 else { return }
         // Live swipes only, at most one a card: a deck's cards are the most there can be.
         let live = try await store.history(deckId: room.deckId, participant: participant, limit: DeckInput.maxCards)
         guard let earlier = live.first(where: { $0.swipe.cardId == card && $0.swipe.createdAt < room.roundStartedAt })

@@ -303,7 +303,7 @@ extension PostgresStore {
             "SELECT cardId, at, likedBy FROM roomMatches WHERE roomId = \(room.id) AND revokedAt IS NULL",
             on: connection
         ) { c in (card: try c.next(Int64.self), at: try c.next(Double.self), likedBy: try c.next(String.self)) }
-        let since = room.round > 1 ? room.roundStartedAt : 0
+        let since = room.roundStartedAt
         let swipes = try await fetch(
             """
             SELECT s.participantId, s.cardId, s.direction FROM roomMembers m

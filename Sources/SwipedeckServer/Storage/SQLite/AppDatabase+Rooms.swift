@@ -281,7 +281,7 @@ extension AppDatabase {
                 CROSS JOIN swipes s ON s.participantId = m.participantId AND s.deckId = ? AND s.undoneAt IS NULL
                                    AND s.createdAt >= ?
                 WHERE m.roomId = ? AND m.leftAt IS NULL
-                """, arguments: [room.deckId, room.round > 1 ? room.roundStartedAt : 0, roomId])
+                """, arguments: [room.deckId, room.roundStartedAt, roomId])
         return RoomSnapshot(
             room: room, members: members, cards: cards,
             matches: Dictionary(
