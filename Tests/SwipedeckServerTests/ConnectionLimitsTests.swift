@@ -222,7 +222,7 @@ struct ConnectionLimitsTests {
                 two = nil  // closes the socket: the server notices at the next heartbeat
                 var afterClose = ""
                 for _ in 0..<20 {
-                    Thread.sleep(forTimeInterval: 0.25)
+                    RawHTTPConnection.pause(seconds: 0.25)
                     let again = try RawHTTPConnection(port: port)
                     _ = again.send(request)
                     afterClose = again.receive()

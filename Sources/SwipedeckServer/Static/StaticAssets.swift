@@ -58,6 +58,11 @@ struct StaticAssets: Sendable {
 
     private static let cache = Mutex<[String: StaticAssets]>([:])
 
+    /// Every path with its hashed URL: equal for two tables that serve the same files.
+    var fingerprint: String {
+        byPath.map { $0.key + "=" + $0.value.hashedPath }.sorted().joined(separator: "\u{0}")
+    }
+
     /// Whether `path` belongs to the static table's namespace (an asset or a 404 of one).
     static func isStaticPath(_ path: String) -> Bool {
         files.contains(path) || prefixes.contains { path.hasPrefix($0) }
