@@ -102,6 +102,31 @@ struct LockstepClusterTests {
         #expect(abs(LockstepClusters.atMostMismatches([0.9, 0.8], 0) - 0.72) < 1e-12)
     }
 
+    @Test("over HTTP: 20 people behind one network who each liked the same single card of six are all counted")
+    func oneCardIsNoCrowdEvidence() async throws {
+        let clock = TestClock()
+        try await withApp(
+            {
+                $0.port = 0
+                $0.participantRateLimit = 0
+                $0.ipRateLimit = 0
+            }, clock: clock.read, testing: .live
+        ) { client, _ in
+            let ids = try await client.makeDeck("one", titles: (0..<6).map { "c\($0)" }, allowButtons: true)
+            for p in 0..<20 {
+                clock.advance(by: 2)
+                #expect(
+                    try await client.swipe(
+                        "one", card: ids[0], direction: "right", input: "button", trace: nil, participant: "v\(p)"
+                    ).status == .created)
+            }
+            clock.advance(by: 10)
+            let results = try await client.get("/api/v1/decks/one/results", headers: admin).json()
+            #expect(results["excludedParticipants"].int == 0)
+            #expect(results["swipes"].int == 20)
+        }
+    }
+
     @Test("over HTTP: a lockstep crowd is excluded before results are read and shown as a cluster; Include all sticks")
     func endToEnd() async throws {
         let clock = TestClock()

@@ -34,7 +34,9 @@ public final class ClusterGuard: Sendable {
         if !due { return [] }
         let members = try await store.lockstepMembers(deckId: deckId, minCrowd: LockstepClusters.minSize)
         if members.isEmpty { return [] }
-        let cardCount = Set(members.flatMap(\.decisions.keys)).count
+        // The deck's active cards, not the cards these members happened to decide: agreeing on the
+        // one card a crowd decided is no crowd of fakes.
+        let cardCount = try await store.cardIds(deckId: deckId).active.count
         let clusters = LockstepClusters.detect(members, cardCount: cardCount)
         if clusters.isEmpty { return [] }
         let states = try await store.exclusionStates(deckId: deckId)
