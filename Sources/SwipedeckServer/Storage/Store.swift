@@ -183,6 +183,8 @@ public protocol DecisionStore: Sendable {
     func recordOnce(deckId: Int64, kind: DeckEventKind, key: String, detail: String, now: Double) async throws -> Bool
     /// The keys of the deck's events recorded once.
     func onceKeys(deckId: Int64) async throws -> Set<String>
+    /// The deck's events recorded once, with their kinds and details (`DecisionLedger`'s input).
+    func decisionEvents(deckId: Int64) async throws -> [DecisionLedger.Event]
 }
 
 /// One-time access codes of a deck (files `+AccessCodes`).
