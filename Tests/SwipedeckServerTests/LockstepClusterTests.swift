@@ -113,7 +113,7 @@ struct LockstepClusterTests {
         let attack = sim.pacedIdentical("b", 40, network: Self.network, cards: Self.cards)
         let clusters = LockstepClusters.detect(attack, activeCards: 10)
         #expect(attack.countedShare(clusters) <= 0.05)
-        #expect(clusters.first?.evidence == [.oneGenerator])
+        #expect(clusters.first?.evidence == [.oneGenerator, .unanimous])
         #expect(
             clusters.first?.reason
                 == "40 people joined from one network (203.0.113.0/24) within 10 seconds and decided 10 cards the same way, and none of them has a pace or a gesture of their own, as identities made by one program"

@@ -20,7 +20,7 @@ import Foundation
 ///    decisions (or every active card on a smaller deck), the most common decision vector is the
 ///    *mode*, and the members who differ from it on at most one card in ten are *near* it; at least
 ///    `minSize` near members over at least that many cards make a *group*. A group alone is nothing.
-///    - **One generator** (excludes): the group has no personal style. A person keeps their own
+///    - **One generator**: the group has no personal style. A person keeps their own
 ///      pace and their own hand — how long they drag, how fast they throw, how long they look —
 ///      so, measured as an intraclass correlation over the members' decisions (log scale), part
 ///      of every such quantity belongs to the person. Identities made by one program draw every
@@ -28,13 +28,22 @@ import Foundation
 ///      gesture measure (drag duration or release speed) is available and the intraclass
 ///      correlations of the available measures (those two, the gap between decisions, the page's
 ///      decision time) average under `styleFloor`.
+///    - **Unanimous**: every vote the crowd cast on the group's cards has the group's direction
+///      (a new deck with nobody else on it, say).
 ///    - **Agreement beyond the crowd's rates** (flags only): each card's chance of the mode's
 ///      direction is the crowd's own share (every member given, the group included, smoothed by
 ///      half a vote each way), so agreeing on a card 95 % of the crowd likes is no evidence and
 ///      agreeing on every split card is; the chance `q` of an honest member being near the mode
-///      is the Poisson-binomial tail over the mode's cards, and the group is flagged when the
-///      binomial chance of so many near members among the `n` compared is below `significance`.
+///      is the Poisson-binomial tail over the mode's cards, and the group agrees beyond the
+///      crowd's rates when the binomial chance of so many near members among the `n` compared —
+///      or of so many exact ones, at the product of the chances — is below `significance`.
 ///      Two honest camps of a polarised crowd are flagged so, and never excluded.
+///
+///    A group is excluded when it is one generator and either agrees beyond the crowd's rates or
+///    is unanimous: identities without a style of their own pushing cards against the crowd, or
+///    alone. One generator whose agreement is no more than the crowd's (a simulation of people
+///    drawing every swipe from one distribution, deciding as diversely as the crowd), or agreement
+///    alone, only flags.
 ///
 /// Bursts are judged on their own; a member is in at most one result (pace first, then clockwork,
 /// then groups). Results are ordered by size, largest first.
@@ -76,10 +85,13 @@ public enum LockstepClusters {
         case machinePace = "machine_pace"
         /// Every member decided at a fixed rhythm (excludes).
         case clockwork
-        /// Near-identical decisions by identities without a pace or gesture of their own (excludes).
+        /// Near-identical decisions by identities without a pace or gesture of their own (excludes
+        /// with `agreement` or `unanimous`).
         case oneGenerator = "one_generator"
-        /// Near-identical decisions beyond what the crowd's own per-card rates give (flags only).
+        /// Near-identical decisions beyond what the crowd's own per-card rates give.
         case agreement
+        /// The whole crowd decided the group's cards the group's way.
+        case unanimous
     }
 
     /// One live decision as the rule sees it.
@@ -94,6 +106,11 @@ public enum LockstepClusters {
         public var durationMs: Double?
         /// The drag's release speed, px/ms; nil without a trace.
         public var speed: Double?
+
+        /// Whether a vote decided `card` as `direction`.
+        static func decided(_ card: Int64, _ direction: String?) -> (Vote) -> Bool {
+            { $0.card == card && $0.direction == direction }
+        }
 
         /// The release speed of a stored velocity, px/ms; nil without one.
         public static func speed(_ x: Double?, _ y: Double?) -> Double? {
@@ -170,7 +187,11 @@ public enum LockstepClusters {
 
         /// Whether the evidence is strong: the members are left out of the results. Otherwise the
         /// group is only shown to the owner.
-        public var excludes: Bool { evidence.contains { $0 != .agreement } }
+        public var excludes: Bool {
+            evidence.contains(.machinePace) || evidence.contains(.clockwork)
+                || (evidence.contains(.oneGenerator)
+                    && (evidence.contains(.agreement) || evidence.contains(.unanimous)))
+        }
 
         /// The owner-facing reason, in words, e.g. "12 people joined from one network
         /// (203.0.113.0/24) within 40 seconds and each sent their decisions faster than anyone
@@ -190,9 +211,12 @@ public enum LockstepClusters {
                     "\(who) each decided at a clockwork pace (every \(Self.seconds(typicalGap)), varying by under 5 %)"
             }
             let same = "decided \(mode.count) cards the same way"
+            let generator = "none of them has a pace or a gesture of their own"
+            if excludes {
+                return "\(who) \(same), and \(generator), as identities made by one program"
+            }
             if evidence.contains(.oneGenerator) {
-                return
-                    "\(who) \(same), and none of them has a pace or a gesture of their own, as identities made by one program"
+                return "\(who) \(same) no more alike than the crowd, and \(generator); this alone excludes nobody"
             }
             return
                 "\(who) \(same) where the crowd was split (by chance, \(chance) would); agreement alone excludes nobody"
@@ -256,11 +280,21 @@ public enum LockstepClusters {
             if isOneGenerator(group.near) { evidence.append(.oneGenerator) }
             let cards = group.mode.keys.sorted()
             let allowed = Int((Double(cards.count) * maxDifferenceShare).rounded(.down))
-            let q = atMostMismatches(cards.map { rates.chance(card: $0, direction: group.mode[$0] ?? "") }, allowed)
-            if binomialTail(n: group.compared, k: group.near.count, p: q) < significance {
+            let chances = cards.map { rates.chance(card: $0, direction: group.mode[$0] ?? "") }
+            let q = atMostMismatches(chances, allowed)
+            // Near members, and exact ones: identical votes are far less likely than near ones, so
+            // fakes that outnumber the crowd (and so set its rates) still stand out.
+            let exact = chances.reduce(1, *)
+            if binomialTail(n: group.compared, k: group.near.count, p: q) < significance
+                || binomialTail(n: group.compared, k: group.exact, p: exact) < significance
+            {
                 evidence.append(.agreement)
             }
-            if !evidence.isEmpty {
+            if cards.allSatisfy({ rates.isUnanimous(card: $0, direction: group.mode[$0] ?? "") }) {
+                evidence.append(.unanimous)
+            }
+            // Unanimity alone is a crowd agreeing, nothing to show.
+            if evidence.contains(.oneGenerator) || evidence.contains(.agreement) {
                 found(group.near, evidence, mode: group.mode, expected: Double(group.compared) * q)
             }
         }
@@ -288,6 +322,8 @@ public enum LockstepClusters {
         var compared: Int
         var mode: [Int64: String]
         var near: [Member]
+        /// Near members who decided every card of the mode its way.
+        var exact: Int
     }
 
     /// Most decision vectors tried as a group's centre in one burst. Default 20.
@@ -341,7 +377,8 @@ public enum LockstepClusters {
                 <= Int((Double(shared.count) * maxDifferenceShare).rounded(.down))
         }.map(\.0)
         guard near.count >= minSize else { return nil }
-        return NearGroup(compared: compared.count, mode: mode, near: near)
+        let exact = near.filter { m in cards.allSatisfy { m.votes.contains(where: Vote.decided($0, mode[$0])) } }.count
+        return NearGroup(compared: compared.count, mode: mode, near: near, exact: exact)
     }
 
     /// Rule 3's "one generator": a gesture measure is available and the available measures'
@@ -388,6 +425,11 @@ public enum LockstepClusters {
 
         init(_ members: [Member]) {
             for m in members { for v in m.votes { seen[v.card, default: [:]][v.direction, default: 0] += 1 } }
+        }
+
+        /// Whether every vote on `card` has `direction` (and there is one).
+        func isUnanimous(card: Int64, direction: String) -> Bool {
+            seen[card].map { $0.count == 1 && $0[direction] != nil } ?? false
         }
 
         /// The crowd's share of `direction` on `card`, smoothed by half a vote each way (even odds
