@@ -21,7 +21,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl
 
-.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing bench-rooms bench-connections fuzz clean
+.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing bench-crowd bench-rooms bench-connections fuzz clean
 
 run:
 	swift run swipedeck
@@ -109,6 +109,10 @@ bench-stuffing:
 	swift build -c release --product swipedeck
 	python3 scripts/bench_stuffing.py 60
 	STUFFING_PACED=1 python3 scripts/bench_stuffing.py 60
+
+bench-crowd:
+	swift build -c release --product swipedeck
+	python3 scripts/bench_crowd.py --duration 600
 
 # Match rooms: 1,000 rooms × 4 members swiping with every events stream open (match latency, swipes/s
 # beside no rooms; then again at a human pace, a swipe every 8 s each), 5,000 open streams (RSS),

@@ -300,6 +300,9 @@ struct PageController: Sendable {
         return try renderer.page("invite", ctx, status: status)
     }
 
+    /// Flagged participants per page of the owner's results page. Default 50.
+    static let flaggedPageSize = 50
+
     @Sendable func resultsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let deck: Deck
@@ -316,7 +319,12 @@ struct PageController: Sendable {
         ctx["kind"] = "results"
         // The owner's view: live updates, and the participants worth a look with Exclude/Include.
         if case .owner(_, let name, _?) = context.owner, context.owner?.manages(deck) == true {
-            let flagged = try await store.flaggedParticipants(deckId: deck.id)
+            // Every flagged person is on some page of the list: pages of `flaggedPageSize`.
+            let total = try await store.flaggedParticipantCount(deckId: deck.id)
+            let pages = max(1, (total + Self.flaggedPageSize - 1) / Self.flaggedPageSize)
+            let peoplePage = min(max(request.uri.queryParameters.get("people", as: Int.self) ?? 1, 1), pages)
+            let flagged = try await store.flaggedParticipants(
+                deckId: deck.id, limit: Self.flaggedPageSize, offset: (peoplePage - 1) * Self.flaggedPageSize)
             // The owner's name (a non-empty string: the template's owner sections and its owner navigation).
             ctx["owner"] = name
             ctx["csrf"] = OwnerForms.csrfToken(context)
@@ -336,14 +344,35 @@ struct PageController: Sendable {
             }
             ctx["flagged"] = rows
             ctx["hasFlagged"] = !flagged.isEmpty
+            ctx["flaggedTotal"] = total
+            ctx["flaggedShowing"] =
+                "\((peoplePage - 1) * Self.flaggedPageSize + 1)–\((peoplePage - 1) * Self.flaggedPageSize + flagged.count) of \(total)"
+            ctx["flaggedPaged"] = pages > 1
+            ctx["flaggedPrev"] = peoplePage > 1 ? "?people=\(peoplePage - 1)#flagged" : ""
+            ctx["flaggedNext"] = peoplePage < pages ? "?people=\(peoplePage + 1)#flagged" : ""
+            ctx["hasFlaggedPrev"] = peoplePage > 1
+            ctx["hasFlaggedNext"] = peoplePage < pages
             let states = try await store.exclusionStates(deckId: deck.id)
             ctx["clusters"] = found.map { c -> [String: Any] in
                 [
                     "size": c.members.count, "network": c.network, "from": String(c.joinedFrom), "reason": c.reason,
-                    "excludedCount": c.members.filter(states.excluded.contains).count,
+                    "excludedCount": c.members.filter(states.excluded.contains).count, "excludes": c.excludes,
                 ]
             }
             ctx["hasClusters"] = !found.isEmpty
+            let people = PeopleSummary(
+                counted: report.participants, counts: try await store.trustCounts(deckId: deck.id), clusters: found,
+                excludedNow: states.excluded)
+            ctx["peopleCounted"] = people.counted
+            ctx["peopleFlagged"] = people.flagged
+            ctx["peopleExcluded"] = people.excluded
+            ctx["peopleGroups"] = people.groups.map { g -> [String: Any] in
+                [
+                    "status": g.status.rawValue, "reason": g.reason, "people": g.people,
+                    "excluded": g.status == .excluded,
+                ]
+            }
+            ctx["hasPeopleGroups"] = !people.groups.isEmpty
             let quality = try await QualityReport.read(
                 deck, store: store, names: ParticipantNames(signer: swipes.signer, store: store))
             ctx.merge(QualityView.context(quality)) { _, new in new }

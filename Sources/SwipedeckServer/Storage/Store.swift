@@ -165,8 +165,14 @@ public protocol TrustStore: Sendable {
     /// The deck's participants with an exclusion in force, and those whose exclusion the owner
     /// lifted at least once (never excluded again automatically).
     func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>)
-    /// Participants with suspect swipes or an exclusion in force, most suspect first.
-    func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant]
+    /// Participants with suspect swipes or an exclusion in force, most suspect first: `limit`
+    /// of them after the first `offset` (the results page's pages).
+    func flaggedParticipants(deckId: Int64, limit: Int, offset: Int) async throws -> [FlaggedParticipant]
+    /// How many participants `flaggedParticipants` lists in all.
+    func flaggedParticipantCount(deckId: Int64) async throws -> Int
+    /// Exclusions in force by reason, and the people not excluded with live suspect swipes, by
+    /// suspect reason (`PeopleSummary`).
+    func trustCounts(deckId: Int64) async throws -> PeopleSummary.Counts
 }
 
 /// Deck events recorded once however many servers notice them: cards and decks decided under
@@ -177,6 +183,8 @@ public protocol DecisionStore: Sendable {
     func recordOnce(deckId: Int64, kind: DeckEventKind, key: String, detail: String, now: Double) async throws -> Bool
     /// The keys of the deck's events recorded once.
     func onceKeys(deckId: Int64) async throws -> Set<String>
+    /// The deck's events recorded once, with their kinds and details (`DecisionLedger`'s input).
+    func decisionEvents(deckId: Int64) async throws -> [DecisionLedger.Event]
 }
 
 /// One-time access codes of a deck (files `+AccessCodes`).
@@ -217,6 +225,10 @@ extension SwipeStore {
 
 extension TrustStore {
     public func flaggedParticipants(deckId: Int64) async throws -> [FlaggedParticipant] {
-        try await flaggedParticipants(deckId: deckId, limit: 50)
+        try await flaggedParticipants(deckId: deckId, limit: 50, offset: 0)
+    }
+
+    public func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant] {
+        try await flaggedParticipants(deckId: deckId, limit: limit, offset: 0)
     }
 }
