@@ -64,10 +64,10 @@ struct JoinPuzzleTests {
 
     @Test("a solution pays for a join while the work asked is at most 4× its own")
     func tolerance() {
-        #expect(JoinDifficulty.accepts(solved: 20_000, required: 20_000))
-        #expect(JoinDifficulty.accepts(solved: 20_000, required: 80_000))
-        #expect(!JoinDifficulty.accepts(solved: 20_000, required: 80_001))
-        #expect(JoinDifficulty.accepts(solved: 80_000, required: 20_000))
+        #expect(JoinDifficulty.accepts(solved: 12_000, required: 12_000))
+        #expect(JoinDifficulty.accepts(solved: 12_000, required: 48_000))
+        #expect(!JoinDifficulty.accepts(solved: 12_000, required: 48_001))
+        #expect(JoinDifficulty.accepts(solved: 48_000, required: 12_000))
     }
 
     @Test("the hash is SHA-256 of the salt followed by the number in decimal, in lower-case hex")

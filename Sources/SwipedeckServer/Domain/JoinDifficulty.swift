@@ -20,10 +20,11 @@ import Foundation
 ///
 /// Pure: the pressures and the time are passed in.
 public enum JoinDifficulty {
-    /// The work of a puzzle below the allowance: 20,000. Chromium on a phone profile (4× CPU
-    /// throttle) hashes about 13,000 SHA-256 a second through WebCrypto, so a solve takes 0.8 s
-    /// on average and 1.5 s at most; a desktop about a quarter of that.
-    public static let baseMaxNumber = 20_000
+    /// The work of a puzzle below the allowance: 12,000. Chromium on a phone profile (4× CPU
+    /// throttle) hashes about 13,000 SHA-256 a second through WebCrypto, so a solve takes 0.5 s
+    /// on average and under a second at most, with room for a busy page; a desktop about a
+    /// quarter of that.
+    public static let baseMaxNumber = 12_000
     /// The pressure a deck (and a network) takes before the work rises, when its owner said
     /// nothing: 600 identities (a hall of 500, with reloads and late comers).
     public static let defaultAllowance = 600
@@ -44,8 +45,8 @@ public enum JoinDifficulty {
     public static func maxNumber(deckPressure: Double, networkPressure: Double, allowance: Int) -> Int {
         let allowed = Double(max(0, allowance))
         let doublings = (max(0, deckPressure - allowed) + max(0, networkPressure - allowed)) / doublingStep
-        // 2^40 / 20,000 is about 2^25.7: beyond that the cap holds.
-        guard doublings < 26 else { return maxMaxNumber }
+        // 2^40 / 12,000 is about 2^26.4: beyond that the cap holds.
+        guard doublings < 27 else { return maxMaxNumber }
         return min(maxMaxNumber, Int((Double(baseMaxNumber) * pow(2, doublings)).rounded(.up)))
     }
 
