@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from deckkit import DESKTOP, TOP, poll, swipes
-from enginekit import card_centre_of, open_deck, wait_queue_empty, wait_thrown, wait_top_is
+from enginekit import card_centre_of, open_deck, wait_queue_empty, wait_settled, wait_thrown, wait_top_is
 from engines import drag_points
 
 
@@ -73,7 +73,8 @@ def test_the_join_puzzle_is_solved_outside_a_secure_context(make_server, engine)
         # Chromium and Firefox hide crypto.subtle here (the page then hashes with puzzle.js's own SHA-256).
         assert page.evaluate("() => isSecureContext") is False
         assert page.count("#join-puzzle") == 1, f"{engine.name}: no puzzle on the page"
-        time.sleep(0.4)  # reading the card
+        wait_settled(page)  # the entrance is over, and the card read
+        time.sleep(0.4)
         page.press("ArrowRight")
         wait_thrown(page, first)
         rows = poll(lambda: swipes(server), timeout=20, what="the swipe stored after the join")

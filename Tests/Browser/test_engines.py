@@ -258,7 +258,8 @@ def test_past_the_free_budget_the_page_solves_the_join_puzzle_and_swipes(make_se
     first = open_deck(page, server)
     assert page.count("#join-puzzle") == 1, f"{page.engine}: no puzzle on the page"
     assert page.evaluate("() => isSecureContext && typeof crypto.subtle.digest") == "function"
-    time.sleep(0.4)  # reading the card
+    wait_settled(page)  # the entrance is over (a button pressed during it is ignored), and the card read
+    time.sleep(0.4)
     page.click(".ctl-like")
     wait_thrown(page, first)
     (row,) = wait_swipes(server, 1, timeout=20)
