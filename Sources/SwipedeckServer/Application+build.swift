@@ -65,8 +65,14 @@ public func buildApplication(
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
     // worth at once; one budget for every server on the database.
     let joins = JoinBudget(
-        buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
-    let admissions = Admissions(store: store, signer: signer, joins: joins)
+        buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60),
+        pool: store.sharedBuckets(
+            ratePerSecond: config.mintRateLimit * JoinBudget.poolRateFactor,
+            burst: config.mintRateLimit * 60 * JoinBudget.poolBurstFactor))
+    // Past the free budget a join costs a puzzle, at the work the deck's and the network's pressure ask.
+    let puzzles = JoinPuzzles(
+        secret: secret, levels: store.sharedLevels(drainPerSecond: JoinDifficulty.drainPerSecond), store: store)
+    let admissions = Admissions(store: store, signer: signer, joins: joins, puzzles: puzzles)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     // Webhooks: the swipes each commit stored, for `swipe.created`; the dispatcher sending the

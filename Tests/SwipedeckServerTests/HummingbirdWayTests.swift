@@ -181,6 +181,7 @@ struct HummingbirdWayTests {
         (.post, "/owner/decks/sample/import"), (.post, "/owner/decks/sample/import/confirm"),
         (.get, "/owner/decks/sample/share"), (.get, "/owner/decks/sample/invite.svg"),
         (.get, "/owner/decks/sample/codes"), (.post, "/owner/decks/sample/codes"),
+        (.post, "/owner/decks/sample/expected"),
         (.get, "/owner/decks/sample/webhooks"), (.post, "/owner/decks/sample/webhooks"),
         (.post, "/owner/decks/sample/webhooks/1/disable"),
     ]

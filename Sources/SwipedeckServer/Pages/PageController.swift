@@ -70,7 +70,7 @@ struct PageController: Sendable {
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(dealt.retired)|\(joinWait ?? -1)|"
             + "\(thisComputer ?? "")|"
             + cards.map { String($0.id) }.joined(separator: ",")
-        var response = try renderer.cachedPage("deck", key: key) {
+        let pageContext: () -> [String: Any] = {
             var ctx = stackContext(
                 deck, cards: cards, remaining: remaining, cardCount: cardCount, participant: participant,
                 showResults: showResults, joinWait: joinWait, retired: dealt.retired)
@@ -81,6 +81,17 @@ struct PageController: Sendable {
             ctx["roomsOrRoom"] = deck.rooms
             ctx["thisComputer"] = thisComputer
             return ctx
+        }
+        var response: Response
+        if joinWait != nil, deck.isOpen {
+            // Past the free budget, with scripts the device pays a puzzle instead of the wait: each
+            // page carries its own, so this one is rendered for this request.
+            let puzzle = try await admissions.puzzles.issue(deck: deck, address: context.remoteAddress, now: clock())
+            var ctx = pageContext()
+            ctx["puzzleJSON"] = PageRenderer.scriptSafeJSON(puzzle)
+            response = try renderer.page("deck", ctx)
+        } else {
+            response = try renderer.cachedPage("deck", key: key, pageContext)
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
         return response
@@ -251,7 +262,7 @@ struct PageController: Sendable {
         let token: String
         do {
             token = try await admissions.join(deck, proof, address: context.remoteAddress, now: clock()).token
-        } catch ApiError.rateLimited(let wait) {
+        } catch ApiError.joinBudgetSpent(let wait) {
             var r = try invitation(
                 deck, error: "Many people joined from your network just now. Try again in \(wait) s.",
                 status: .tooManyRequests)
@@ -280,7 +291,7 @@ struct PageController: Sendable {
         let joined: (token: String, credential: ParticipantCredential)
         do {
             joined = try await admissions.join(deck, Admissions.Proof(), address: context.remoteAddress, now: clock())
-        } catch ApiError.rateLimited {
+        } catch ApiError.joinBudgetSpent {
             return nil
         }
         var admitted = context

@@ -6,7 +6,7 @@ import SwipePhysics
 ///
 /// The interface is composed of role protocols — `DeckStore`, `DeckEditStore`, `OwnerStore`,
 /// `SwipeStore`, `ResultStore`, `TrustStore`, `AccessCodeStore`, `ImageRecordStore`, `DecisionStore`, `RoomStore`,
-/// `WebhookStore` — each
+/// `WebhookStore`, `JoinPuzzleStore` — each
 /// implemented on both engines in a file of the same name (`AppDatabase+Decks.swift` ↔
 /// `PostgresStore+Decks.swift`, …), so a part of the app can ask for the role it uses. The
 /// storage throws `StoreError` for what a caller may do wrong; the HTTP layer maps it.
@@ -25,7 +25,7 @@ import SwipePhysics
 ///   cards, archive, order); PostgreSQL marks it on every server within the notification's
 ///   delivery, so no server keeps deciding by a deck's old settings (`Catalog`).
 public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultStore, TrustStore, AccessCodeStore,
-    ImageRecordStore, DecisionStore, RoomStore, WebhookStore
+    ImageRecordStore, DecisionStore, RoomStore, WebhookStore, JoinPuzzleStore
 {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }
@@ -38,6 +38,9 @@ public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultS
     /// Token buckets every server on this store draws from: PostgreSQL keeps them in the
     /// database; an SQLite file is served by one process, which keeps them in memory.
     func sharedBuckets(ratePerSecond: Double, burst: Double) -> any TokenBuckets
+    /// Draining levels every server on this store raises and reads (the join puzzles' pressure):
+    /// PostgreSQL keeps them in the database, an SQLite file's one process in memory.
+    func sharedLevels(drainPerSecond: Double) -> any DrainingLevels
 }
 
 /// Decks and their cards as participants and the catalog read them (files `+Decks`).
