@@ -9,7 +9,8 @@
 # Both storage engines: `make test` starts one throwaway PostgreSQL cluster for the whole run
 # (scripts/pg-cluster.sh, in /tmp/swipedeck-pg.*, stopped and removed at the end even when a suite fails)
 # and exports its URL as SWIPEDECK_TEST_POSTGRES_URL. With it set, swift-test runs the Swift tests twice
-# (SQLite, then PostgreSQL through SWIPEDECK_TEST_DATABASE_URL, a fresh database per test) and the pytest
+# (SQLite, then PostgreSQL through SWIPEDECK_TEST_DATABASE_URL, a fresh database per test, without the
+# suites that touch no storage), each with the concurrency-pool watchdog (scripts/swift-test.sh), and the pytest
 # system suites (Tests/System) run once per engine; the browser suites stay on SQLite. `make swift-test`,
 # `make node-test` and `make py-test` on their own (without the variable) run SQLite only.
 # PG_FAST=1 makes the cluster skip fsync (faster, not crash-safe).

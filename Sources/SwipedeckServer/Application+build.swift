@@ -96,12 +96,12 @@ public func buildApplication(
             ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
         metrics: metrics, rooms: rooms)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
-    let assets = try StaticAssets.shared(
+    let assets = try await StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
         generated: Dictionary(
             uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }
         ))
-    let renderer = try PageRenderer(
+    let renderer = try await PageRenderer(
         templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
     let access = DeckAccess(catalog: catalog, store: store)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes, budget: BodyBudget(bytes: config.maxBodyMemory))

@@ -11,7 +11,9 @@ import Testing
 /// cards; identities that show what people do not produce (machine pace, clockwork rhythm, no
 /// pace or gesture of their own) are left out, and agreement beyond the crowd's own rates is only
 /// shown to the owner. Honest crowds and attacks are simulated side by side (`CrowdSimulation`).
-@Suite("Lockstep clusters")
+// Serialized: its simulated crowds run hundreds of human-shaped drags through the physics, seconds
+// of CPU each in a debug build; one at a time they hold at most one of the concurrency pool's threads.
+@Suite("Lockstep clusters", .serialized)
 struct LockstepClusterTests {
     static let network = "203.0.113.0/24"
     static let cards: [Int64] = Array(1...10)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Blocking work for the tests, kept off Swift's concurrency pool.
 ///
@@ -70,7 +71,7 @@ public struct ChildProcess: Sendable {
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { ended in continuation.resume(returning: ended.terminationStatus) }
             do {
-                try process.run()
+                try launching.withLock { _ in try process.run() }
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
@@ -81,6 +82,11 @@ public struct ChildProcess: Sendable {
         try inHandle.close()
         return Ending(status: status, output: try Data(contentsOf: outURL), errors: try Data(contentsOf: errURL))
     }
+
+    /// Held while a child is launched: Foundation's `Process.run` on Linux crashed in a memmove when
+    /// two tests launched children at the same instant (seen in the full run), so launches take turns;
+    /// the children then run, and are awaited, side by side.
+    public static let launching = Mutex<Void>(())
 
     /// The first `name` on `PATH`, or nil.
     public static func find(_ name: String) -> URL? {

@@ -34,6 +34,8 @@ public final class PoolWatchdog: Sendable {
     /// Thread dumps taken so far: at most `maxDumps`, each takes a second or two.
     private let dumps = Atomic<Int>(0)
     static let maxDumps = 3
+    /// Longest a thread dump may take (gdb reading a debug build's symbols takes a few seconds).
+    static let dumpSeconds = 30.0
 
     init(reportPath: String, stallThreshold: Double) {
         self.reportPath = reportPath
@@ -133,12 +135,22 @@ public final class PoolWatchdog: Sendable {
             // Best effort: a leftover dump in /tmp is harmless.
             try? FileManager.default.removeItem(at: dumpPath)
         }
+        // gdb stops the whole process while it reads the threads, this thread too, so what bounds it
+        // runs outside: a shell that gives gdb `dumpSeconds` (reading a debug build's symbols takes
+        // a few) and then continues the process whatever became of gdb. Symbols from this machine
+        // only: asked for debuginfod's servers, with no network, gdb would hang on every library.
+        let pid = String(getpid())
+        let script =
+            "timeout -s KILL \(Int(dumpSeconds)) \(gdb) -p \(pid) -batch -nx -iex 'set debuginfod enabled off'"
+            + " -ex 'thread apply all bt 40'; kill -CONT \(pid)"
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: gdb)
-        process.arguments = ["-p", String(getpid()), "-batch", "-nx", "-ex", "thread apply all bt 40"]
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["DEBUGINFOD_URLS": ""]) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = dumpFile
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
+        do { try ChildProcess.launching.withLock { _ in try process.run() } } catch { return nil }
         // This thread is the watchdog's own, never a pool thread: waiting here holds no pool work.
         process.waitUntilExit()
         try? dumpFile.close()  // the dump is read from its path below; a failed close loses nothing
