@@ -5,10 +5,14 @@
 # repeat them, the parity corpus's minute of CPU included).
 #
 # Each run has the pool watchdog on (Tests/TestSupport/PoolWatchdog.swift): a task that waited
-# longer than SWIPEDECK_POOL_STALL_SECONDS (default 5) to start on Swift's concurrency pool is a
-# stall, printed with what the pool's threads were running; any stall fails the run, even when
-# every test passed, because it is what starved the live-results tests (issue: `make test` fails on
-# a fresh machine).
+# over 5 s to start on Swift's concurrency pool is a stall, printed with what the pool's threads
+# were running; one of SWIPEDECK_POOL_STALL_SECONDS (default 10) fails the run, even when every
+# test passed, because that is what starved the live-results tests.
+#
+# At most SWIPEDECK_TEST_WIDTH tests (default 24) run at once (Swift Testing's
+# SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): started all at once, the suite's 475 tests opened
+# some 2,000 PostgreSQL connections and databases in the same seconds (connect timeouts), and
+# queued their first steps on two pool threads. 24 keeps both cores busy.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +24,8 @@ run() {
   local name=$1; shift
   local report; report=$(mktemp /tmp/swipedeck-pool.XXXXXX)
   local started=$SECONDS
-  SWIPEDECK_POOL_WATCHDOG=$report swift test --skip-build "$@"
+  SWIPEDECK_POOL_WATCHDOG=$report SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWIPEDECK_TEST_WIDTH:-24} \
+    swift test --skip-build "$@"
   local status=$?
   echo "swift-test: $name took $((SECONDS - started)) s"
   if [ -s "$report" ]; then

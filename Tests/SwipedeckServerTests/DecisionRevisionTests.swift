@@ -57,11 +57,18 @@ struct DecisionRevisionTests {
     }
 
     /// Waits until the deck has `n` decision records (checks after exclusions run after the answer).
-    static func waitFor(_ n: Int, _ env: TestEnv, _ slug: String) async throws -> [Record] {
-        var got = try await records(env, slug)
-        for _ in 0..<100 where got.count < n {
+    static func waitFor(
+        _ n: Int, _ env: TestEnv, _ slug: String, cardsOnly: Bool = false, seconds: Double = 10
+    ) async throws -> [Record] {
+        func read() async throws -> [Record] {
+            let all = try await records(env, slug)
+            return cardsOnly ? all.filter { $0.key.hasPrefix("card:") } : all
+        }
+        var got = try await read()
+        let deadline = Date().addingTimeInterval(seconds)
+        while got.count < n && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            got = try await records(env, slug)
+            got = try await read()
         }
         return got
     }
@@ -135,8 +142,20 @@ struct DecisionRevisionTests {
             let ids = try await client.makeDeck("turn", titles: ["a"])
             #expect(try await client.patchDeck("turn", #"{"stopRule":{"kind":"threshold"}}"#).status == .ok)
             for i in 0..<8 { try await DecideApiTests.pass(client, "turn", ids[0], by: "n\(i)") }
-            for i in 0..<30 { try await DecideApiTests.like(client, "turn", ids[0], by: "y\(i)") }
-            // Three revisions of the card and three of the deck (a check may still be running).
+            // A check follows every vote and may end after its answer: each step is awaited before
+            // the votes that would carry the card past it.
+            _ = try await Self.waitFor(1, env, "turn", cardsOnly: true)
+            var likes = 0
+            while likes < 30 {
+                try await DecideApiTests.like(client, "turn", ids[0], by: "y\(likes)")
+                likes += 1
+                if try await Self.waitFor(2, env, "turn", cardsOnly: true, seconds: 0.5).count >= 2 { break }
+            }
+            while likes < 30 {
+                try await DecideApiTests.like(client, "turn", ids[0], by: "y\(likes)")
+                likes += 1
+            }
+            // Three revisions of the card and three of the deck.
             let got = try await Self.waitFor(6, env, "turn")
             let cards = got.filter { $0.key.hasPrefix("card:") }
             #expect(cards.map { $0.detail["state"].string ?? "" } == ["no", "deciding", "yes"])

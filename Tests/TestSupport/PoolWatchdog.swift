@@ -11,22 +11,26 @@ import Synchronization
 /// Every `probeInterval` it makes a task ready and times how long the task takes to start. A pool
 /// whose threads are all held by a blocking call or a long loop starts nothing, and everything
 /// waiting on it — timers, streams, polls, other tests — waits too. A probe later than
-/// `stallThreshold` is a stall. Each is printed at once to standard error and appended to the
-/// report file, with the process's CPU use over the stall (threads that were *blocked* use little,
-/// threads that were *busy* use a core each) and, where gdb is installed, what the pool's threads
-/// were running at that moment — so a failure in CI says what held the pool.
+/// `stallThreshold` is a stall: printed at once to standard error, with what the pool's threads
+/// were running (gdb, where installed) and, when it ends, the process's CPU use over it (threads
+/// that were *blocked* use little, threads that were *busy* use a core each). A stall that reaches
+/// `failThreshold` is also written to the report file, which fails the run — so a failure in CI
+/// says what held the pool.
 ///
 /// It runs when `SWIPEDECK_POOL_WATCHDOG` names a report file (`make swift-test` sets it and fails
-/// when the file is not empty afterwards); `SWIPEDECK_POOL_STALL_SECONDS` sets the threshold.
+/// when the file is not empty afterwards); `SWIPEDECK_POOL_STALL_SECONDS` sets `failThreshold`.
 /// The tests' common helpers start it (`PoolWatchdog.startIfConfigured()`), so it is running
 /// within the first second of a run.
 public final class PoolWatchdog: Sendable {
     /// Time between two probes.
     public static let probeInterval = 0.1
-    /// A probe later than this is a stall. Default 5 s: a fifth of the 15 s the stream tests wait
-    /// for an event, and far above what a pool that is merely busy with the suite's own work
-    /// takes (under a second, measured with the whole suite on 2 cores).
-    public let stallThreshold: Double
+    /// A probe later than this is a stall, printed with the pool threads' stacks: 5 s. The
+    /// suite's first seconds, when every test starts at once on 2 cores, come near it (5–6 s
+    /// measured); a blocking call or a long loop goes far past (40–60 s before the fix).
+    public static let stallThreshold = 5.0
+    /// A stall this long fails the run. Default 10 s: two thirds of the 15 s the stream tests wait
+    /// for an event, twice what the busiest moment of a healthy run takes.
+    public let failThreshold: Double
     /// The stall report (appended to).
     public let reportPath: String
     private let worst = Mutex(0.0)
@@ -37,17 +41,17 @@ public final class PoolWatchdog: Sendable {
     /// Longest a thread dump may take (gdb reading a debug build's symbols takes a few seconds).
     static let dumpSeconds = 30.0
 
-    init(reportPath: String, stallThreshold: Double) {
+    init(reportPath: String, failThreshold: Double) {
         self.reportPath = reportPath
-        self.stallThreshold = stallThreshold
+        self.failThreshold = failThreshold
     }
 
     /// The watchdog of this run, started on first use; nil when the environment asks for none.
     public static let shared: PoolWatchdog? = {
         let environment = ProcessInfo.processInfo.environment
         guard let path = environment["SWIPEDECK_POOL_WATCHDOG"], !path.isEmpty else { return nil }
-        let threshold = environment["SWIPEDECK_POOL_STALL_SECONDS"].flatMap(Double.init) ?? 5
-        let watchdog = PoolWatchdog(reportPath: path, stallThreshold: threshold)
+        let threshold = environment["SWIPEDECK_POOL_STALL_SECONDS"].flatMap(Double.init) ?? 10
+        let watchdog = PoolWatchdog(reportPath: path, failThreshold: max(threshold, stallThreshold))
         let thread = Thread { watchdog.watch() }
         thread.name = "pool-watchdog"
         thread.start()
@@ -68,35 +72,45 @@ public final class PoolWatchdog: Sendable {
             let cpuBefore = Self.processCPUSeconds()
             let ran = Atomic<Bool>(false)
             Task.detached { ran.store(true, ordering: .releasing) }
-            var reported = false
+            // What was said of this stall so far: written to the report too once it fails the run.
+            var said: String?
+            var failed = false
             // gdb stops the whole process while it reads the threads: that time is no pool's.
             var frozen = 0.0
             while !ran.load(ordering: .acquiring) {
                 usleep(10_000)
-                let waited = Self.monotonic() - started
-                if !reported && waited > stallThreshold {
-                    reported = true
-                    stallBegan(waited: waited)
+                let waited = Self.monotonic() - started - frozen
+                if said == nil && waited > Self.stallThreshold {
+                    said = stallBegan(waited: waited)
                     frozen = Self.monotonic() - started - waited
+                }
+                if let text = said, !failed && waited > failThreshold {
+                    failed = true
+                    report(
+                        text
+                            + "\npool watchdog: this stall has lasted \(Self.seconds(waited)), over \(Self.seconds(failThreshold)): the run fails."
+                    )
                 }
             }
             let delay = Self.monotonic() - started - frozen
             worst.withLock { $0 = max($0, delay) }
-            if reported {
+            if said != nil {
                 let cpu = Self.processCPUSeconds() - cpuBefore
                 let dump = frozen > 0.5 ? " (not counting the \(Self.seconds(frozen)) gdb held the process)" : ""
                 let share = cpu / delay
                 let verdict =
                     share < 0.5 ? "its pool threads were blocked, not busy" : "busy, or blocked beside other work"
-                report(
+                let text =
                     "pool watchdog: the stall ended after \(Self.seconds(delay))\(dump); the process used "
-                        + "\(Int((100 * share).rounded())) % of one core meanwhile (\(verdict)).")
+                    + "\(Int((100 * share).rounded())) % of one core meanwhile (\(verdict))."
+                if failed { report(text) } else { warn(text) }
             }
             usleep(useconds_t(Self.probeInterval * 1_000_000))
         }
     }
 
-    private func stallBegan(waited: Double) {
+    /// Says on standard error that a stall began, with the pool threads' stacks; returns what it said.
+    private func stallBegan(waited: Double) -> String {
         let count = stalls.add(1, ordering: .relaxed).newValue
         var text =
             "pool watchdog: stall \(count): no task has started on Swift's concurrency pool for "
@@ -104,11 +118,17 @@ public final class PoolWatchdog: Sendable {
         if dumps.add(1, ordering: .relaxed).newValue <= Self.maxDumps, let dump = Self.poolThreads() {
             text += "\nWhat the pool's threads are running:\n" + dump
         }
-        report(text)
+        warn(text)
+        return text
     }
 
-    private func report(_ text: String) {
+    private func warn(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes `text` to the report file (which fails the run) and to standard error.
+    private func report(_ text: String) {
+        warn(text)
         guard let handle = FileHandle(forWritingAtPath: reportPath) ?? Self.create(reportPath) else { return }
         handle.seekToEndOfFile()
         handle.write(Data((text + "\n").utf8))
