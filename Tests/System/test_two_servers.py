@@ -43,7 +43,8 @@ class LiveWatcher(threading.Thread):
                 if not line:
                     return
                 if line.startswith(b"data: "):
-                    self.last = json.loads(line[6:])["allSwipes"]
+                    data = json.loads(line[6:])
+                    self.last = data["allSwipes"] + data["excludedSwipes"]
                     self.events += 1
         except (OSError, ValueError, AttributeError):
             return  # the test closed the connection
@@ -105,7 +106,9 @@ def test_two_servers_share_one_database(make_server, db_engine):
         assert status == 200, body
         results.append(body)
     assert results[0] == results[1]
-    assert results[0]["allSwipes"] == 288
+    # Counted or left out: ten scripted participants swiping from one address as fast as they are
+    # answered are "machine pace" to the lockstep rule, which leaves them out. Both servers hold all 288.
+    assert results[0]["allSwipes"] + results[0]["excludedSwipes"] == 288
 
     # The second server's live stream saw the swipes the first server took.
     deadline = time.time() + 10
