@@ -1,8 +1,8 @@
 // The join puzzle's solver (Sources/SwipedeckServer/Domain/JoinPuzzle.swift: an ALTCHA-style proof of
 // work): the number n in 0…maxNumber whose SHA-256 of salt + n (n in decimal) is the challenge. Every
-// number it uses comes from the server's puzzle. Pure: the digest is given — WebCrypto's in the page, node's
-// in Tests/js/puzzle.test.mjs — and where WebCrypto is missing (a page served over plain http from a LAN
-// address is no secure context, so it has no crypto.subtle) this module's own SHA-256 stands in.
+// number it uses comes from the server's puzzle. Pure: the digest is given — WebCrypto's in the page,
+// node's in Tests/js/puzzle.test.mjs — and where WebCrypto is missing (a page served over plain http
+// from a LAN address is no secure context, so it has no crypto.subtle) this module's own SHA-256 stands in.
 
 /** Digests started before the solver awaits them: WebCrypto answers each on another thread. */
 export const batchSize = 64;
