@@ -31,7 +31,8 @@ let participantSecret = "test-participant-secret-0123456789"
 /// secret). A credential that is already signed is returned as is.
 func pid(_ name: String) -> String {
     let signer = ParticipantSigner(secret: participantSecret)
-    if case .valid = signer.check(name, now: fixedTime) { return name }
+    // Signed by the test secret, whenever minted (a test clock may run ahead of `fixedTime`).
+    if signer.check(name, now: .greatestFiniteMagnitude) != .unknown { return name }
     return Participant.isValidId(name) ? signer.sign(body: name) : name
 }
 
