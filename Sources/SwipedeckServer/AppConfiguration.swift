@@ -87,7 +87,7 @@ public struct AppConfiguration: Sendable {
     public var dataDirectory: String?
     /// Largest accepted image upload, bytes. Default 8 MiB.
     public var maxImageBytes: Int = 8 * 1024 * 1024
-    /// Largest accepted image width × height, pixels. Default 50 million.
+    /// Largest accepted decoded image, width × height in pixels (`ImageSniffer.inspect`). Default 40 million.
     public var maxImagePixels: Int = ImageSniffer.defaultMaxPixels
 
     // Connection hygiene: see README § Limits.

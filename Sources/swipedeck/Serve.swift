@@ -69,6 +69,11 @@ struct Serve: AsyncParsableCommand {
         Int?
     @Option(
         help:
+            "Largest decoded image in pixels, width × height (env SWIPEDECK_MAX_IMAGE_PIXELS); default 40000000 (40 MP)."
+    )
+    var maxImagePixels: Int?
+    @Option(
+        help:
             "Most bcrypt password checks at once; sign-ins beyond them get 429 (env SWIPEDECK_PASSWORD_CHECKS); default 4."
     )
     var passwordChecks: Int?
@@ -211,6 +216,10 @@ struct Serve: AsyncParsableCommand {
         config.dataDirectory = dataDir ?? env.string("SWIPEDECK_DATA_DIR")
         if let b = try maxImageBytes ?? env.int("SWIPEDECK_MAX_IMAGE_BYTES", example: "8388608") {
             config.maxImageBytes = b
+        }
+        if let n = try maxImagePixels ?? env.int("SWIPEDECK_MAX_IMAGE_PIXELS", example: "40000000") {
+            guard n >= 1 else { throw ValidationError("--max-image-pixels must be at least 1.") }
+            config.maxImagePixels = n
         }
         if let n = try passwordChecks ?? env.int("SWIPEDECK_PASSWORD_CHECKS", example: "4") {
             guard n >= 1 else { throw ValidationError("--password-checks must be at least 1.") }
