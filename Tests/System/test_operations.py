@@ -2,6 +2,7 @@
 /metrics, secrets from files and strict environment values, JSON access lines, and SIGTERM
 under load. Suites using `make_server` run once per storage engine (see Tests/conftest.py).
 """
+import hashlib
 import http.client
 import json
 import os
@@ -76,12 +77,14 @@ def stored_keys(database, prefix):
 
 # MARK: - Item 5: backup and restore
 
+IMAGE_NAME = hashlib.sha256(b"\x89PNG image bytes").hexdigest() + ".png"
+
 def test_backup_while_swipes_are_written_then_restore(make_server, tmpdir_path, db_engine):
     data = tmpdir_path / "data"
     server = make_server(extra_args=[*NO_LIMITS, "--data-dir", str(data)])
     # An uploaded image, as the image store keeps it (its content's SHA-256 names it).
     (data / "images").mkdir(parents=True, exist_ok=True)
-    (data / "images" / "0123abcd.png").write_bytes(b"\x89PNG image bytes")
+    (data / "images" / IMAGE_NAME).write_bytes(b"\x89PNG image bytes")
     cards = card_ids(server)
     stop = threading.Event()
     writers = [Writer(server.port, f"bk{i}", cards, stop) for i in range(4)]
@@ -112,7 +115,7 @@ def test_backup_while_swipes_are_written_then_restore(make_server, tmpdir_path, 
     assert out.returncode == 0, out.stderr
     assert CHECKSUM.search(out.stdout).group(1) == backup_sum, out.stdout
     assert stored_keys(restored, "bk") == stored_keys(backup, "bk")
-    assert (tmpdir_path / "restored.sqlite-data" / "images" / "0123abcd.png").read_bytes() == b"\x89PNG image bytes"
+    assert (tmpdir_path / "restored.sqlite-data" / "images" / IMAGE_NAME).read_bytes() == b"\x89PNG image bytes"
 
     # A non-empty target is refused in a sentence, and left as it was.
     again = run_cli("restore", "--from", str(backup), "--to", str(restored))
@@ -122,6 +125,72 @@ def test_backup_while_swipes_are_written_then_restore(make_server, tmpdir_path, 
     # An existing file is not overwritten by a backup either.
     over = run_cli("backup", "--to", str(backup), *server.database_args(), "--data-dir", str(data))
     assert over.returncode != 0 and "already exists" in over.stderr, over.stderr
+
+
+def test_links_are_never_followed_by_the_image_server_backup_or_restore(make_server, tmpdir_path, db_engine):
+    """Issue 37, rows 35 and 36: a restored `images/x.png -> /etc/passwd` was served to anyone as
+    image/png, and `backup --to` wrote through a dangling link."""
+    data = tmpdir_path / "data"
+    images = data / "images"
+    images.mkdir(parents=True)
+    (images / IMAGE_NAME).write_bytes(b"\x89PNG image bytes")
+    secret = tmpdir_path / "secret.txt"
+    secret.write_text("root:x:0:0:not for anyone\n")
+    planted = hashlib.sha256(b"planted").hexdigest() + ".png"
+    (images / planted).symlink_to(secret)
+    dangling = hashlib.sha256(b"dangling").hexdigest() + ".gif"
+    (images / dangling).symlink_to(tmpdir_path / "nowhere" / "x.gif")
+    server = make_server(extra_args=["--data-dir", str(data)])
+
+    # The image server: the real image is served, a link of an image's name is not found.
+    def fetch(name, method="GET"):
+        req = urllib.request.Request(server.base + "/images/" + name, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+    assert fetch(IMAGE_NAME) == (200, b"\x89PNG image bytes")
+    for name in (planted, dangling):
+        status, body = fetch(name)
+        assert status == 404 and b"not for anyone" not in body, (name, status, body)
+        assert fetch(name, "HEAD")[0] == 404
+
+    # backup: copies the regular image, never the links.
+    backup = tmpdir_path / "backup.sqlite"
+    out = run_cli("backup", "--to", str(backup), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode == 0, out.stderr
+    assert "images: 1 files" in out.stdout and "skipped 2 entries" in out.stderr, (out.stdout, out.stderr)
+    copied = backup.parent / "backup.sqlite-data" / "images"
+    assert sorted(p.name for p in copied.iterdir()) == [IMAGE_NAME]
+
+    # restore of a backup someone planted links in: regular files only, no link recreated or followed.
+    (copied / planted).symlink_to(secret)
+    (copied / "notes.txt").write_text("not an image")
+    restored = tmpdir_path / "restored.sqlite"
+    out = run_cli("restore", "--from", str(backup), "--to", str(restored))
+    assert out.returncode == 0, out.stderr
+    target = tmpdir_path / "restored.sqlite-data" / "images"
+    assert sorted(p.name for p in target.iterdir()) == [IMAGE_NAME]
+    assert not any(p.is_symlink() for p in target.iterdir())
+    # A link waiting at the target is not written through either.
+    (target / planted).symlink_to(tmpdir_path / "written-through.png")
+    again = tmpdir_path / "again.sqlite"
+    out = run_cli("restore", "--from", str(backup), "--to", str(again), "--data-dir", str(tmpdir_path / "restored.sqlite-data"))
+    assert out.returncode == 0, out.stderr
+    assert not (tmpdir_path / "written-through.png").exists()
+
+    # backup --to a link (dangling, or to an existing file) or beside a linked data folder is refused.
+    link = tmpdir_path / "link.sqlite"
+    link.symlink_to(tmpdir_path / "elsewhere.sqlite")
+    out = run_cli("backup", "--to", str(link), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode != 0 and "symbolic link" in out.stderr, out.stderr
+    assert not (tmpdir_path / "elsewhere.sqlite").exists()
+    beside = tmpdir_path / "beside.sqlite"
+    (tmpdir_path / "beside.sqlite-data").symlink_to(tmpdir_path / "outside")
+    out = run_cli("backup", "--to", str(beside), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode != 0 and "is not a folder" in out.stderr, out.stderr
+    assert not beside.exists() and not (tmpdir_path / "outside").exists()
 
 
 # MARK: - Item 6: metrics through the CLI (MetricsSystem bootstrapped once)
