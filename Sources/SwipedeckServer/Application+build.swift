@@ -27,6 +27,9 @@ public func buildApplication(
             "engine": "\(store.engineDescription)",
         ])
 
+    // Before anything stores a secret: a database of an older version has its secrets sealed now.
+    let secretKey = try await SecretKeys.prepare(config, store: store, logger: logger)
+
     if config.seedSampleDeck, try await store.decks().isEmpty {
         let input = try SampleDeck.load(resourceRoot: config.resourceRoot)
         var (deck, cards) = try input.validated(now: clock())
@@ -59,14 +62,16 @@ public func buildApplication(
     }
     var secret = config.participantSecret ?? ""
     if config.participantSecret == nil {
-        secret = try await store.setting("participantSecret", orCreate: { Secret.token() }).value
+        // The database keeps a seed (or, from before, the secret sealed): useless without the key.
+        let stored = try await store.setting("participantSecret", orCreate: { Secret.token() }).value
+        secret = try secretKey.reveal(stored, for: .participantSigning)
     }
     let signer = ParticipantSigner(secret: secret)
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
     // worth at once; one budget for every server on the database.
     let joins = JoinBudget(
         buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
-    let admissions = Admissions(store: store, signer: signer, joins: joins)
+    let admissions = Admissions(store: store, signer: signer, joins: joins, secretKey: secretKey)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     // Webhooks: the swipes each commit stored, for `swipe.created`; the dispatcher sending the
@@ -75,7 +80,7 @@ public func buildApplication(
     let dispatcher = WebhookDispatcher(
         store: store, clock: clock, allowPrivate: config.webhookAllowPrivate,
         metrics: WebhookMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry)), relay: swipeNotices,
-        logger: logger)
+        secretKey: secretKey, logger: logger)
     let catalog = Catalog(store: store)
     let notices: any DeckNoticeSink = WebhookOutbox(store: store, clock: clock, dispatcher: dispatcher, logger: logger)
     swipeNotices.connect(notices)
@@ -132,7 +137,8 @@ public func buildApplication(
         clock: clock
     )
     .register(on: router)
-    AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
+    AccessController(store: store, access: access, decoding: decoding, secretKey: secretKey, clock: clock).register(
+        on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
     let decisions = DeckDecisions(store: store, catalog: catalog, notices: notices, logger: logger, clock: clock)
@@ -154,7 +160,7 @@ public func buildApplication(
     let webhookTargets = WebhookTargetCheck(resolver: SystemResolver(), allowPrivate: config.webhookAllowPrivate)
     WebhooksController(
         store: store, access: access, decoding: decoding, targets: webhookTargets, swipeNotices: swipeNotices,
-        clock: clock
+        secretKey: secretKey, clock: clock
     ).register(on: router)
     QualityController(store: store, access: access, names: names).register(on: router)
     RoomsController(
@@ -198,11 +204,11 @@ public func buildApplication(
     OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
     OwnerWebhooksController(
         store: store, access: access, renderer: renderer, targets: webhookTargets, swipeNotices: swipeNotices,
-        clock: clock
+        secretKey: secretKey, clock: clock
     ).register(on: ownerPages)
     let share = ShareController(
         store: store, catalog: catalog, access: access, clock: clock, renderer: renderer,
-        publicBaseURL: config.publicBaseURL, basePath: config.basePath
+        publicBaseURL: config.publicBaseURL, basePath: config.basePath, secretKey: secretKey
     )
     share.register(on: router, pages: ownerPages)
     RoomPageController(

@@ -44,6 +44,7 @@ struct Serve: AsyncParsableCommand {
             "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET or SWIPEDECK_PARTICIPANT_SECRET_FILE); generated and stored when unset."
     )
     var participantSecret: String?
+    @OptionGroup var key: SecretKeyOption
     @Option(
         help:
             "A reverse proxy (IP address or CIDR range) whose X-Forwarded-For, Forwarded, X-Forwarded-Proto and X-Forwarded-Host are believed; repeatable (env SWIPEDECK_TRUSTED_PROXIES, comma-separated)."
@@ -166,6 +167,7 @@ struct Serve: AsyncParsableCommand {
         if let r = try rateIp ?? env.double("SWIPEDECK_RATE_IP", example: "5000") { config.ipRateLimit = r }
         if let r = try rateMint ?? env.double("SWIPEDECK_RATE_MINT", example: "2") { config.mintRateLimit = r }
         config.participantSecret = try participantSecret ?? env.secret("SWIPEDECK_PARTICIPANT_SECRET")
+        try key.apply(to: &config, env: env)
         config.metricsToken = try metricsToken ?? env.secret("SWIPEDECK_METRICS_TOKEN")
         if let token = config.metricsToken, token.count < 16 {
             throw ValidationError(

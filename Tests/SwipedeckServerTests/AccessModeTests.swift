@@ -17,9 +17,11 @@ struct AccessModeTests {
         return [.cookie: String(set.prefix { $0 != ";" })]
     }
 
+    /// The deck's access secret: what the database stores (a seed), revealed with the app's key.
     static func secret(_ env: TestEnv, _ slug: String) async throws -> String {
-        try #require(
+        let stored = try #require(
             try await env.row("SELECT accessSecret FROM decks WHERE slug = ?", [slug])?.value(at: 0) as String?)
+        return try testSecretKey.reveal(stored, for: .deckAccess)
     }
 
     @Test(

@@ -26,6 +26,10 @@ let adminToken = "t0ken"
 /// The participant-signing secret every test app is configured with.
 let participantSecret = "test-participant-secret-0123456789"
 
+/// The secret key every test app is configured with (`SecretKey`): the database's secrets are
+/// seeds or sealed values, which tests reveal with it.
+let testSecretKey = SecretKey(hex: String(repeating: "5a", count: 32))!
+
 /// The participant credential a test names `name` (tests sign readable bodies with the test
 /// secret: device credentials without expiry; the server accepts only credentials signed with its
 /// secret). A credential that is already signed is returned as is.
@@ -153,6 +157,7 @@ func withApp(
     config.database = location
     config.adminToken = adminToken
     config.participantSecret = participantSecret
+    config.secretKey = testSecretKey
     config.passwordCost = 4
     config.seedSampleDeck = true
     configure(&config)

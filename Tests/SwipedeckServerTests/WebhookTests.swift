@@ -381,7 +381,7 @@ struct WebhookOutboxTests {
                 relay: SwipeNotices(
                     store: store, names: ParticipantNames(signer: CredentialTests.signer, store: store),
                     logger: Logger(label: "test")),
-                logger: Logger(label: "test"))
+                secretKey: testSecretKey, logger: Logger(label: "test"))
             let client = WebhookDispatcher.makeClient()
             // The target accepts and never answers: the attempt waits (up to its 10 s) until cancelled.
             let attempt = Task { await dispatcher.attempt(claimed[0], client, token: "one") }
@@ -449,7 +449,10 @@ struct WebhookApiTests {
             #expect(try r.json()["webhooks"][0]["id"].int == id)
             #expect(try r.json()["webhooks"][0]["secret"].isNull)
             #expect(!r.text.contains(secret))
-            #expect(try await env.count("SELECT COUNT(*) FROM webhooks WHERE secret = ?", [secret]) == 1)
+            // The database keeps a seed the secret is derived from under the server's key, never the secret.
+            #expect(try await env.count("SELECT COUNT(*) FROM webhooks WHERE secret = ?", [secret]) == 0)
+            let stored = try #require(try await env.row("SELECT secret FROM webhooks")?["secret"] as String?)
+            #expect(try testSecretKey.reveal(stored, for: .webhook) == secret)
             r = try await client.get("\(Self.hooks)/\(id)/deliveries", headers: admin)
             #expect(r.status == .ok)
             #expect(try r.json()["deliveries"].array.isEmpty)
@@ -619,7 +622,8 @@ struct WebhookApiTests {
             #expect(flash.hasPrefix("sd_webhook_secret="))
             let withFlash = merged(me, [.cookie: flash])
             r = try await client.get("/owner/decks/getaways/webhooks", headers: withFlash)
-            let secret = try #require(try await env.row("SELECT secret FROM webhooks")?["secret"] as String?)
+            let stored = try #require(try await env.row("SELECT secret FROM webhooks")?["secret"] as String?)
+            let secret = try testSecretKey.reveal(stored, for: .webhook)
             #expect(r.text.contains(secret))
             #expect(r.text.contains("https://93.184.216.34/in") && r.text.contains("card.decided, deck.decided"))
             // Once: the same cookie again shows it no more.

@@ -3,6 +3,7 @@
 under load. Suites using `make_server` run once per storage engine (see Tests/conftest.py).
 """
 import hashlib
+import hmac
 import http.client
 import json
 import os
@@ -191,6 +192,63 @@ def test_links_are_never_followed_by_the_image_server_backup_or_restore(make_ser
     out = run_cli("backup", "--to", str(beside), *server.database_args(), "--data-dir", str(data))
     assert out.returncode != 0 and "is not a folder" in out.stderr, out.stderr
     assert not beside.exists() and not (tmpdir_path / "outside").exists()
+
+
+def forge_credential(secret, deck_id, subject):
+    """A `codes` deck credential for `subject`, as ParticipantSigner.issue makes one, signed with
+    `secret`: what anybody holding the participant-signing secret can make."""
+    def mac(context, body, size):
+        return hmac.new(secret.encode(), (context + body).encode(), hashlib.sha256).hexdigest()[:size * 2]
+    body = "c" + f"{deck_id:08x}" + f"{int(time.time() * 1000):012x}" + mac(f"subject:{deck_id}:c:", subject, 8)
+    return body + "-" + mac("credential:", body, 12)
+
+
+def test_a_backup_carries_no_usable_secret(make_server, tmpdir_path, db_engine):
+    """Issue 37, row 37: from a backup alone, 20 credentials were forged for codes never issued
+    (all 201), secret links opened and webhook deliveries could be signed. The database keeps
+    seeds (or sealed values) that are useless without the secret key, which stays outside it."""
+    data = tmpdir_path / "data"
+    server = make_server(extra_args=[*NO_LIMITS, "--data-dir", str(data)], participant_secret=False)
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    cards = [{"title": "a"}, {"title": "b"}]
+    assert server.request("POST", "/api/v1/decks", {"slug": "cls", "title": "C", "cards": cards}, admin)[0] == 201
+    assert server.request("PATCH", "/api/v1/decks/cls", {"access": "codes"}, admin)[0] == 200
+    status, _, made = server.request("POST", "/api/v1/decks/cls/codes", {"count": 1}, admin)
+    assert status == 201
+    assert server.request("POST", "/api/v1/decks", {"slug": "hid", "title": "H", "cards": cards}, admin)[0] == 201
+    assert server.request("PATCH", "/api/v1/decks/hid", {"access": "unlisted"}, admin)[0] == 200
+    link = server.request("GET", "/api/v1/decks/hid/access", headers=admin)[2]["link"]
+    status, _, hook = server.request("POST", "/api/v1/decks/hid/webhooks",
+                                     {"url": "https://93.184.216.34/in", "events": ["deck.decided"]}, admin)
+    assert status == 201
+    # The real code works: its credential swipes.
+    status, _, minted = server.request("POST", "/api/v1/decks/cls/participants", {"code": made["codes"][0]})
+    assert status == 201
+    card = int(server.sql("SELECT c.id FROM cards c JOIN decks d ON d.id = c.deckId WHERE d.slug = 'cls' ORDER BY c.id")[0][0])
+    body = {"card": card, "direction": "right", "input": "api", "participant": minted["participant"]}
+    assert server.request("POST", "/api/v1/decks/cls/swipes", body)[0] == 201
+
+    backup = tmpdir_path / "backup.sqlite"
+    out = run_cli("backup", "--to", str(backup), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(backup) as c:
+        stored_secret = c.execute("SELECT value FROM settings WHERE key = 'participantSecret'").fetchone()[0]
+        stored_link = c.execute("SELECT accessSecret FROM decks WHERE slug = 'hid'").fetchone()[0]
+        stored_hook = c.execute("SELECT secret FROM webhooks").fetchone()[0]
+        deck_id = c.execute("SELECT id FROM decks WHERE slug = 'cls'").fetchone()[0]
+    # 20 credentials for codes never issued, signed with what the backup holds: all refused.
+    for i in range(20):
+        forged = forge_credential(stored_secret, deck_id, f"ZZZZ{i:04d}")
+        status, _, answer = server.request("POST", "/api/v1/decks/cls/swipes", dict(body, participant=forged))
+        assert status == 403 and answer["error"]["code"] == "unknown_participant", (status, answer)
+    # The stored link key opens nothing; the link the owner shares does. The hook's secret is not stored.
+    assert server.request("GET", f"/d/hid?k={stored_link}")[0] == 403
+    assert stored_link not in link and hook["secret"] != stored_hook and hook["secret"] not in backup.read_bytes().decode("latin-1")
+    # The key stays beside the server's data, the owner's only; the backup's folder has no copy of it.
+    key = data / "secret.key"
+    assert key.exists() and (key.stat().st_mode & 0o777) == 0o600
+    assert not any(p.name == "secret.key" for p in (tmpdir_path / "backup.sqlite-data").rglob("*"))
+    assert key.read_text().strip() not in backup.read_bytes().decode("latin-1")
 
 
 # MARK: - Item 6: metrics through the CLI (MetricsSystem bootstrapped once)

@@ -5,11 +5,14 @@ public struct Admissions: Sendable {
     let store: any Store
     let signer: ParticipantSigner
     let joins: JoinBudget
+    /// Reveals decks' access secrets from what the database stores.
+    let secretKey: SecretKey
 
-    public init(store: any Store, signer: ParticipantSigner, joins: JoinBudget) {
+    public init(store: any Store, signer: ParticipantSigner, joins: JoinBudget, secretKey: SecretKey) {
         self.store = store
         self.signer = signer
         self.joins = joins
+        self.secretKey = secretKey
     }
 
     /// A credential for `deck` for a client at `address` presenting `proof`. A join is taken
@@ -55,7 +58,7 @@ public struct Admissions: Sendable {
         case .link:
             return (.open, "")
         case .unlisted:
-            guard let key = proof.key, !deck.accessSecret.isEmpty, Self.same(key, deck.accessSecret) else {
+            guard let key = proof.key, let secret = try secretKey.accessSecret(of: deck), Self.same(key, secret) else {
                 throw ApiError.accessRequired
             }
             return (.secretLink, "")
@@ -65,9 +68,9 @@ public struct Admissions: Sendable {
             else { throw ApiError.accessRequired }
             return (.code, code)
         case .allowList:
-            guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid), !deck.accessSecret.isEmpty,
-                Self.same(
-                    sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: deck.accessSecret))
+            guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid),
+                let secret = try secretKey.accessSecret(of: deck),
+                Self.same(sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: secret))
             else { throw ApiError.accessRequired }
             return (.external, pid)
         }
