@@ -251,6 +251,44 @@ def test_a_backup_carries_no_usable_secret(make_server, tmpdir_path, db_engine):
     assert key.read_text().strip() not in backup.read_bytes().decode("latin-1")
 
 
+def test_key_rotate_keeps_every_secret_and_reset_replaces_them(make_server, tmpdir_path, db_engine):
+    """`swipedeck key rotate` reseals the secrets under a new key (links and credentials keep
+    working, the former key no longer starts the server); `key reset` makes new ones."""
+    data = tmpdir_path / "data"
+    server = make_server(extra_args=[*NO_LIMITS, "--data-dir", str(data)], participant_secret=False)
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    assert server.request("POST", "/api/v1/decks", {"slug": "hid", "title": "H", "cards": [{"title": "a"}]}, admin)[0] == 201
+    assert server.request("PATCH", "/api/v1/decks/hid", {"access": "unlisted"}, admin)[0] == 200
+    link = server.request("GET", "/api/v1/decks/hid/access", headers=admin)[2]["link"]
+    minted = server.request("POST", "/api/v1/decks/getaways/participants", {})[2]["participant"]
+
+    def works():
+        # The secret link admits (a redirect to the deck, followed: 200); a wrong key is the invitation's 403.
+        return (server.request("GET", link)[0] == 200,
+                server.request("GET", f"/api/v1/decks/getaways/history?participant={minted}")[0] == 200)
+
+    assert works() == (True, True)
+    server.stop()
+    rotated = data / "rotated.key"
+    out = run_cli("key", "rotate", *server.database_args(), "--data-dir", str(data), "--new-key-file", str(rotated))
+    assert out.returncode == 0 and "Resealed" in out.stdout, out.stderr
+    assert (rotated.stat().st_mode & 0o777) == 0o600
+    # The former key (the default file) no longer opens the database's secrets: the start stops.
+    with pytest.raises(RuntimeError):
+        server.start(timeout=10)
+    assert "not the key this database's secrets are kept under" in server.db.with_suffix(".log").read_text()
+    server.extra_args += ["--secret-key-file", str(rotated)]
+    server.start()
+    assert works() == (True, True), "rotation changes nothing anyone holds"
+    server.stop()
+    reset = data / "reset.key"
+    out = run_cli("key", "reset", *server.database_args(), "--data-dir", str(data), "--new-key-file", str(reset))
+    assert out.returncode == 0 and "Replaced" in out.stdout, out.stderr
+    server.extra_args[-1] = str(reset)
+    server.start()
+    assert works() == (False, False), "a reset replaces the link's key and the signing secret"
+
+
 # MARK: - Item 6: metrics through the CLI (MetricsSystem bootstrapped once)
 
 def metrics_text(server, token):
