@@ -81,12 +81,17 @@ let package = Package(
         // Simulation of stop rules and adaptive dealing with known truth (prints figures; `make bench-decide`).
         .executableTarget(
             name: "DecideBench", dependencies: ["SwipedeckServer", "SwipePhysics"], swiftSettings: ownCode),
-        .testTarget(name: "SwipePhysicsTests", dependencies: ["SwipePhysics"], swiftSettings: ownCode),
+        // What both test targets share: running blocking work off the concurrency pool, child
+        // processes awaited without blocking it, and the watchdog that reports a stalled pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: ownCode),
+        .testTarget(
+            name: "SwipePhysicsTests", dependencies: ["SwipePhysics", "TestSupport"], swiftSettings: ownCode),
         .testTarget(
             name: "SwipedeckServerTests",
             dependencies: [
                 "SwipedeckServer",
                 "SwipePhysics",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -18,6 +18,7 @@ import { createControls } from './deck-controls.js';
 import { createDelivery } from './deck-delivery.js';
 import { createDragController } from './deck-gesture.js';
 import { createPanels } from './deck-panels.js';
+import { digestFor, solvePuzzle } from './puzzle.js';
 import { createStackView } from './deck-stack.js';
 import { createSharedQueue, newIdempotencyKey, waitingSwipes } from './queue.js';
 import { rooted } from './root.js';
@@ -29,11 +30,12 @@ import { createToast } from './toast.js';
  * browser's parts: `window` (events, the viewport, the connection), `document`, `storage`
  * (localStorage), `fetch`, `clock` {now, frame, cancelFrame, mark} (performance.now, the animation
  * frames, performance.mark), `timers` {setTimeout, clearTimeout}, `timeout(ms)` (AbortSignal.timeout),
- * `locks` (navigator.locks or undefined), `location`, `reduceMotion` and `random()`.
+ * `locks` (navigator.locks or undefined), `location`, `reduceMotion`, `random()` and `digest(bytes)`
+ * (SHA-256, for the join puzzle).
  */
 export function createDeckPage(root, profile, browser) {
   const { window, document, storage, fetch, clock, timers, timeout, locks, location } = browser;
-  const { reduceMotion, random } = browser;
+  const { reduceMotion, random, digest } = browser;
   const settings = root.dataset;
   const stack = root.querySelector('#stack');
   const say = createToast(root.querySelector('.toast'));
@@ -67,6 +69,9 @@ export function createDeckPage(root, profile, browser) {
   let state = settings.state;
   const quota = settings.quota === '' ? null : Number(settings.quota);
   let decided = Number(settings.decided);
+  // Past the free join budget the page comes with a join puzzle, solved while the first card is read.
+  const puzzleScript = root.querySelector('#join-puzzle');
+  const puzzle = puzzleScript ? JSON.parse(puzzleScript.textContent) : null;
 
   const delivery = createDelivery({
     queue,
@@ -79,6 +84,10 @@ export function createDeckPage(root, profile, browser) {
     locks,
     timeout,
     joining: settings.state === 'joining',
+    puzzle,
+    solve: (issued) => solvePuzzle(issued, digest),
+    // Tests and the page benchmark read how long joining took.
+    onJoined: () => clock.mark('deck-joined'),
     onReachability: showOfflineBanner,
     onAnswer: explainRefusal,
   });
@@ -120,7 +129,9 @@ export function createDeckPage(root, profile, browser) {
   function showOfflineBanner() {
     const waiting = waitingSwipes(queue.items()).length;
     const offline = !window.navigator.onLine;
-    panels.showOfflineBanner(offline, delivery.isUnreachable(), delivery.isJoining(), waiting);
+    // A puzzle being solved with nothing waiting on it needs no words: it takes about a second.
+    const joining = delivery.isJoining() && (waiting > 0 || !delivery.isSolving());
+    panels.showOfflineBanner(offline, delivery.isUnreachable(), joining, waiting);
   }
 
   function layout() {
@@ -349,7 +360,7 @@ export function createDeckPage(root, profile, browser) {
   layout();
   panels.showHint(state);
   if (delivery.isJoining()) {
-    delivery.scheduleJoin(Number(settings.joinWait) || 1);
+    delivery.scheduleJoin(puzzle ? 0 : Number(settings.joinWait) || 1);
   }
   delivery.deliver();
   view.playEntrance();
@@ -380,4 +391,5 @@ createDeckPage(page, swipeProfile, {
   location,
   reduceMotion: matchMedia('(prefers-reduced-motion: reduce)').matches,
   random: Math.random,
+  digest: digestFor(window.crypto && window.crypto.subtle),
 });

@@ -70,8 +70,15 @@ public func buildApplication(
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
     // worth at once; one budget for every server on the database.
     let joins = JoinBudget(
-        buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60))
-    let admissions = Admissions(store: store, signer: signer, joins: joins, secretKey: secretKey)
+        buckets: store.sharedBuckets(ratePerSecond: config.mintRateLimit, burst: config.mintRateLimit * 60),
+        pool: store.sharedBuckets(
+            ratePerSecond: config.mintRateLimit * JoinBudget.poolRateFactor,
+            burst: config.mintRateLimit * 60 * JoinBudget.poolBurstFactor))
+    // Past the free budget a join costs a puzzle, at the work the deck's and the network's pressure ask.
+    let puzzles = JoinPuzzles(
+        secret: secret, levels: store.sharedLevels(drainPerSecond: JoinDifficulty.drainPerSecond), store: store)
+    let admissions = Admissions(
+        store: store, signer: signer, joins: joins, puzzles: puzzles, secretKey: secretKey)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     // Webhooks: the swipes each commit stored, for `swipe.created`; the dispatcher sending the
@@ -95,12 +102,12 @@ public func buildApplication(
             ratePerSecond: config.participantRateLimit, burst: config.participantRateLimit * 4),
         metrics: metrics, rooms: rooms)
     // Every static file, and the stack stylesheet of every profile, read and compressed once.
-    let assets = try StaticAssets.shared(
+    let assets = try await StaticAssets.shared(
         publicDirectory: config.resourceRoot + "/Public",
         generated: Dictionary(
             uniqueKeysWithValues: SwipeProfile.all.map { (StackStylesheet.path(for: $0), StackStylesheet.css(for: $0)) }
         ))
-    let renderer = try PageRenderer(
+    let renderer = try await PageRenderer(
         templatesDirectory: config.resourceRoot + "/Templates", assets: assets, basePath: config.basePath)
     let access = DeckAccess(catalog: catalog, store: store)
     let decoding = RequestDecoding(maxBodyBytes: config.maxBodyBytes, budget: BodyBudget(bytes: config.maxBodyMemory))

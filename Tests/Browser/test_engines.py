@@ -3,7 +3,8 @@ through WebKitWebDriver) and Firefox ESR (WebDriver BiDi), through the engine-ne
 engines/base.py. The Chromium-only suites beside this file test more; these are the paths every
 engine a phone or laptop runs must get right: drags stored with the server's decision, a slow drag
 that springs back, a flick, touch swipes on a phone-sized page, buttons, keys and undo, the offline
-queue delivered exactly once, and the forms without JavaScript.
+queue delivered exactly once, the forms without JavaScript, and a fresh visitor past the free join
+budget solving the join puzzle (WebCrypto) before the swipe is delivered.
 
 Touch: Chromium (CDP touch events) and Firefox (BiDi pointerType "touch") swipe with a finger, steep
 swipes included. WebKitGTK's WebDriver has no touch input (a "touch" action arrives as pointerType
@@ -13,6 +14,7 @@ Chromium only."""
 import json
 import random
 import time
+import urllib.request
 
 import pytest
 
@@ -236,3 +238,31 @@ def test_vertical_touch_outside_the_card_scrolls_the_page(server, phone_page):
     assert page.evaluate("() => window.moves") == [], "the card must not move when the page scrolls"
     assert_no_swipes(server, settle=1.0)
     assert top_card(page) == first
+
+
+def spend_join_budget(base, limit=40):
+    """Page views without cookies from this network until the server stops minting for free."""
+    for _ in range(limit):
+        with urllib.request.urlopen(f"{base}/") as r:
+            if not r.headers.get("Set-Cookie"):
+                return
+    raise AssertionError("the free join budget never ran out")
+
+
+def test_past_the_free_budget_the_page_solves_the_join_puzzle_and_swipes(make_server, desktop_page):
+    """The page comes with a puzzle; the engine solves it with WebCrypto while the card is read; the swipe
+    made meanwhile is delivered once the deck's cookie arrived, and counts."""
+    server = make_server(extra_args=["--rate-mint", "0.05"])
+    spend_join_budget(server.base)
+    page = desktop_page
+    first = open_deck(page, server)
+    assert page.count("#join-puzzle") == 1, f"{page.engine}: no puzzle on the page"
+    assert page.evaluate("() => isSecureContext && typeof crypto.subtle.digest") == "function"
+    wait_settled(page)  # the entrance is over (a button pressed during it is ignored), and the card read
+    time.sleep(0.4)
+    page.click(".ctl-like")
+    wait_thrown(page, first)
+    (row,) = wait_swipes(server, 1, timeout=20)
+    assert (str(row["cardId"]), row["direction"], row["input"], row["suspect"]) == (first, "right", "button", 0)
+    wait_queue_empty(page)
+    page.wait_for("() => performance.getEntriesByName('deck-joined').length === 1", what="the page joined")

@@ -7,7 +7,7 @@ import Testing
 /// (`ParityTests`) and the browser engines (`ParityEngineTests`, driven by
 /// `Tests/Browser/test_engine_parity.py`). The corpus is a pure function of the seed and the line count,
 /// so a runner's output file can be compared by generating the corpus again.
-struct ParityCorpus {
+struct ParityCorpus: Sendable {
     static let seed: UInt64 = 0x5EED_CA4D_D00D_2024
 
     /// The cases, in line order.
@@ -40,7 +40,7 @@ struct ParityCorpus {
     }
 
     /// What a comparison found: the mismatches, and how often each rule and outcome came up (Swift's side).
-    struct Tally {
+    struct Tally: Sendable {
         var diff = ParityDiff()
         var rejections: [String: Int] = [:]
         var decisions: [String: Int] = [:]

@@ -54,7 +54,7 @@ struct ParityRawTrace {
 }
 
 /// Inputs for everything besides `classify` that the runner evaluates on each line (see `ParityTests.extras`).
-struct ParityAux {
+struct ParityAux: Sendable {
     var dx = 0.0, dy = 0.0, w = 0.0, h = 0.0, vw = 0.0, vh = 0.0, gy = 0.0, ox = 0.0
     var pr = 0.0, vx = 0.0, vy = 0.0
     var d = Decision.right
@@ -94,7 +94,7 @@ struct ParityAux {
 
 /// One generated parity input: the profile's index in `SwipeProfile.all`, the `swipedeck classify`
 /// line (`{"trace":…,"claimed":…}`), the runner's whole line, and the aux values.
-struct ParityCase {
+struct ParityCase: Sendable {
     var profile: Int
     var input: String
     var line: String

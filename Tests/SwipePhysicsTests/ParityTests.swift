@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SwipePhysics
@@ -20,7 +21,7 @@ struct ParityTests {
     static let lineCount = 102_000
 
     @Test("generated traces: Swift and physics.js agree on every classification, motion, stack and spring value")
-    func generatedTraces() throws {
+    func generatedTraces() async throws {
         let node = try #require(
             parityFindNode(),
             "`node` was not found on PATH: the Swift ↔ physics.js parity tests need Node.js (>= 18), e.g. `apt-get install nodejs`."
@@ -35,21 +36,28 @@ struct ParityTests {
             if keep { print("parity files kept in \(dir.path)") } else { try? FileManager.default.removeItem(at: dir) }
         }
 
-        // 1. Generate the input lines.
-        let corpus = ParityCorpus(count: Self.lineCount)
-        let (input, profiles) = try corpus.write(to: dir)
+        // 1. Generate the input lines: seconds of CPU, on a thread of their own (not the pool's).
+        let lineCount = Self.lineCount
+        let (corpus, input, profiles) = try await OffPool.run {
+            let corpus = ParityCorpus(count: lineCount)
+            let (input, profiles) = try corpus.write(to: dir)
+            return (corpus, input, profiles)
+        }
         let output = dir.appendingPathComponent("out.jsonl")
         let generated = clock.now
         let generatedCPU = cpuSeconds(children: false)
 
         // 2. Run physics.js over them.
         let runner = parityRepoRoot.appendingPathComponent("Tests/js/parity-runner.mjs")
-        let (status, stderr) = try parityRunNode(node, [runner.path, input.path, output.path, profiles.path])
-        try #require(status == 0, "parity-runner.mjs failed (exit \(status)):\n\(stderr)")
-        let ran = clock.now
+        let ran = try await ChildProcess.run(
+            node, [runner.path, input.path, output.path, profiles.path], in: parityRepoRoot)
+        try #require(ran.status == 0, "parity-runner.mjs failed (exit \(ran.status)):\n\(ran.errorText)\(ran.text)")
+        let nodeEnded = clock.now
 
-        // 3. Compare.
-        let tally = corpus.compare(output: try Data(contentsOf: output), runner: "parity-runner.mjs")
+        // 3. Compare, off the pool too.
+        let tally = try await OffPool.run {
+            corpus.compare(output: try Data(contentsOf: output), runner: "parity-runner.mjs")
+        }
         if let failure = tally.failure {
             Issue.record(Comment(rawValue: failure))
             return
@@ -61,8 +69,8 @@ struct ParityTests {
         let compared = clock.now
         print(
             """
-            parity: \(corpus.cases.count) lines in \(compared - started) (generate \(generated - started), node \(ran - generated), \
-            compare \(compared - ran); CPU: Swift \(generatedCPU) + \(cpuSeconds(children: false)) s, node \(cpuSeconds(children: true)) s), \
+            parity: \(corpus.cases.count) lines in \(compared - started) (generate \(generated - started), node \(nodeEnded - generated), \
+            compare \(compared - nodeEnded); CPU: Swift \(generatedCPU) + \(cpuSeconds(children: false)) s, node \(cpuSeconds(children: true)) s), \
             \(diff.count) mismatches; suspect \(suspects); rejections \(rejections.sorted { $0.key < $1.key })
             """)
 
@@ -214,27 +222,6 @@ func parityFindNode() -> URL? {
     return nil
 }
 
-/// Runs node and returns its exit status and standard error (sent to a file, so a chatty
-/// process cannot block on a full pipe).
-func parityRunNode(_ node: URL, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "swipedeck-node-\(UUID().uuidString).err")
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errURL) }
-    let errHandle = try FileHandle(forWritingTo: errURL)
-    let process = Process()
-    process.executableURL = node
-    process.arguments = arguments
-    process.currentDirectoryURL = parityRepoRoot
-    process.standardError = errHandle
-    process.standardOutput = errHandle
-    try process.run()
-    process.waitUntilExit()
-    try errHandle.close()
-    let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-    return (process.terminationStatus, err)
-}
-
 // MARK: - The runner's output
 
 /// A number from the runner: a JSON number, or "-0", "NaN", "Infinity", "-Infinity".
@@ -312,7 +299,9 @@ func parityLines(_ data: Data) -> [Data] {
 // MARK: - Mismatches
 
 /// Collects mismatches: a count, and the first 10 with their input line.
-final class ParityDiff {
+/// `@unchecked Sendable`: filled by one comparison on one thread, then handed over whole to the
+/// test that reads it; never shared while it changes.
+final class ParityDiff: @unchecked Sendable {
     struct Mismatch {
         var line: Int
         var field: String

@@ -60,7 +60,7 @@ struct BasePathTests {
                 "\(owner.headers[.location] ?? "-")")
             // Share links and QR codes too.
             let qr = try await client.get("/decks/d/getaways/qr.svg", headers: [.init("Host")!: "example.org"])
-            #expect(try ShareTests.decode(svg: qr.text) == "http://example.org/decks/d/getaways")
+            #expect(try await ShareTests.decode(svg: qr.text) == "http://example.org/decks/d/getaways")
         }
         try await withApp({
             $0.basePath = "/decks"
@@ -72,7 +72,7 @@ struct BasePathTests {
             #expect(
                 set.hasPrefix("__Secure-sd_pid=") && set.contains("Path=/decks") && set.hasSuffix("; Secure"), "\(set)")
             let qr = try await client.get("/decks/d/getaways/qr.svg")
-            #expect(try ShareTests.decode(svg: qr.text) == "https://example.org/decks/d/getaways")
+            #expect(try await ShareTests.decode(svg: qr.text) == "https://example.org/decks/d/getaways")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SwipedeckServer
@@ -11,21 +12,13 @@ struct CommentStripperTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func esbuild(_ source: String, loader: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["esbuild", "--minify", "--loader=\(loader)", "--log-level=error"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(source.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "esbuild failed")
-        return String(decoding: data, as: UTF8.self)
+    /// esbuild's minified form of `source`, run as a child process awaited off the concurrency pool.
+    static func esbuild(_ source: String, loader: String) async throws -> String {
+        let esbuild = try #require(ChildProcess.find("esbuild"), "esbuild is not installed; `make test` installs it")
+        let ended = try await ChildProcess.run(
+            esbuild, ["--minify", "--loader=\(loader)", "--log-level=error"], input: Data(source.utf8))
+        #expect(ended.status == 0, "esbuild failed: \(ended.errorText)")
+        return ended.text
     }
 
     static func files(_ folder: String, _ ext: String) throws -> [URL] {
@@ -36,14 +29,14 @@ struct CommentStripperTests {
     }
 
     @Test("every script in Public/js: the same program without its comments, and smaller")
-    func scripts() throws {
+    func scripts() async throws {
         let scripts = try Self.files("Public/js", "js")
         #expect(scripts.count >= 8)
         for url in scripts {
             let source = try String(contentsOf: url, encoding: .utf8)
             let stripped = CommentStripper.javaScript(source)
             #expect(
-                try Self.esbuild(stripped, loader: "js") == Self.esbuild(source, loader: "js"),
+                try await Self.esbuild(stripped, loader: "js") == Self.esbuild(source, loader: "js"),
                 "\(url.lastPathComponent)")
             #expect(
                 !stripped.contains("// ") || url.lastPathComponent == "owner.js",
@@ -53,12 +46,12 @@ struct CommentStripperTests {
     }
 
     @Test("every stylesheet in Public/css: the same rules without comments")
-    func stylesheets() throws {
+    func stylesheets() async throws {
         for url in try Self.files("Public/css", "css") {
             let source = try String(contentsOf: url, encoding: .utf8)
             let stripped = CommentStripper.css(source)
             #expect(
-                try Self.esbuild(stripped, loader: "css") == Self.esbuild(source, loader: "css"),
+                try await Self.esbuild(stripped, loader: "css") == Self.esbuild(source, loader: "css"),
                 "\(url.lastPathComponent)")
             #expect(!stripped.contains("/*"), "\(url.lastPathComponent)")
         }

@@ -16,16 +16,16 @@ import Testing
 @Suite("Hummingbird's way: one encoder, errors that answer, one sign-in guard, honest faults")
 struct HummingbirdWayTests {
     /// A renderer over `templates` (name → source) in a folder of their own.
-    static func renderer(_ templates: [String: String]) throws -> PageRenderer {
+    static func renderer(_ templates: [String: String]) async throws -> PageRenderer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "swipedeck-templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, source) in templates {
             try source.write(to: folder.appendingPathComponent(name + ".mustache"), atomically: true, encoding: .utf8)
         }
-        let assets = try StaticAssets.shared(
+        let assets = try await StaticAssets.shared(
             publicDirectory: AppConfiguration().resourceRoot + "/Public", generated: [:])
-        return try PageRenderer(templatesDirectory: folder.path, assets: assets)
+        return try await PageRenderer(templatesDirectory: folder.path, assets: assets)
     }
 
     /// A value JSON cannot hold (NaN is not a JSON number).
@@ -48,7 +48,7 @@ struct HummingbirdWayTests {
     @Test("a model that cannot be encoded is a logged 500 internal, not a 200 with {}")
     func encodingFailure() async throws {
         let logs = LogLines()
-        let renderer = try Self.renderer(["error": "<p>{{message}}</p>"])
+        let renderer = try await Self.renderer(["error": "<p>{{message}}</p>"])
         let route: (Router<AppRequestContext>) -> Void = { $0.get("/api/v1/broken") { _, _ in Unencodable() } }
         try await Self.withRouter(renderer, logs: logs, route) { client in
             let r = try await client.get("/api/v1/broken")
@@ -62,7 +62,7 @@ struct HummingbirdWayTests {
     @Test("a missing template is a logged 500 error page, not a 200 'Template missing'")
     func missingTemplate() async throws {
         let logs = LogLines()
-        let renderer = try Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
+        let renderer = try await Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
         let route: (Router<AppRequestContext>) -> Void = {
             $0.get("/page") { _, _ in try renderer.page("absent", [:]) }
         }
@@ -78,7 +78,7 @@ struct HummingbirdWayTests {
     @Test("without the error page's own template, an error is still its status and sentence, and logged")
     func missingErrorTemplate() async throws {
         let logs = LogLines()
-        let renderer = try Self.renderer([:])
+        let renderer = try await Self.renderer([:])
         let route: (Router<AppRequestContext>) -> Void = {
             $0.get("/gone") { _, _ -> Response in throw ApiError.notFound("thing") }
         }
@@ -93,7 +93,7 @@ struct HummingbirdWayTests {
     @Test("API errors answer themselves (HTTPResponseError): status, code, Retry-After; pages get the HTML page")
     func errorsAnswer() async throws {
         let logs = LogLines()
-        let renderer = try Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
+        let renderer = try await Self.renderer(["error": "<h1>{{status}}</h1><p>{{message}}</p>"])
         try await Self.withRouter(
             renderer, logs: logs,
             { router in
@@ -181,6 +181,7 @@ struct HummingbirdWayTests {
         (.post, "/owner/decks/sample/import"), (.post, "/owner/decks/sample/import/confirm"),
         (.get, "/owner/decks/sample/share"), (.get, "/owner/decks/sample/invite.svg"),
         (.get, "/owner/decks/sample/codes"), (.post, "/owner/decks/sample/codes"),
+        (.post, "/owner/decks/sample/expected"),
         (.get, "/owner/decks/sample/webhooks"), (.post, "/owner/decks/sample/webhooks"),
         (.post, "/owner/decks/sample/webhooks/1/disable"),
     ]

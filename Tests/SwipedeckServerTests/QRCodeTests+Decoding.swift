@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SwipedeckServer
@@ -9,7 +10,7 @@ import Testing
 extension QRCodeTests {
     /// Decodes `code` drawn as a plain PBM (P1, "1" is black), 4 pixels per module with a
     /// 4-module quiet zone.
-    static func decodePBM(_ code: QRCode) throws -> String? {
+    static func decodePBM(_ code: QRCode) async throws -> String? {
         let scale = 4
         let quietZone = 4
         let side = (code.size + 2 * quietZone) * scale
@@ -22,29 +23,30 @@ extension QRCodeTests {
             row.append(UInt8(ascii: "\n"))
             for _ in 0..<scale { pbm += row }
         }
-        return try withTemporaryFile(extension: "pbm", contents: Data(pbm)) { try zbarDecode($0) }
+        return try await withTemporaryFile(extension: "pbm", contents: Data(pbm)) { try await zbarDecode($0) }
     }
 
     /// Decodes `code.svg` after rasterising it with rsvg-convert (at its intrinsic 8 px per module).
-    static func decodeSVG(_ code: QRCode) throws -> String? {
+    static func decodeSVG(_ code: QRCode) async throws -> String? {
         let rsvgConvert = try #require(
             executable("rsvg-convert"),
             "rsvg-convert is not installed; `make test` installs it (Debian package librsvg2-bin)")
-        return try withTemporaryFile(extension: "svg", contents: Data(code.svg(title: "QR code").utf8)) { svgPath in
-            try withTemporaryFile(extension: "png", contents: Data()) { pngPath in
-                let (status, _) = try run(rsvgConvert, ["--format=png", "--output", pngPath, svgPath])
+        return try await withTemporaryFile(extension: "svg", contents: Data(code.svg(title: "QR code").utf8)) {
+            svgPath in
+            try await withTemporaryFile(extension: "png", contents: Data()) { pngPath in
+                let (status, _) = try await run(rsvgConvert, ["--format=png", "--output", pngPath, svgPath])
                 try #require(status == 0, "rsvg-convert failed on the SVG")
-                return try zbarDecode(pngPath)
+                return try await zbarDecode(pngPath)
             }
         }
     }
 
     /// The text zbarimg reads from the image at `path`, or nil when it finds no code.
-    static func zbarDecode(_ path: String) throws -> String? {
+    static func zbarDecode(_ path: String) async throws -> String? {
         let zbarimg = try #require(
             executable("zbarimg"),
             "zbarimg is not installed; `make test` installs it (Debian package zbar-tools)")
-        let (status, output) = try run(zbarimg, ["--quiet", "--raw", path])
+        let (status, output) = try await run(zbarimg, ["--quiet", "--raw", path])
         guard status == 0 else { return nil }
         var text = String(decoding: output, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
@@ -53,13 +55,14 @@ extension QRCodeTests {
 
     /// Runs `body` with the path of a new temporary file holding `contents`, removed afterwards.
     static func withTemporaryFile<Result>(
-        extension fileExtension: String, contents: Data, _ body: (String) throws -> Result
-    ) throws -> Result {
+        extension fileExtension: String, contents: Data, _ body: (String) async throws -> Result
+    ) async throws -> Result {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("swipedeck-qr-\(UUID().uuidString).\(fileExtension)").path
-        try contents.write(to: URL(fileURLWithPath: path))
+        // Foundation's write ends with an fsync, which a busy disk can hold for seconds: off the pool.
+        try await OffPool.run { try contents.write(to: URL(fileURLWithPath: path)) }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try body(path)
+        return try await body(path)
     }
 
     /// The path of the executable `name` on PATH (or in /usr/bin, /usr/local/bin), nil if absent.
@@ -69,21 +72,13 @@ extension QRCodeTests {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs `executable` to completion; its standard error is discarded (zbarimg warns about D-Bus).
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+    /// Runs `executable` to completion, awaited off the concurrency pool; its standard error is
+    /// discarded (zbarimg warns about D-Bus).
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: Data) {
         // zbarimg reads images through ImageMagick, whose OpenMP threads would otherwise spin on every core.
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "OMP_NUM_THREADS": "1", "MAGICK_THREAD_LIMIT": "1",
-        ]) { _, new in new }
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let ended = try await ChildProcess.run(
+            URL(fileURLWithPath: executable), arguments,
+            environment: ["OMP_NUM_THREADS": "1", "MAGICK_THREAD_LIMIT": "1"])
+        return (ended.status, ended.output)
     }
 }

@@ -7,7 +7,9 @@ import Testing
 /// decoder (`zbarimg`, Debian zbar-tools) from a PBM raster and from the SVG rasterised by
 /// `rsvg-convert` (librsvg2-bin), the too-long error, the mask choice and version information.
 /// Both tools are required: `make test` installs them.
-@Suite("QRCode")
+// Serialized: its cases encode codes in every version and mask and decode each with zbarimg, seconds
+// of CPU in a debug build; one at a time they hold at most one of the concurrency pool's threads.
+@Suite("QRCode", .serialized)
 struct QRCodeTests {
     static let shareURL = "http://192.168.1.20:8080/d/weekend-getaways"
     static let unicodeURL = "https://example.org/d/café-ß-日本"
@@ -108,25 +110,25 @@ struct QRCodeTests {
     @Test(
         "Texts decode exactly from a PBM raster and from the rasterised SVG",
         arguments: QRCodeTests.texts, QRCode.Correction.allCases)
-    func roundTrip(text: String, correction: QRCode.Correction) throws {
+    func roundTrip(text: String, correction: QRCode.Correction) async throws {
         let code = try QRCode(encoding: text, correction: correction)
-        #expect(try Self.decodePBM(code) == text, "PBM, version \(code.version)")
-        #expect(try Self.decodeSVG(code) == text, "SVG, version \(code.version)")
+        #expect(try await Self.decodePBM(code) == text, "PBM, version \(code.version)")
+        #expect(try await Self.decodeSVG(code) == text, "SVG, version \(code.version)")
     }
 
     @Test("Every version 1–40 at every level decodes when filled to capacity", arguments: 1...40)
-    func everyVersion(version: Int) throws {
+    func everyVersion(version: Int) async throws {
         for (index, correction) in QRCode.Correction.allCases.enumerated() {
             let text = Self.text(filling: version, at: correction)
             // A forced mask (all eight across the sweep) skips scoring eight candidates per symbol.
             let code = try QRCode(encoding: text, correction: correction, mask: (version + index) % 8)
             #expect(code.version == version)
-            #expect(try Self.decodePBM(code) == text, "version \(version), level \(correction.letter)")
+            #expect(try await Self.decodePBM(code) == text, "version \(version), level \(correction.letter)")
         }
     }
 
     @Test("Versions 7 and up carry version information, and decode", arguments: [(120, 7), (990, 25)])
-    func versionInformation(byteCount: Int, expectedVersion: Int) throws {
+    func versionInformation(byteCount: Int, expectedVersion: Int) async throws {
         let text =
             "https://example.org/d/"
             + String(repeating: "weekend-getaways-", count: byteCount / 17 + 1)
@@ -141,7 +143,7 @@ struct QRCodeTests {
         #expect(word == Self.read(code, bottomLeft))
         #expect(word >> 12 == expectedVersion)
         #expect(Self.polynomialRemainder(word, divisor: 0x1F25) == 0)
-        #expect(try Self.decodePBM(code) == text)
+        #expect(try await Self.decodePBM(code) == text)
         // Known words from the standard's table.
         #expect(QRMatrix.bchCode(7, dataWidth: 6, generator: 0x1F25, degree: 12) == 0x07C94)
         #expect(QRMatrix.bchCode(40, dataWidth: 6, generator: 0x1F25, degree: 12) == 0x28C69)
@@ -171,7 +173,7 @@ struct QRCodeTests {
     // MARK: Masks
 
     @Test("The chosen mask has the lowest penalty of the eight, and every mask decodes", arguments: QRCodeTests.texts)
-    func maskChoice(text: String) throws {
+    func maskChoice(text: String) async throws {
         for correction in QRCode.Correction.allCases {
             let chosen = try QRCode(encoding: text, correction: correction)
             let candidates = try (0...7).map { try QRCode(encoding: text, correction: correction, mask: $0) }
@@ -184,7 +186,7 @@ struct QRCodeTests {
         for mask in 0...7 {
             let forced = try QRCode(encoding: text, correction: .medium, mask: mask)
             #expect(forced.mask == mask)
-            #expect(try Self.decodePBM(forced) == text, "mask \(mask)")
+            #expect(try await Self.decodePBM(forced) == text, "mask \(mask)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -6,7 +7,8 @@ import Foundation
 
 /// A blocking HTTP/1.1 connection over a plain socket, for what the test clients cannot do:
 /// send a chunked body piece by piece and notice when the server answers before it ends.
-/// Use it from a `Thread` (`RawHTTPConnection.run`), never on the concurrency pool.
+/// Use it only inside `RawHTTPConnection.run` (a thread of its own), never on the concurrency
+/// pool: its reads block, and a pool thread blocked in one stalls every other test.
 final class RawHTTPConnection {
     let descriptor: Int32
 
@@ -58,40 +60,36 @@ final class RawHTTPConnection {
         return poll(&descriptorSet, 1, milliseconds) > 0
     }
 
-    /// What the server sends until it has been quiet for a second; the first bytes may take up to
-    /// 5 s (a loaded machine running the whole suite on PostgreSQL answers a stream's head late).
-    /// As text; it ends early when the server closes.
-    func receive() -> String {
+    /// What the server sends until `marker` is in it (without one: until anything came) and it has
+    /// then been quiet for a second, waiting up to 5 s for each next bytes before (a loaded machine
+    /// running the whole suite on PostgreSQL answers a stream's head late, and a stream's head and
+    /// its first event may come seconds apart). As text; it ends early when the server closes.
+    func receive(until marker: String? = nil) -> String {
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while hasAnswered(waitingMilliseconds: received.isEmpty ? 5_000 : 1_000) {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
+        var found = false
+        while let bytes = read(waitingMilliseconds: found ? 1_000 : 5_000), !bytes.isEmpty {
+            received += bytes
+            found = found || marker.map { String(decoding: received, as: UTF8.self).contains($0) } ?? true
         }
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// What the server sends until `marker` is in it and it has then been quiet for a second,
-    /// waiting up to 5 s for each next bytes before (a stream's head and its first event may come
-    /// apart, seconds apart, on a loaded machine). As text; it ends early when the server closes.
-    func receive(until marker: String) -> String {
-        var received: [UInt8] = []
+    /// What has arrived, without waiting past `milliseconds` for it; empty when nothing came, nil
+    /// once the server has closed the connection.
+    func read(waitingMilliseconds milliseconds: Int32) -> [UInt8]? {
+        guard hasAnswered(waitingMilliseconds: milliseconds) else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var found = false
-        while hasAnswered(waitingMilliseconds: found ? 1_000 : 5_000) {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-            found = found || String(decoding: received, as: UTF8.self).contains(marker)
-        }
-        return String(decoding: received, as: UTF8.self)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? Array(buffer[0..<count]) : nil
+    }
+
+    /// Sleeps the calling thread: only inside `run`, between two connections.
+    static func pause(seconds: Double) {
+        Thread.sleep(forTimeInterval: seconds)
     }
 
     /// Runs blocking socket work on a thread of its own and awaits its result.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        try await OffPool.run(work)
     }
 }

@@ -402,8 +402,8 @@ struct RoomApiTests {
         "the events stream: state first, then the match, its card and who liked it, at each member",
         .timeLimit(.minutes(3)))
     func eventsStream() async throws {
-        try await withApp({ $0.liveInterval = .milliseconds(250) }, testing: .live) { client, _ in
-            try await Self.expectMatchOnStreams(client, within: 15)
+        try await withApp({ $0.liveInterval = .milliseconds(250) }, testing: .live) { client, env in
+            try await Self.expectMatchOnStreams(client, env, within: 15)
         }
     }
 
@@ -411,15 +411,16 @@ struct RoomApiTests {
         "a match is pushed to the members' open streams, not read at the room's next look (liveInterval 60 s)",
         .timeLimit(.minutes(3)))
     func eventsPushed() async throws {
-        try await withApp({ $0.liveInterval = .seconds(60) }, testing: .live) { client, _ in
-            try await Self.expectMatchOnStreams(client, within: 15)
+        try await withApp({ $0.liveInterval = .seconds(60) }, testing: .live) { client, env in
+            try await Self.expectMatchOnStreams(client, env, within: 15)
         }
     }
 
     /// Ana and Ben follow a new room's events; both like Brazil; each stream must show the match
     /// within `limit` seconds of the second like's request.
     static func expectMatchOnStreams(
-        _ client: any TestClientProtocol, within limit: Double, sourceLocation: SourceLocation = #_sourceLocation
+        _ client: any TestClientProtocol, _ env: TestEnv, within limit: Double,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let cards = try await client.makeDeck("films", titles: ["Alien", "Brazil"])
         let code = try await createRoom(client, "films", participant: "ana")
@@ -451,13 +452,10 @@ struct RoomApiTests {
             let sent = Date()
             var delays: [Double] = [.infinity, .infinity]
             var texts = ["", ""]
-            var buffer = [UInt8](repeating: 0, count: 65_536)
             while delays.contains(.infinity), Date().timeIntervalSince(sent) < limit + 1 {
-                for (i, s) in streams.enumerated()
-                where delays[i] == .infinity && s.hasAnswered(waitingMilliseconds: 10) {
-                    let count = buffer.withUnsafeMutableBytes { recv(s.descriptor, $0.baseAddress, $0.count, 0) }
-                    if count <= 0 { break }
-                    texts[i] += String(decoding: buffer[0..<count], as: UTF8.self)
+                for (i, s) in streams.enumerated() where delays[i] == .infinity {
+                    guard let bytes = s.read(waitingMilliseconds: 10) else { break }
+                    texts[i] += String(decoding: bytes, as: UTF8.self)
                     if texts[i].contains("event: match") { delays[i] = Date().timeIntervalSince(sent) }
                 }
             }
@@ -465,14 +463,15 @@ struct RoomApiTests {
             return (states, delays, texts)
         }
         for (state, (delay, text)) in zip(states, zip(delays, texts)) {
-            #expect(state.hasPrefix("HTTP/1.1 200"), "\(state.prefix(300))")
+            #expect(state.hasPrefix("HTTP/1.1 200"), "\(state.prefix(300))\n\(env.diagnosis())")
             #expect(
                 state.contains("event: state\ndata: {\"cardCount\":2") || state.contains("event: state\ndata: {"))
-            #expect(text.contains("event: match"), "\(text)")
+            #expect(text.contains("event: match"), "\(text)\n\(env.diagnosis())")
             #expect(text.contains(#""title":"Brazil""#))
             #expect(text.contains("event: progress"))
             #expect(
-                delay < limit, "the match came \(delay) s after the second like", sourceLocation: sourceLocation)
+                delay < limit, "the match came \(delay) s after the second like\n\(env.diagnosis())",
+                sourceLocation: sourceLocation)
         }
     }
 }

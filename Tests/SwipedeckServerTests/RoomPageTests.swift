@@ -23,11 +23,11 @@ struct RoomPageTests {
                 "/r/\(code.lowercased())/qr.svg", headers: [.init("Host")!: "192.168.1.20:8080"])
             #expect(r.status == .ok)
             #expect(r.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
-            #expect(try ShareTests.decode(svg: r.text) == "http://192.168.1.20:8080/r/\(code)")
+            #expect(try await ShareTests.decode(svg: r.text) == "http://192.168.1.20:8080/r/\(code)")
             // Any well-formed code gets its link's QR (no existence oracle); a malformed one 404.
             let unknown = try await client.get("/r/ZZZZZZ/qr.svg", headers: [.init("Host")!: "192.168.1.20:8080"])
             #expect(unknown.status == .ok)
-            #expect(try ShareTests.decode(svg: unknown.text) == "http://192.168.1.20:8080/r/ZZZZZZ")
+            #expect(try await ShareTests.decode(svg: unknown.text) == "http://192.168.1.20:8080/r/ZZZZZZ")
             expectAPIError(
                 try await client.get("/r/not-a-code/qr.svg", headers: [.accept: "application/json"]), .notFound,
                 "room_not_found")

@@ -11,15 +11,16 @@ import Testing
 @Suite("Share: QR code of the deck link, share panel")
 struct ShareTests {
     /// zbarimg's reading of an SVG document rasterised by rsvg-convert.
-    static func decode(svg: String) throws -> String? {
+    static func decode(svg: String) async throws -> String? {
         let rsvgConvert = try #require(
             QRCodeTests.executable("rsvg-convert"),
             "rsvg-convert is not installed; `make test` installs it (Debian package librsvg2-bin)")
-        return try QRCodeTests.withTemporaryFile(extension: "svg", contents: Data(svg.utf8)) { svgPath in
-            try QRCodeTests.withTemporaryFile(extension: "png", contents: Data()) { pngPath in
-                let (status, _) = try QRCodeTests.run(rsvgConvert, ["--format=png", "--output", pngPath, svgPath])
+        return try await QRCodeTests.withTemporaryFile(extension: "svg", contents: Data(svg.utf8)) { svgPath in
+            try await QRCodeTests.withTemporaryFile(extension: "png", contents: Data()) { pngPath in
+                let (status, _) = try await QRCodeTests.run(
+                    rsvgConvert, ["--format=png", "--output", pngPath, svgPath])
                 try #require(status == 0, "rsvg-convert failed on the served SVG")
-                return try QRCodeTests.zbarDecode(pngPath)
+                return try await QRCodeTests.zbarDecode(pngPath)
             }
         }
     }
@@ -32,12 +33,12 @@ struct ShareTests {
             #expect(r.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
             #expect(r.headers[.setCookie] == nil)
             #expect(!r.text.contains("<script") && !r.text.contains("style="))
-            #expect(try Self.decode(svg: r.text) == "http://192.168.1.20:8080/d/getaways")
+            #expect(try await Self.decode(svg: r.text) == "http://192.168.1.20:8080/d/getaways")
             let https = try await client.get(
                 "/d/getaways/qr.svg",
                 headers: [.init("Host")!: "decks.example.org", .init("X-Forwarded-Proto")!: "https"])
             // From a client that is no trusted proxy, a forwarded scheme is ignored (`ProxyTests`).
-            #expect(try Self.decode(svg: https.text) == "http://decks.example.org/d/getaways")
+            #expect(try await Self.decode(svg: https.text) == "http://decks.example.org/d/getaways")
             expectAPIError(
                 try await client.get("/d/nope/qr.svg", headers: [.accept: "application/json"]), .notFound, "not_found")
         }
@@ -47,7 +48,7 @@ struct ShareTests {
     func qrFromPublicURL() async throws {
         try await withApp({ $0.publicBaseURL = "https://swipe.example.net" }) { client, _ in
             let r = try await client.get("/d/getaways/qr.svg", headers: [.init("Host")!: "evil.example"])
-            #expect(try Self.decode(svg: r.text) == "https://swipe.example.net/d/getaways")
+            #expect(try await Self.decode(svg: r.text) == "https://swipe.example.net/d/getaways")
         }
     }
 

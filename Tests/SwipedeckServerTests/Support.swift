@@ -9,6 +9,7 @@ import PostgresNIO
 import Prometheus
 import SwipePhysics
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import SwipedeckServer
@@ -74,6 +75,15 @@ struct TestEnv: Sendable {
     let location: String
     /// Stores `openStore` opened; `withApp` closes them before dropping the database.
     let opened = StoreBag()
+    /// What the app logged (requests included): `diagnosis` prints its tail.
+    let logs = LogLines()
+
+    /// What a failing wait should print: the app's last log lines and how long the concurrency
+    /// pool has had to wait at worst in this run, so CI's output alone says what the server was
+    /// doing and whether the pool was stalled.
+    func diagnosis(lines count: Int = 30) -> String {
+        logs.diagnosis(lines: count)
+    }
 
     /// The SQLite file; only for tests that check SQLite itself (`TestDatabase.onPostgres` off).
     var dbPath: String {
@@ -170,12 +180,18 @@ func withApp(
         config.dataDirectory = uploads
     }
     defer { if let uploads { try? FileManager.default.removeItem(atPath: uploads) } }
-    var logger = Logger(label: "swipedeck-test")
-    logger.logLevel = .warning
     let env = TestEnv(location: config.database)
+    var logger = env.logs.logger
+    logger.logLevel = .info
     do {
         let app = try await buildApplication(config, logger: logger, clock: clock, metricsRegistry: metricsRegistry)
-        try await app.test(testing) { client in try await body(client, env) }
+        try await app.test(testing) { client in
+            do {
+                try await body(client, env)
+            } catch {
+                throw Diagnosed(error: error, diagnosis: env.diagnosis())
+            }
+        }
     } catch {
         await env.closeStores()
         await TestDatabase.drop(location)
@@ -183,6 +199,13 @@ func withApp(
     }
     await env.closeStores()
     await TestDatabase.drop(location)
+}
+
+/// An error a test's body threw, with what the app was doing then (`TestEnv.diagnosis`).
+struct Diagnosed: Error, CustomStringConvertible {
+    let error: any Error
+    let diagnosis: String
+    var description: String { "\(error)\n\(diagnosis)" }
 }
 
 /// Stores a test opened besides its app's, to close at its end.
@@ -440,6 +463,14 @@ final class LogLines: Sendable {
 
     func errors(containing text: String) -> [String] {
         lines.withLock { $0.filter { $0.0 == .error && $0.1.contains(text) }.map(\.1) }
+    }
+
+    /// The last `count` lines, with the pool watchdog's worst wait: for a failure's message.
+    func diagnosis(lines count: Int = 30) -> String {
+        let tail = lines.withLock { $0.suffix(count).map { "  [\($0.0)] \($0.1)" } }
+        let pool = PoolWatchdog.shared.map { String(format: "%.1f s", $0.worstDelay) } ?? "not watched"
+        return "The log's last \(tail.count) lines:\n" + tail.joined(separator: "\n")
+            + "\nThe concurrency pool's longest wait so far: \(pool)."
     }
 
     struct Handler: LogHandler {

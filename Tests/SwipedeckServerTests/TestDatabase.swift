@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import PostgresNIO
+import TestSupport
 import Testing
 
 @testable import SwipedeckServer
@@ -19,6 +20,8 @@ enum TestDatabase {
 
     /// A new, empty database: a temporary SQLite path, or the URL of a new PostgreSQL database.
     static func fresh() async throws -> String {
+        // Nearly every server test starts here: the run's pool watchdog starts with the first.
+        PoolWatchdog.startIfConfigured()
         guard let postgresURL else { return temporaryDatabasePath() }
         return try await freshPostgres(cluster: postgresURL)
     }

@@ -54,7 +54,7 @@ const json = (status, value, headers = {}) => () => new Response(JSON.stringify(
 const swipe = (card) => ({ card, direction: 'right', input: 'button', trace: null, decisionMs: 900 });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-function deliveryWith(script, joining = false) {
+function deliveryWith(script, joining = false, extra = {}) {
   const queue = createSharedQueue(memoryStorage(), 'd');
   const timers = manualTimers();
   const network = scriptedFetch(script);
@@ -77,6 +77,7 @@ function deliveryWith(script, joining = false) {
     onAnswer: async (item, response) => {
       answers.push({ key: item.key, status: response.status });
     },
+    ...extra,
   });
   return { queue, timers, network, answers, delivery, reachability: () => reachabilityCalls };
 }
@@ -176,4 +177,81 @@ test('an undo of a sent swipe is a DELETE of its key, behind the POST', async ()
   ]);
   assert.deepEqual(page.answers.map((answer) => answer.status), [201, 204]);
   assert.deepEqual(page.queue.items(), []);
+});
+
+const issued = { salt: 'ab', challenge: 'cd', maxNumber: 9, issuedMs: 1, expiresMs: 2, signature: 'ef' };
+
+/** A solver that answers 7 for any puzzle and records what it was given. */
+function fakeSolver() {
+  const given = [];
+  return { given, solve: async (puzzle) => {
+    given.push(puzzle);
+    return 7;
+  } };
+}
+
+test('a page that came with a join puzzle solves it at once, joins with the solution, then delivers', async () => {
+  const solver = fakeSolver();
+  let joins = 0;
+  const joined = () => new Response(null, { status: 204 });
+  const page = deliveryWith([joined, json(201, {})], true, { puzzle: issued, solve: solver.solve, onJoined: () => {
+    joins++;
+  } });
+  page.queue.addSwipe('k1', swipe(1));
+  page.delivery.deliver();
+  page.delivery.scheduleJoin(0);
+  await settle();
+  assert.deepEqual(page.network.requests, [], 'nothing goes out before the join is due');
+  page.timers.runNext();
+  await settle();
+  assert.deepEqual(page.network.requests.map((r) => [r.method, r.url]), [
+    ['POST', '/api/v1/decks/d/join'],
+    ['POST', '/api/v1/decks/d/swipes'],
+  ]);
+  assert.deepEqual(JSON.parse(page.network.requests[0].body), { puzzle: { ...issued, number: 7 } });
+  assert.deepEqual(solver.given, [issued]);
+  assert.equal(page.delivery.isJoining(), false);
+  assert.equal(page.delivery.isSolving(), false);
+  assert.equal(joins, 1);
+  assert.deepEqual(page.answers, [{ key: 'k1', status: 201 }]);
+});
+
+test('a refused solution is followed by a fresh puzzle when the budget is still spent', async () => {
+  const solver = fakeSolver();
+  const fresh = { ...issued, salt: 'fresh' };
+  const stale = json(409, { error: { code: 'puzzle_stale' } });
+  const busy = () => new Response(null, { status: 200, headers: { 'Retry-After': '9' } });
+  const script = [stale, busy, json(201, fresh), () => new Response(null, { status: 204 }), json(201, {})];
+  const page = deliveryWith(script, true, { puzzle: issued, solve: solver.solve });
+  page.queue.addSwipe('k1', swipe(1));
+  page.delivery.scheduleJoin(0);
+  page.timers.runNext();
+  await settle();
+  assert.equal(page.delivery.isJoining(), true);
+  assert.deepEqual(page.timers.pending.map((timer) => timer.ms), [1000]);
+  page.timers.runNext();
+  await settle();
+  assert.deepEqual(page.network.requests.map((r) => [r.method, r.url]), [
+    ['POST', '/api/v1/decks/d/join'],
+    ['HEAD', '/d/d'],
+    ['POST', '/api/v1/decks/d/puzzles'],
+    ['POST', '/api/v1/decks/d/join'],
+    ['POST', '/api/v1/decks/d/swipes'],
+  ]);
+  assert.deepEqual(solver.given.map((puzzle) => puzzle.salt), ['ab', 'fresh']);
+  assert.equal(page.delivery.isJoining(), false);
+});
+
+test('no answer to a solution tries the same puzzle again (it may not have arrived)', async () => {
+  const solver = fakeSolver();
+  const page = deliveryWith([null, () => new Response(null, { status: 204 })], true,
+    { puzzle: issued, solve: solver.solve });
+  page.delivery.scheduleJoin(0);
+  page.timers.runNext();
+  await settle();
+  assert.deepEqual(page.timers.pending.map((timer) => timer.ms), [5000]);
+  page.timers.runNext();
+  await settle();
+  assert.deepEqual(solver.given.map((puzzle) => puzzle.salt), ['ab', 'ab']);
+  assert.equal(page.delivery.isJoining(), false);
 });

@@ -18,7 +18,7 @@ struct DeckJSON: ResponseEncodable {
     let quota: Int?
     let order: CardOrder
     let countedInputs: [String]
-    /// Who may vote (`DeckAccessMode`) and how many of one network may join at once (null: the server's budget).
+    /// Who may vote (`DeckAccessMode`) and the people expected (`Deck.joinLimit`; null: the server's budget).
     let access: String
     let joinLimit: Int?
     /// Whether `/` lists the deck (while open, with cards, for anyone with the link).

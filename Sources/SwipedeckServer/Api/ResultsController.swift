@@ -30,14 +30,19 @@ struct ResultsController: Sendable {
 
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> ResultsReport {
         let deck = try await access.results(try context.parameters.require("deck"), context)
-        try await clusters.check(deck, now: clock())
+        let found = try await clusters.check(deck, now: clock())
         if let code = try RequestDecoding.query(request, "room") {
             guard let normalized = RoomCode.normalized(code), let room = try await store.room(code: normalized),
                 room.deckId == deck.id
             else { throw ApiError.room(.notFound) }
             return try await store.roomResults(for: deck, room: room)
         }
-        return try await store.resultsWithRooms(for: deck)
+        var report = try await store.resultsWithRooms(for: deck)
+        if context.owner?.manages(deck) == true {
+            report.people = try await PeopleSummary.read(
+                deck: deck, counted: report.participants, clusters: found, store: store)
+        }
+        return report
     }
 
     @Sendable func resultsCSV(_ request: Request, context: AppRequestContext) async throws -> Response {

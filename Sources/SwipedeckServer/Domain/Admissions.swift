@@ -1,52 +1,68 @@
-/// Admits participants to decks that take invited people only (`DeckAccessMode`): checks the
-/// proof a page view or an API mint carries and says what credential it earns; `join` is the
-/// whole of a join, for the page and the API alike.
+/// Admits participants to decks: pays a join from the free budget (`JoinBudget`) or with a solved
+/// join puzzle (`JoinPuzzles`), checks the proof a deck that takes invited people only asks
+/// (`DeckAccessMode`) and says what credential it earns; `join` is the whole of a join, for the
+/// page and the API alike.
 public struct Admissions: Sendable {
     let store: any Store
     let signer: ParticipantSigner
     let joins: JoinBudget
+    let puzzles: JoinPuzzles
     /// Reveals decks' access secrets from what the database stores.
     let secretKey: SecretKey
 
-    public init(store: any Store, signer: ParticipantSigner, joins: JoinBudget, secretKey: SecretKey) {
+    public init(
+        store: any Store, signer: ParticipantSigner, joins: JoinBudget, puzzles: JoinPuzzles, secretKey: SecretKey
+    ) {
         self.store = store
         self.signer = signer
         self.joins = joins
+        self.puzzles = puzzles
         self.secretKey = secretKey
     }
 
-    /// A credential for `deck` for a client at `address` presenting `proof`. A join is taken
-    /// first, so wrong codes and signatures are guessed no faster than people join; an admission by
-    /// code or signed id gives it back (the code is the person: nobody new joined).
-    /// - Throws: `rateLimited` past the join budget, then as `admit`.
+    /// A credential for `deck` for a client at `address` presenting `proof`. The join is paid
+    /// first — by the proof's solved puzzle, else from the free budget — so wrong codes and
+    /// signatures are guessed no faster than people join; an admission by code or signed id gives
+    /// a free join back (the code is the person: nobody new joined). A credential paid by a
+    /// puzzle counts as minted when the puzzle was issued.
+    /// - Throws: `puzzle` for a solution that earns nothing, `joinBudgetSpent` past the free budget
+    ///   without one, then as `admit`.
     public func join(_ deck: Deck, _ proof: Proof, address: String?, now: Double) async throws -> (
         token: String, credential: ParticipantCredential
     ) {
-        if let wait = try await joins.take(address: address, deck: deck, now: now) {
-            throw ApiError.rateLimited(retryAfter: wait)
+        var mintedAt = now
+        if let solution = proof.puzzle {
+            mintedAt = try await puzzles.redeem(solution, deck: deck, address: address, now: now)
+        } else if let wait = try await joins.take(address: address, deck: deck, now: now) {
+            throw ApiError.joinBudgetSpent(retryAfter: wait)
         }
         let (admission, subject) = try await admit(deck, proof)
-        if admission == .code || admission == .external {
+        if proof.puzzle == nil && (admission == .code || admission == .external) {
             try await joins.refund(address: address, deck: deck, now: now)
         }
-        return signer.issue(.deck(deck.id, admission), subject: subject, now: now)
+        return signer.issue(.deck(deck.id, admission), subject: subject, now: mintedAt)
     }
 
-    /// What a visitor or a program presents: the secret link's key, a code, or a signed id.
+    /// What a visitor or a program presents: the secret link's key, a code, or a signed id; and a
+    /// solved join puzzle, which pays the join instead of the free budget.
     public struct Proof: Sendable, Decodable {
         public var key: String?
         public var code: String?
         public var pid: String?
         public var sig: String?
+        public var puzzle: JoinPuzzle?
 
-        public init(key: String? = nil, code: String? = nil, pid: String? = nil, sig: String? = nil) {
+        public init(
+            key: String? = nil, code: String? = nil, pid: String? = nil, sig: String? = nil, puzzle: JoinPuzzle? = nil
+        ) {
             self.key = key
             self.code = code
             self.pid = pid
             self.sig = sig
+            self.puzzle = puzzle
         }
 
-        /// Whether anything was presented.
+        /// Whether any admission proof was presented (a puzzle pays a join; it admits nobody).
         public var isEmpty: Bool { key == nil && code == nil && pid == nil && sig == nil }
     }
 

@@ -68,8 +68,11 @@ public struct NewDeck: Sendable, Hashable, Codable {
     /// The secret of the `unlisted` link and the key of `allowList` signatures: 43 characters of
     /// base64url, made when the deck is (or, for an older deck, when its access mode first needs it).
     public var accessSecret: String = ""
-    /// How many people of one network (`ClientNetwork.key`) may join this deck at once, for an
-    /// event behind one NAT; nil: the server's join budget (`--rate-mint`, 60 × rate at once).
+    /// The people its owner expects (the share panel's and the settings' "People expected"), for
+    /// an event behind one NAT: that many of one network (`ClientNetwork.key`) may join this deck
+    /// at once for free (`JoinBudget`: then from a budget of the deck's own), and join puzzles stay at
+    /// their base work up to that much pressure (`JoinDifficulty.allowance`); nil: the server's
+    /// budget (`--rate-mint`, 60 × rate at once) and `JoinDifficulty.defaultAllowance`.
     public var joinLimit: Int?
     /// Whether the front page (`/`) lists the deck while it is open, has an active card and takes
     /// anyone with the link; an unlisted deck is reached by its link only. Default true.

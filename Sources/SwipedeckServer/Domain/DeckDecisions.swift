@@ -2,28 +2,33 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Notices cards and decks that reach a verdict under their deck's stop rule, after the commit of
-/// the swipes that decided them: records each once as a deck event (`card_decided`, one per
-/// card; `deck_decided`, one per deck) and posts its notice (`card.decided`, `deck.decided`).
+/// Keeps a deck's recorded decisions true to its results under its stop rule: after the commit
+/// of any change, records each card's and the deck's verdict when it differs from the last one
+/// recorded (`DecisionLedger`: a deck event per revision — `card_decided` or `card_undecided`,
+/// `deck_decided` or `deck_undecided` — carrying the revision and the previous state) and posts
+/// its notice (`card.decided`, `card.undecided`, `deck.decided`, `deck.undecided`).
 ///
 /// It follows every write that can change a deck's results (`DeckChanges.listen`): swipes through
-/// the API or the page's forms, undos, flips, exclusions (the owner's, a lockstep cluster's, the
-/// quality rule's), settings (a new rule may decide cards at once) and, on PostgreSQL, the other
-/// servers' writes. The API's swipe handlers also await a check, so their 201 follows the record.
-/// Every server checks; the store's unique key (`recordOnce`) lets one
-/// insert win, and only the server whose insert won posts the notice, so each is told once. A
-/// verdict is recorded the first time it holds: a later undo that reopens the card records
-/// nothing more. Checks of one deck never overlap: swipes that commit during a check mark the
+/// the API or the page's forms, undos, flips, exclusions and inclusions (the owner's, a lockstep
+/// group's, the quality rule's), settings (a new rule may decide cards at once) and, on
+/// PostgreSQL, the other servers' writes. The API's swipe handlers also await a check, so their
+/// 201 follows the record. Every server checks; the store's unique key (`recordOnce`) lets one
+/// insert of a revision win, and only the server whose insert won posts the notice, so each is
+/// told once; a server whose insert lost reads the records again and checks once more (at most
+/// `attempts` times), so a revision recorded from an older view is followed by the current one.
+/// A card that was decided and no longer is (votes undone, its voters excluded) is told as
+/// `card.undecided`; one decided otherwise (yes, then no) as a new `card.decided` with the
+/// previous state. Checks of one deck never overlap: swipes that commit during a check mark the
 /// deck, and one more check follows (a burst costs two results computations, not one per swipe).
-/// Decks without a rule cost nothing.
+/// Decks without a rule cost nothing (what they recorded under an earlier rule stays as it was).
 public final class DeckDecisions: Sendable {
     private let store: any Store
     private let notices: any DeckNoticeSink
     private let logger: Logger
     /// Deck id → whether swipes committed during the check now running (absent: none running).
     private let checking = Mutex<[Int64: Bool]>([:])
-    /// "deck id|key" of events known to be recorded (here or by another server): not inserted again.
-    private let recorded = Mutex<Set<String>>([])
+    /// Checks of one deck after an insert lost to another server's, at most. Default 3.
+    static let attempts = 3
 
     private let catalog: Catalog
     private let clock: @Sendable () -> Double
@@ -64,22 +69,57 @@ public final class DeckDecisions: Sendable {
         }
     }
 
-    /// The data of a `card.decided` notice.
+    /// The data of a `card.decided` or `card.undecided` notice, and the detail of its deck event.
     struct CardDecided: Encodable {
         let deck: String
         let card: Int64
         let title: String
+        /// `deciding` in a `card.undecided`.
         let state: CardVerdict
         let likes: Int
         let votes: Int
+        /// 1 for the card's first decision, then one more for each change.
+        let revision: Int
+        /// The decision this revision replaces; null in revision 1.
+        let previous: DecisionLedger.CardEntry?
+
+        enum CodingKeys: String, CodingKey { case deck, card, title, state, likes, votes, revision, previous }
+
+        /// Writes `previous` as null in revision 1 (a consumer reads one shape).
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(deck, forKey: .deck)
+            try c.encode(card, forKey: .card)
+            try c.encode(title, forKey: .title)
+            try c.encode(state, forKey: .state)
+            try c.encode(likes, forKey: .likes)
+            try c.encode(votes, forKey: .votes)
+            try c.encode(revision, forKey: .revision)
+            try c.encode(previous, forKey: .previous)
+        }
     }
 
-    /// The data of a `deck.decided` notice.
+    /// The data of a `deck.decided` or `deck.undecided` notice, and the detail of its deck event.
     struct DeckDecided: Encodable {
         let deck: String
         let decidedCards: Int
         let activeCards: Int
         let topKnown: [Int64]?
+        let revision: Int
+        /// The decision this revision replaces; null in revision 1.
+        let previous: DecisionLedger.DeckEntry?
+
+        enum CodingKeys: String, CodingKey { case deck, decidedCards, activeCards, topKnown, revision, previous }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(deck, forKey: .deck)
+            try c.encode(decidedCards, forKey: .decidedCards)
+            try c.encode(activeCards, forKey: .activeCards)
+            try c.encode(topKnown, forKey: .topKnown)
+            try c.encode(revision, forKey: .revision)
+            try c.encode(previous, forKey: .previous)
+        }
     }
 
     /// Call after swipes on `deck` (as the catalog has it now) committed; returns once checked, or
@@ -113,44 +153,62 @@ public final class DeckDecisions: Sendable {
         }
     }
 
-    /// Records and posts what is newly decided on the deck.
+    /// Records and posts what changed on the deck since its last records.
     func check(_ deck: Deck, now: Double) async {
         do {
-            let report = try await store.results(for: deck)
-            var told: [DeckNotice] = []
-            for card in report.cards where !card.archived {
-                guard let state = card.state, state.isDecided else { continue }
-                let payload = CardDecided(
-                    deck: deck.slug, card: card.cardId, title: card.title, state: state, likes: card.likes,
-                    votes: card.total)
-                if try await recordOnce(deck, .cardDecided, key: "card:\(card.cardId)", payload, now: now) {
-                    told.append(try DeckNotice(kind: .cardDecided, deckId: deck.id, at: now, payload: payload))
-                }
+            for _ in 0..<Self.attempts {
+                if try await !record(deck, now: now) { break }
             }
-            if let decision = report.decision, decision.deckDecided {
-                let payload = DeckDecided(
-                    deck: deck.slug, decidedCards: decision.decidedCards, activeCards: decision.activeCards,
-                    topKnown: decision.topKnown)
-                if try await recordOnce(deck, .deckDecided, key: "deck", payload, now: now) {
-                    told.append(try DeckNotice(kind: .deckDecided, deckId: deck.id, at: now, payload: payload))
-                }
-            }
-            if !told.isEmpty { await notices.post(told) }
         } catch {
-            // The swipe stands; the next swipe on the deck checks again.
+            // The swipe stands; the next change on the deck checks again.
             logger.error("decisions not checked", metadata: ["deck": "\(deck.slug)", "error": "\(error)"])
         }
     }
 
-    /// Records the event once; true when this call recorded it.
-    private func recordOnce<Payload: Encodable>(
-        _ deck: Deck, _ kind: DeckEventKind, key: String, _ payload: Payload, now: Double
-    ) async throws -> Bool {
-        let memo = "\(deck.id)|\(key)"
-        if recorded.withLock({ $0.contains(memo) }) { return false }
-        let detail = String(decoding: try JSONCoding.shared.encode(payload), as: UTF8.self)
-        let added = try await store.recordOnce(deckId: deck.id, kind: kind, key: key, detail: detail, now: now)
-        recorded.withLock { _ = $0.insert(memo) }
-        return added
+    /// One pass of `check`: true when an insert lost to another server's (read and check again).
+    private func record(_ deck: Deck, now: Double) async throws -> Bool {
+        let report = try await store.results(for: deck)
+        let ledger = DecisionLedger(try await store.decisionEvents(deckId: deck.id))
+        var told: [DeckNotice] = []
+        var lost = false
+        for card in report.cards where !card.archived {
+            let state = card.state ?? .deciding
+            guard let revision = ledger.revision(card: card.cardId, now: state) else { continue }
+            let payload = CardDecided(
+                deck: deck.slug, card: card.cardId, title: card.title, state: state, likes: card.likes,
+                votes: card.total, revision: revision, previous: ledger.cards[card.cardId])
+            let key = DecisionLedger.cardKey(card.cardId, revision: revision)
+            if try await store.recordOnce(
+                deckId: deck.id, kind: state.isDecided ? .cardDecided : .cardUndecided, key: key,
+                detail: try Self.json(payload), now: now)
+            {
+                told.append(
+                    try DeckNotice(
+                        kind: state.isDecided ? .cardDecided : .cardUndecided, deckId: deck.id, at: now,
+                        payload: payload))
+            } else {
+                lost = true
+            }
+        }
+        if let decision = report.decision, let revision = ledger.deckRevision(decided: decision.deckDecided) {
+            let payload = DeckDecided(
+                deck: deck.slug, decidedCards: decision.decidedCards, activeCards: decision.activeCards,
+                topKnown: decision.topKnown, revision: revision, previous: ledger.deck)
+            let kind: DeckNoticeKind = decision.deckDecided ? .deckDecided : .deckUndecided
+            if try await store.recordOnce(
+                deckId: deck.id, kind: decision.deckDecided ? .deckDecided : .deckUndecided,
+                key: DecisionLedger.deckKey(revision: revision), detail: try Self.json(payload), now: now)
+            {
+                told.append(try DeckNotice(kind: kind, deckId: deck.id, at: now, payload: payload))
+            } else {
+                lost = true
+            }
+        }
+        if !told.isEmpty { await notices.post(told) }
+        return lost
+    }
+
+    static func json<Payload: Encodable>(_ payload: Payload) throws -> String {
+        String(decoding: try JSONCoding.shared.encode(payload), as: UTF8.self)
     }
 }

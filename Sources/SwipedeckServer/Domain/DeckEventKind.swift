@@ -15,10 +15,15 @@ public enum DeckEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The owner excluded a participant from the results, or lifted the exclusion.
     case participantExcluded = "participant_excluded"
     case participantIncluded = "participant_included"
-    /// A card reached a verdict under the deck's stop rule (recorded once per card).
+    /// A card reached a verdict under the deck's stop rule, or another one than it had
+    /// (`DecisionLedger`: one per revision).
     case cardDecided = "card_decided"
-    /// Every card (or the top k) is decided (recorded once per deck).
+    /// A decided card is deciding again (its votes undone, its voters excluded; one per revision).
+    case cardUndecided = "card_undecided"
+    /// Every card (or the top k) is decided (one per revision).
     case deckDecided = "deck_decided"
+    /// A decided deck is no longer (one per revision).
+    case deckUndecided = "deck_undecided"
 
     /// `cardArchived` or `cardRestored`.
     public static func archiving(_ archived: Bool) -> DeckEventKind { archived ? .cardArchived : .cardRestored }

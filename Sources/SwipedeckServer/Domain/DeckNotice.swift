@@ -3,10 +3,15 @@ import Foundation
 /// What an owner can be told happened on a deck: the events a webhook subscribes to. The raw
 /// value is the event's name on the wire (`X-Swipedeck-Event`, the subscription's `events`).
 public enum DeckNoticeKind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// A card's stop rule reached yes, no or settled.
+    /// A card's stop rule reached yes, no or settled, or another verdict than the one told before
+    /// (`revision` and `previous` say which).
     case cardDecided = "card.decided"
+    /// A card told decided is deciding again.
+    case cardUndecided = "card.undecided"
     /// Every card (or the top k) is decided.
     case deckDecided = "deck.decided"
+    /// A deck told decided is no longer.
+    case deckUndecided = "deck.undecided"
     /// A participant fell under the owner's accuracy threshold on known-answer cards.
     case participantFlagged = "participant.flagged"
     /// A room's match rule held on a card.

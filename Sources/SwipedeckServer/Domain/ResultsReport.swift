@@ -79,6 +79,9 @@ public struct ResultsReport: Sendable, Encodable {
     public var directionTotals: [String: Int]
     /// The stop rule's verdicts over the deck; nil without a rule.
     public var decision: StopState?
+    /// Who is counted, flagged and excluded, and why (`PeopleSummary`); the owner's only, nil
+    /// (absent) for anybody else and for a room's results.
+    public var people: PeopleSummary?
 
     /// The active cards' counted votes (what the stop rule and adaptive dealing read).
     public var activeCounts: [CardCount] {

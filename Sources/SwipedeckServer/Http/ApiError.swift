@@ -59,6 +59,9 @@ public enum ApiError: Error, Sendable, Equatable {
     case inputNotAllowed(String)
     /// 429: too many requests; retry after the given seconds.
     case rateLimited(retryAfter: Int)
+    /// 429 `rate_limited`: the free join budget is spent (`JoinBudget`); retry after the given
+    /// seconds, or pay a join puzzle now (`JoinPuzzles`).
+    case joinBudgetSpent(retryAfter: Int)
     /// 429: the client (or the server in all) has as many live results streams open as allowed;
     /// retry after the given seconds.
     case tooManyStreams(retryAfter: Int)
@@ -78,6 +81,9 @@ public enum ApiError: Error, Sendable, Equatable {
     case imageRefused(ImageRefusal)
     /// 403, 404 or 409: a match room's rule was broken (`RoomRefusal`); the code is the rule.
     case room(RoomRefusal)
+    /// 400, 403, 409 or 422: a join puzzle's solution earns no credential (`JoinPuzzleRefusal`);
+    /// the code is the rule.
+    case puzzle(JoinPuzzleRefusal)
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -92,7 +98,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .rejected, .idempotencyMismatch, .inputNotAllowed: return .unprocessableContent
-        case .rateLimited, .tooManyStreams, .tooManyRooms: return .tooManyRequests
+        case .rateLimited, .joinBudgetSpent, .tooManyStreams, .tooManyRooms: return .tooManyRequests
         case .tooManyConnections, .bodiesBusy: return .serviceUnavailable
         case .internalError: return .internalServerError
         case .imageRefused(let refusal):
@@ -102,14 +108,21 @@ public enum ApiError: Error, Sendable, Equatable {
             case .unreadable, .tooManyPixels: return .unprocessableContent
             }
         case .room(let refusal): return refusal.status
+        case .puzzle(let refusal):
+            switch refusal {
+            case .malformed: return .badRequest
+            case .invalid, .expired: return .forbidden
+            case .unsolved: return .unprocessableContent
+            case .stale, .used: return .conflict
+            }
         }
     }
 
     /// Seconds the client is asked to wait (`Retry-After`), for the errors that pass with time.
     public var retryAfter: Int? {
         switch self {
-        case .rateLimited(let s), .tooManyStreams(let s), .tooManyRooms(let s), .tooManyConnections(let s),
-            .bodiesBusy(let s):
+        case .rateLimited(let s), .joinBudgetSpent(let s), .tooManyStreams(let s), .tooManyRooms(let s),
+            .tooManyConnections(let s), .bodiesBusy(let s):
             return s
         default: return nil
         }
@@ -142,7 +155,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .rejected(let r): return r.rawValue
         case .idempotencyMismatch: return "idempotency_mismatch"
         case .inputNotAllowed: return "input_not_allowed"
-        case .rateLimited: return "rate_limited"
+        case .rateLimited, .joinBudgetSpent: return "rate_limited"
         case .tooManyStreams: return "too_many_streams"
         case .tooManyRooms: return "too_many_rooms"
         case .tooManyConnections: return "too_many_connections"
@@ -150,6 +163,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .internalError: return "internal"
         case .imageRefused(let refusal): return refusal.code
         case .room(let refusal): return refusal.rawValue
+        case .puzzle(let refusal): return refusal.rawValue
         }
     }
 
@@ -192,6 +206,9 @@ public enum ApiError: Error, Sendable, Equatable {
         case .idempotencyMismatch: return "This Idempotency-Key was used for a different request."
         case .inputNotAllowed(let m): return m
         case .rateLimited(let s): return "Too many requests; retry in \(s) s."
+        case .joinBudgetSpent(let s):
+            return
+                "Many people joined from your network just now: retry in \(s) s, or join at once with a solved puzzle (POST /api/v1/decks/{deck}/puzzles)."
         case .tooManyStreams(let s): return "Too many live results streams are open; close one or retry in \(s) s."
         case .tooManyRooms(let s):
             return "Too many rooms: finish or let one of yours expire, or retry in \(s) s."
@@ -200,6 +217,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .internalError: return "Internal error; it has been logged."
         case .imageRefused(let refusal): return refusal.message
         case .room(let refusal): return refusal.message
+        case .puzzle(let refusal): return refusal.message
         }
     }
 }

@@ -231,7 +231,7 @@ struct DeckFormView {
         patch.joinLimit = .some(
             try wholeNumber(
                 form["joinLimit"], code: "invalid_join_limit",
-                "People who may join at once must be a whole number, or empty for the server's budget."))
+                "People expected must be a whole number, or empty for the server's budget."))
         if form["stopKind"] != nil { patch.stopRule = try stopRule(form) }
         patch.quality = try QualityForm.patch(form)
         return patch

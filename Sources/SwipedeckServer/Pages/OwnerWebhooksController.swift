@@ -80,7 +80,9 @@ struct OwnerWebhooksController: Sendable {
     static func words(_ kind: DeckNoticeKind) -> String {
         switch kind {
         case .cardDecided: return "a card is decided (its stop rule reached yes, no or settled)"
+        case .cardUndecided: return "a card told decided is deciding again (votes undone, voters left out)"
         case .deckDecided: return "the deck is decided"
+        case .deckUndecided: return "a deck told decided is no longer"
         case .participantFlagged: return "a participant is flagged on known-answer cards"
         case .roomMatched: return "a room found a match"
         case .swipeCreated: return "swipes were made (batched: at most one delivery a second)"

@@ -70,7 +70,7 @@ struct PageController: Sendable {
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(dealt.retired)|\(joinWait ?? -1)|"
             + "\(thisComputer ?? "")|"
             + cards.map { String($0.id) }.joined(separator: ",")
-        var response = try renderer.cachedPage("deck", key: key) {
+        let pageContext: () -> [String: Any] = {
             var ctx = stackContext(
                 deck, cards: cards, remaining: remaining, cardCount: cardCount, participant: participant,
                 showResults: showResults, joinWait: joinWait, retired: dealt.retired)
@@ -81,6 +81,17 @@ struct PageController: Sendable {
             ctx["roomsOrRoom"] = deck.rooms
             ctx["thisComputer"] = thisComputer
             return ctx
+        }
+        var response: Response
+        if joinWait != nil, deck.isOpen {
+            // Past the free budget, with scripts the device pays a puzzle instead of the wait: each
+            // page carries its own, so this one is rendered for this request.
+            let puzzle = try await admissions.puzzles.issue(deck: deck, address: context.remoteAddress, now: clock())
+            var ctx = pageContext()
+            ctx["puzzleJSON"] = PageRenderer.scriptSafeJSON(puzzle)
+            response = try renderer.page("deck", ctx)
+        } else {
+            response = try renderer.cachedPage("deck", key: key, pageContext)
         }
         if let joinWait { response.headers[.retryAfter] = String(joinWait) }
         return response
@@ -251,7 +262,7 @@ struct PageController: Sendable {
         let token: String
         do {
             token = try await admissions.join(deck, proof, address: context.remoteAddress, now: clock()).token
-        } catch ApiError.rateLimited(let wait) {
+        } catch ApiError.joinBudgetSpent(let wait) {
             var r = try invitation(
                 deck, error: "Many people joined from your network just now. Try again in \(wait) s.",
                 status: .tooManyRequests)
@@ -280,7 +291,7 @@ struct PageController: Sendable {
         let joined: (token: String, credential: ParticipantCredential)
         do {
             joined = try await admissions.join(deck, Admissions.Proof(), address: context.remoteAddress, now: clock())
-        } catch ApiError.rateLimited {
+        } catch ApiError.joinBudgetSpent {
             return nil
         }
         var admitted = context
@@ -300,6 +311,9 @@ struct PageController: Sendable {
         return try renderer.page("invite", ctx, status: status)
     }
 
+    /// Flagged participants per page of the owner's results page. Default 50.
+    static let flaggedPageSize = 50
+
     @Sendable func resultsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let slug = try context.parameters.require("deck")
         let deck: Deck
@@ -316,7 +330,12 @@ struct PageController: Sendable {
         ctx["kind"] = "results"
         // The owner's view: live updates, and the participants worth a look with Exclude/Include.
         if case .owner(_, let name, _?) = context.owner, context.owner?.manages(deck) == true {
-            let flagged = try await store.flaggedParticipants(deckId: deck.id)
+            // Every flagged person is on some page of the list: pages of `flaggedPageSize`.
+            let total = try await store.flaggedParticipantCount(deckId: deck.id)
+            let pages = max(1, (total + Self.flaggedPageSize - 1) / Self.flaggedPageSize)
+            let peoplePage = min(max(request.uri.queryParameters.get("people", as: Int.self) ?? 1, 1), pages)
+            let flagged = try await store.flaggedParticipants(
+                deckId: deck.id, limit: Self.flaggedPageSize, offset: (peoplePage - 1) * Self.flaggedPageSize)
             // The owner's name (a non-empty string: the template's owner sections and its owner navigation).
             ctx["owner"] = name
             ctx["csrf"] = OwnerForms.csrfToken(context)
@@ -336,14 +355,35 @@ struct PageController: Sendable {
             }
             ctx["flagged"] = rows
             ctx["hasFlagged"] = !flagged.isEmpty
+            ctx["flaggedTotal"] = total
+            ctx["flaggedShowing"] =
+                "\((peoplePage - 1) * Self.flaggedPageSize + 1)–\((peoplePage - 1) * Self.flaggedPageSize + flagged.count) of \(total)"
+            ctx["flaggedPaged"] = pages > 1
+            ctx["flaggedPrev"] = peoplePage > 1 ? "?people=\(peoplePage - 1)#flagged" : ""
+            ctx["flaggedNext"] = peoplePage < pages ? "?people=\(peoplePage + 1)#flagged" : ""
+            ctx["hasFlaggedPrev"] = peoplePage > 1
+            ctx["hasFlaggedNext"] = peoplePage < pages
             let states = try await store.exclusionStates(deckId: deck.id)
             ctx["clusters"] = found.map { c -> [String: Any] in
                 [
                     "size": c.members.count, "network": c.network, "from": String(c.joinedFrom), "reason": c.reason,
-                    "excludedCount": c.members.filter(states.excluded.contains).count,
+                    "excludedCount": c.members.filter(states.excluded.contains).count, "excludes": c.excludes,
                 ]
             }
             ctx["hasClusters"] = !found.isEmpty
+            let people = PeopleSummary(
+                counted: report.participants, counts: try await store.trustCounts(deckId: deck.id), clusters: found,
+                excludedNow: states.excluded)
+            ctx["peopleCounted"] = people.counted
+            ctx["peopleFlagged"] = people.flagged
+            ctx["peopleExcluded"] = people.excluded
+            ctx["peopleGroups"] = people.groups.map { g -> [String: Any] in
+                [
+                    "status": g.status.rawValue, "reason": g.reason, "people": g.people,
+                    "excluded": g.status == .excluded,
+                ]
+            }
+            ctx["hasPeopleGroups"] = !people.groups.isEmpty
             let quality = try await QualityReport.read(
                 deck, store: store, names: ParticipantNames(signer: swipes.signer, store: store))
             ctx.merge(QualityView.context(quality)) { _, new in new }

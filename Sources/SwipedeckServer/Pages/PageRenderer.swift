@@ -21,18 +21,31 @@ public struct PageRenderer: Sendable {
 
     /// Loads every `*.mustache` in `templatesDirectory`, with the static paths they name
     /// (`/css/app.css`, `/js/deck.js`, …) replaced once by their hashed URLs.
-    init(templatesDirectory: String, assets: StaticAssets, basePath: String = "") throws {
+    init(templatesDirectory: String, assets: StaticAssets, basePath: String = "") async throws {
         self.assets = assets
         self.basePath = basePath
-        var library = MustacheLibrary()
-        let folder = URL(fileURLWithPath: templatesDirectory, isDirectory: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory)
-        where file.hasSuffix(".mustache") {
-            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            try library.register(assets.rewriteReferences(in: source), named: String(file.dropLast(".mustache".count)))
-        }
-        self.library = library
+        self.library = try await Self.library(templatesDirectory: templatesDirectory, assets: assets)
     }
+
+    /// Every template of `templatesDirectory`, parsed with `assets`' hashed URLs: once per process
+    /// for each folder and set of assets (the files do not change while the server runs; the tests
+    /// build hundreds of apps on one checkout, and parsing the templates was most of the CPU an
+    /// app's start-up takes).
+    static func library(templatesDirectory: String, assets: StaticAssets) async throws -> MustacheLibrary {
+        try await libraries.value(templatesDirectory + "\u{0}" + assets.fingerprint) {
+            var library = MustacheLibrary()
+            let folder = URL(fileURLWithPath: templatesDirectory, isDirectory: true)
+            for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory)
+            where file.hasSuffix(".mustache") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                try library.register(
+                    assets.rewriteReferences(in: source), named: String(file.dropLast(".mustache".count)))
+            }
+            return library
+        }
+    }
+
+    private static let libraries = BuiltOnce<MustacheLibrary>()
 
     private static let rootRelativeAttribute = try! NSRegularExpression(
         pattern: #"(\s(?:href|src|action|formaction|data-[a-z-]+)=")/(?!/)"#)

@@ -27,6 +27,7 @@ struct ShareController: Sendable {
         pages.get("/owner/decks/:deck/invite.svg", use: invitationCode)
         pages.get("/owner/decks/:deck/codes", use: codeSheet)
         pages.post("/owner/decks/:deck/codes", use: makeCodes)
+        pages.post("/owner/decks/:deck/expected", use: saveExpected)
     }
 
     /// `path` (a path on this server) as an absolute link, as `deckLink` makes one.
@@ -130,11 +131,27 @@ struct ShareController: Sendable {
         /// The host of `link` when phones elsewhere cannot reach it (`LinkReach`), else nil.
         let thisComputer: String?
         let sameNetwork: String?
+        /// The deck's expected people (`joinLimit`) as typed, or empty for the server's budget.
+        let expected: String
+        /// Why the expected people were not saved, if so.
+        let expectedError: String?
+        /// Just saved.
+        let expectedSaved: Bool
     }
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let owner = try context.signedInOwner()
         let deck = try await access.managed(try context.parameters.require("deck"), context)
+        return try await panel(
+            deck, context, expected: deck.joinLimit.map(String.init) ?? "", error: nil,
+            saved: request.uri.queryParameters["saved"] != nil, status: .ok)
+    }
+
+    /// The share panel of `deck`, its expected people field showing `expected` (and `error`).
+    func panel(
+        _ deck: Deck, _ context: AppRequestContext, expected: String, error: String?, saved: Bool,
+        status: HTTPResponse.Status
+    ) async throws -> Response {
+        let owner = try context.signedInOwner()
         let codeCount = try await store.accessCodes(deckId: deck.id).count
         let example = "alice@example.org"
         let link = absolute(try AccessController.invitation(deck, secretKey: secretKey), context)
@@ -151,7 +168,32 @@ struct ShareController: Sendable {
             exampleLink: absolute(
                 "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: secret))",
                 context),
-            thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil)
-        return try renderer.page("owner-share", view)
+            thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil,
+            expected: expected, expectedError: error, expectedSaved: saved)
+        return try renderer.page("owner-share", view, status: status)
+    }
+
+    /// Saves the deck's expected people (`joinLimit`: empty for the server's budget) from the share
+    /// panel's form, as the settings form would (an event in the deck's log), and shows the panel again.
+    @Sendable func saveExpected(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let form = try await OwnerForms.fields(request, context)
+        do {
+            var patch = DeckPatch()
+            patch.joinLimit = .some(
+                try DeckFormView.wholeNumber(
+                    form["joinLimit"], code: "invalid_join_limit",
+                    "People expected must be a whole number from 1 to \(DeckPatch.maxJoinLimit), or empty for the server's budget."
+                ))
+            let changed = try patch.applied(to: deck)
+            _ = try await store.updateDeck(
+                changed, by: context.owner?.ownerId, detail: OwnerDecksController.describe(changed), now: clock())
+        } catch {
+            guard let error = ApiError.of(error) else { throw error }
+            return try await panel(
+                deck, context, expected: form["joinLimit"] ?? "", error: error.message, saved: false,
+                status: error.status)
+        }
+        return .redirect(to: "/owner/decks/\(deck.slug)/share?saved=1", type: .normal)
     }
 }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import NIOCore
-import Synchronization
 
 /// The static files of `Public/` (and generated ones, such as the per-profile stack stylesheets),
 /// loaded once at start-up under content-hashed URLs. After start-up a lookup is a dictionary read:
@@ -46,17 +45,19 @@ struct StaticAssets: Sendable {
 
     /// The assets of `publicDirectory` and `generated`, built once per process for each (the
     /// files do not change while the server runs; tests build many apps on one checkout).
-    static func shared(publicDirectory: String, generated: [String: String] = [:]) throws -> StaticAssets {
+    static func shared(publicDirectory: String, generated: [String: String] = [:]) async throws -> StaticAssets {
         let key =
             publicDirectory + "\u{0}"
             + generated.keys.sorted().map { $0 + "\u{0}" + generated[$0]! }.joined(separator: "\u{0}")
-        if let built = cache.withLock({ $0[key] }) { return built }
-        let built = try StaticAssets(publicDirectory: publicDirectory, generated: generated)
-        cache.withLock { $0[key] = built }
-        return built
+        return try await built.value(key) { try StaticAssets(publicDirectory: publicDirectory, generated: generated) }
     }
 
-    private static let cache = Mutex<[String: StaticAssets]>([:])
+    private static let built = BuiltOnce<StaticAssets>()
+
+    /// Every path with its hashed URL: equal for two tables that serve the same files.
+    var fingerprint: String {
+        byPath.map { $0.key + "=" + $0.value.hashedPath }.sorted().joined(separator: "\u{0}")
+    }
 
     /// Whether `path` belongs to the static table's namespace (an asset or a 404 of one).
     static func isStaticPath(_ path: String) -> Bool {

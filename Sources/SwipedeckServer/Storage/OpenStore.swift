@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 
 /// Opens the store `location` names (`StoreLocation`) and brings its schema up to date.
 ///
@@ -11,7 +12,9 @@ public func openStore(
 ) async throws -> any Store {
     switch try StoreLocation(location) {
     case .sqlite(let path):
-        return try AppDatabase(path: path, synchronous: synchronous)
+        // Opening and migrating an SQLite file is synchronous disk work (a fresh file: tens of
+        // milliseconds of fsyncs and schema writes): NIO's blocking pool, not a concurrency thread.
+        return try await NIOThreadPool.singleton.runIfActive { try AppDatabase(path: path, synchronous: synchronous) }
     case .postgres(let place):
         return try await PostgresStore.open(place, logger: logger)
     }

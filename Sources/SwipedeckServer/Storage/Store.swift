@@ -6,7 +6,7 @@ import SwipePhysics
 ///
 /// The interface is composed of role protocols — `DeckStore`, `DeckEditStore`, `OwnerStore`,
 /// `SwipeStore`, `ResultStore`, `TrustStore`, `AccessCodeStore`, `ImageRecordStore`, `DecisionStore`, `RoomStore`,
-/// `WebhookStore` — each
+/// `WebhookStore`, `JoinPuzzleStore` — each
 /// implemented on both engines in a file of the same name (`AppDatabase+Decks.swift` ↔
 /// `PostgresStore+Decks.swift`, …), so a part of the app can ask for the role it uses. The
 /// storage throws `StoreError` for what a caller may do wrong; the HTTP layer maps it.
@@ -25,7 +25,7 @@ import SwipePhysics
 ///   cards, archive, order); PostgreSQL marks it on every server within the notification's
 ///   delivery, so no server keeps deciding by a deck's old settings (`Catalog`).
 public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultStore, TrustStore, AccessCodeStore,
-    ImageRecordStore, DecisionStore, RoomStore, WebhookStore
+    ImageRecordStore, DecisionStore, RoomStore, WebhookStore, JoinPuzzleStore
 {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }
@@ -38,6 +38,9 @@ public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultS
     /// Token buckets every server on this store draws from: PostgreSQL keeps them in the
     /// database; an SQLite file is served by one process, which keeps them in memory.
     func sharedBuckets(ratePerSecond: Double, burst: Double) -> any TokenBuckets
+    /// Draining levels every server on this store raises and reads (the join puzzles' pressure):
+    /// PostgreSQL keeps them in the database, an SQLite file's one process in memory.
+    func sharedLevels(drainPerSecond: Double) -> any DrainingLevels
 }
 
 /// Decks and their cards as participants and the catalog read them (files `+Decks`).
@@ -217,8 +220,14 @@ public protocol TrustStore: Sendable {
     /// The deck's participants with an exclusion in force, and those whose exclusion the owner
     /// lifted at least once (never excluded again automatically).
     func exclusionStates(deckId: Int64) async throws -> (excluded: Set<String>, lifted: Set<String>)
-    /// Participants with suspect swipes or an exclusion in force, most suspect first.
-    func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant]
+    /// Participants with suspect swipes or an exclusion in force, most suspect first: `limit`
+    /// of them after the first `offset` (the results page's pages).
+    func flaggedParticipants(deckId: Int64, limit: Int, offset: Int) async throws -> [FlaggedParticipant]
+    /// How many participants `flaggedParticipants` lists in all.
+    func flaggedParticipantCount(deckId: Int64) async throws -> Int
+    /// Exclusions in force by reason, and the people not excluded with live suspect swipes, by
+    /// suspect reason (`PeopleSummary`).
+    func trustCounts(deckId: Int64) async throws -> PeopleSummary.Counts
 }
 
 /// Deck events recorded once however many servers notice them: cards and decks decided under
@@ -229,6 +238,8 @@ public protocol DecisionStore: Sendable {
     func recordOnce(deckId: Int64, kind: DeckEventKind, key: String, detail: String, now: Double) async throws -> Bool
     /// The keys of the deck's events recorded once.
     func onceKeys(deckId: Int64) async throws -> Set<String>
+    /// The deck's events recorded once, with their kinds and details (`DecisionLedger`'s input).
+    func decisionEvents(deckId: Int64) async throws -> [DecisionLedger.Event]
 }
 
 /// One-time access codes of a deck (files `+AccessCodes`).
@@ -269,6 +280,10 @@ extension SwipeStore {
 
 extension TrustStore {
     public func flaggedParticipants(deckId: Int64) async throws -> [FlaggedParticipant] {
-        try await flaggedParticipants(deckId: deckId, limit: 50)
+        try await flaggedParticipants(deckId: deckId, limit: 50, offset: 0)
+    }
+
+    public func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant] {
+        try await flaggedParticipants(deckId: deckId, limit: limit, offset: 0)
     }
 }

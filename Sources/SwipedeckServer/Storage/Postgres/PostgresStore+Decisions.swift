@@ -14,6 +14,16 @@ extension PostgresStore {
             """, as: Int64.self) != nil
     }
 
+    public func decisionEvents(deckId: Int64) async throws -> [DecisionLedger.Event] {
+        try await fetch(
+            "SELECT onceKey, kind, detail FROM deckEvents WHERE deckId = \(deckId) AND onceKey IS NOT NULL",
+            {
+                DecisionLedger.Event(
+                    key: try $0.next(String.self), kind: try $0.next(DeckEventKind.self),
+                    detail: try $0.next(String.self))
+            })
+    }
+
     public func onceKeys(deckId: Int64) async throws -> Set<String> {
         Set(
             try await fetch(

@@ -204,6 +204,11 @@ extension PostgresStore {
             CREATE INDEX webhookDeliveries_by_hook ON webhookDeliveries(hookId, event, dueAt)
             """
         ),
+        // The replay guard of join puzzles (`JoinPuzzleStore`), as SQLite's v14-solved-puzzles.
+        (
+            "v11-solved-puzzles",
+            "CREATE TABLE solvedPuzzles (salt text PRIMARY KEY, expiresAt double precision NOT NULL)"
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

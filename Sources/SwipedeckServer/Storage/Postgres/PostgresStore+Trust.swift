@@ -110,9 +110,10 @@ extension PostgresStore {
     /// then their members' live swipes.
     public func lockstepMembers(deckId: Int64, minCrowd: Int) async throws -> [LockstepClusters.Member] {
         var members: [String: LockstepClusters.Member] = [:]
-        for (id, network, joinedAt, card, direction) in try await fetch(
+        for (id, network, joinedAt, vote) in try await fetch(
             """
-            SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
+            SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction, s.createdAt, s.decisionMs,
+                   s.durationMs, s.velocityX, s.velocityY
             FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
             WHERE o.deckId = \(deckId) AND o.network IN (
                 SELECT network FROM participantOrigins WHERE deckId = \(deckId) GROUP BY network HAVING COUNT(*) >= \(minCrowd))
@@ -120,12 +121,16 @@ extension PostgresStore {
             {
                 (
                     try $0.next(String.self), try $0.next(String.self), try $0.next(Double.self),
-                    try $0.next(Int64.self), try $0.next(String.self)
+                    LockstepClusters.Vote(
+                        card: try $0.next(Int64.self), direction: try $0.next(String.self),
+                        at: try $0.next(Double.self), decisionMs: try $0.next(Double?.self),
+                        durationMs: try $0.next(Double?.self),
+                        speed: LockstepClusters.Vote.speed(try $0.next(Double?.self), try $0.next(Double?.self)))
                 )
             })
         {
-            members[id, default: LockstepClusters.Member(id: id, network: network, joinedAt: joinedAt, decisions: [:])]
-                .decisions[card] = direction
+            members[id, default: LockstepClusters.Member(id: id, network: network, joinedAt: joinedAt, votes: [])]
+                .votes.append(vote)
         }
         return Array(members.values)
     }
@@ -150,11 +155,11 @@ extension PostgresStore {
         }
     }
 
-    public func flaggedParticipants(deckId: Int64, limit: Int) async throws -> [FlaggedParticipant] {
+    public func flaggedParticipants(deckId: Int64, limit: Int, offset: Int) async throws -> [FlaggedParticipant] {
         let rows = try await fetch(
             """
             SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
-            WHERE deckId = \(deckId) AND (excluded OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT \(limit)
+            WHERE deckId = \(deckId) AND (excluded OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT \(limit) OFFSET \(offset)
             """
         ) {
             (
@@ -174,5 +179,39 @@ extension PostgresStore {
                 FlaggedParticipant(id: r.id, suspect: r.suspect, live: r.live, reason: reason, excluded: r.excluded))
         }
         return flagged
+    }
+}
+
+extension PostgresStore {
+    /// See `TrustStore.flaggedParticipantCount`.
+    public func flaggedParticipantCount(deckId: Int64) async throws -> Int {
+        try await value(
+            "SELECT COUNT(*)::bigint FROM deckParticipants WHERE deckId = \(deckId) AND (excluded OR k1 > 0 OR k3 > 0)",
+            as: Int.self) ?? 0
+    }
+
+    /// See `TrustStore.trustCounts`: exclusions in force, then the flagged aggregate rows' suspect swipes.
+    public func trustCounts(deckId: Int64) async throws -> PeopleSummary.Counts {
+        var excluded: [String: Int] = [:]
+        for (reason, n) in try await fetch(
+            """
+            SELECT reason, COUNT(DISTINCT participantId)::bigint FROM exclusions WHERE deckId = \(deckId) AND liftedAt IS NULL GROUP BY reason
+            """, { (try $0.next(String.self), try $0.next(Int.self)) })
+        {
+            excluded[reason, default: 0] += n
+        }
+        var byReason: [String: Int] = [:]
+        var people = Set<String>()
+        for (id, reason) in try await fetch(
+            """
+            SELECT DISTINCT d.participantId, s.suspectReason FROM deckParticipants d
+            JOIN swipes s ON s.participantId = d.participantId AND s.deckId = d.deckId
+            WHERE d.deckId = \(deckId) AND NOT d.excluded AND (d.k1 > 0 OR d.k3 > 0) AND s.suspect AND s.undoneAt IS NULL
+            """, { (try $0.next(String.self), try $0.next(String?.self)) })
+        {
+            people.insert(id)
+            byReason[reason ?? "", default: 0] += 1
+        }
+        return PeopleSummary.Counts(excludedByReason: excluded, suspectByReason: byReason, suspectPeople: people)
     }
 }

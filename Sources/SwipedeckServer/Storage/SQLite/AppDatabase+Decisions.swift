@@ -15,6 +15,15 @@ extension AppDatabase {
         }
     }
 
+    public func decisionEvents(deckId: Int64) async throws -> [DecisionLedger.Event] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT onceKey, kind, detail FROM deckEvents WHERE deckId = ? AND onceKey IS NOT NULL",
+                arguments: [deckId]
+            ).map { DecisionLedger.Event(key: $0[0], kind: try $0.decode(forColumn: "kind"), detail: $0[2]) }
+        }
+    }
+
     public func onceKeys(deckId: Int64) async throws -> Set<String> {
         try await writer.read { db in
             Set(

@@ -216,6 +216,14 @@ extension AppDatabase {
                     CREATE INDEX webhookDeliveries_by_hook ON webhookDeliveries(hookId, event, dueAt);
                     """)
         }
+        // The replay guard of join puzzles (`JoinPuzzleStore`): a solved puzzle's salt until the
+        // puzzle expires (its rows are swept after that: they are no record of anything).
+        m.registerMigration("v14-solved-puzzles") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE solvedPuzzles (salt TEXT PRIMARY KEY, expiresAt REAL NOT NULL) WITHOUT ROWID;
+                    """)
+        }
         return m
     }
 }

@@ -80,15 +80,19 @@ extension AppDatabase {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction
+                    SELECT o.participantId, o.network, o.joinedAt, s.cardId, s.direction, s.createdAt, s.decisionMs,
+                           s.durationMs, s.velocityX, s.velocityY
                     FROM participantOrigins o JOIN swipes s ON s.participantId = o.participantId AND s.deckId = o.deckId AND s.undoneAt IS NULL
                     WHERE o.deckId = ? AND o.network IN (
                         SELECT network FROM participantOrigins WHERE deckId = ? GROUP BY network HAVING COUNT(*) >= ?)
                     """, arguments: [deckId, deckId, minCrowd])
             while let r = try rows.next() {
                 let id: String = r[0]
-                members[id, default: LockstepClusters.Member(id: id, network: r[1], joinedAt: r[2], decisions: [:])]
-                    .decisions[r[3]] = r[4]
+                members[id, default: LockstepClusters.Member(id: id, network: r[1], joinedAt: r[2], votes: [])].votes
+                    .append(
+                        LockstepClusters.Vote(
+                            card: r[3], direction: r[4], at: r[5], decisionMs: r[6], durationMs: r[7],
+                            speed: LockstepClusters.Vote.speed(r[8], r[9])))
             }
             return Array(members.values)
         }
@@ -123,7 +127,7 @@ extension AppDatabase {
 extension AppDatabase {
     /// Participants of the deck with suspect swipes or an exclusion in force, most suspect first
     /// (at most `limit`).
-    public func flaggedParticipants(deckId: Int64, limit: Int = 50) async throws -> [FlaggedParticipant] {
+    public func flaggedParticipants(deckId: Int64, limit: Int, offset: Int) async throws -> [FlaggedParticipant] {
         try await writer.read { db in
             // Candidates from the aggregate rows (partial index `deckParticipants_flagged`), then
             // each one's most frequent suspect reason from their own swipes.
@@ -131,8 +135,8 @@ extension AppDatabase {
                 db,
                 sql: """
                     SELECT participantId, excluded, k1 + k3 AS suspect, k0 + k1 + k2 + k3 + k4 AS live FROM deckParticipants
-                    WHERE deckId = ? AND (excluded = 1 OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT ?
-                    """, arguments: [deckId, limit])
+                    WHERE deckId = ? AND (excluded = 1 OR k1 > 0 OR k3 > 0) ORDER BY suspect DESC, participantId LIMIT ? OFFSET ?
+                    """, arguments: [deckId, limit, offset])
             return try rows.map { r in
                 let id: String = r["participantId"]
                 let reason = try String.fetchOne(
@@ -144,6 +148,47 @@ extension AppDatabase {
                 return FlaggedParticipant(
                     id: id, suspect: r["suspect"], live: r["live"], reason: reason, excluded: r["excluded"])
             }
+        }
+    }
+}
+
+extension AppDatabase {
+    /// See `TrustStore.flaggedParticipantCount` (partial index `deckParticipants_flagged`).
+    public func flaggedParticipantCount(deckId: Int64) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM deckParticipants WHERE deckId = ? AND (excluded = 1 OR k1 > 0 OR k3 > 0)",
+                arguments: [deckId]) ?? 0
+        }
+    }
+
+    /// See `TrustStore.trustCounts`: exclusions in force, then the flagged aggregate rows' suspect swipes.
+    public func trustCounts(deckId: Int64) async throws -> PeopleSummary.Counts {
+        try await writer.read { db in
+            var excluded: [String: Int] = [:]
+            for r in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT reason, COUNT(DISTINCT participantId) FROM exclusions WHERE deckId = ? AND liftedAt IS NULL GROUP BY reason",
+                arguments: [deckId])
+            {
+                excluded[r[0], default: 0] += r[1] as Int
+            }
+            var byReason: [String: Int] = [:]
+            var people = Set<String>()
+            for r in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT d.participantId, s.suspectReason FROM deckParticipants d
+                    JOIN swipes s ON s.participantId = d.participantId AND s.deckId = d.deckId
+                    WHERE d.deckId = ? AND d.excluded = 0 AND (d.k1 > 0 OR d.k3 > 0) AND s.suspect = 1 AND s.undoneAt IS NULL
+                    """, arguments: [deckId])
+            {
+                people.insert(r[0])
+                byReason[r[1] as String? ?? "", default: 0] += 1
+            }
+            return PeopleSummary.Counts(excludedByReason: excluded, suspectByReason: byReason, suspectPeople: people)
         }
     }
 }
