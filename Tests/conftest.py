@@ -85,8 +85,10 @@ class Server:
     `database_url` (postgres://…) selects PostgreSQL. `engine` is "sqlite" or "postgres".
     """
 
-    def __init__(self, db: Path, port: int, extra_args=(), env=None, database_url=None):
+    def __init__(self, db: Path, port: int, extra_args=(), env=None, database_url=None, participant_secret=True):
         self.db, self.port, self.extra_args = db, port, list(extra_args)
+        # Off: the server makes its own participant secret and keeps it in the database (under its secret key).
+        self.participant_secret = participant_secret
         self.engine = "postgres" if database_url else "sqlite"
         self.database_url = database_url or str(db)
         self.env = dict(os.environ, **(env or {}))
@@ -109,7 +111,7 @@ class Server:
         self.log = open(self.db.with_suffix(".log"), "ab")
         self.proc = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), *self.database_args(), "--admin-token", ADMIN_TOKEN,
-             "--participant-secret", PARTICIPANT_SECRET, *self.extra_args],
+             *(["--participant-secret", PARTICIPANT_SECRET] if self.participant_secret else []), *self.extra_args],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -180,7 +182,7 @@ def make_server(tmpdir_path, db_engine):
     servers = []
     databases = {}  # db_name -> postgres URL
 
-    def factory(extra_args=(), env=None, db_name="deck.sqlite"):
+    def factory(extra_args=(), env=None, db_name="deck.sqlite", participant_secret=True):
         url = None
         if db_engine == "postgres":
             assert POSTGRES_URL, "the postgres engine needs SWIPEDECK_TEST_POSTGRES_URL"
@@ -189,7 +191,8 @@ def make_server(tmpdir_path, db_engine):
                 psql(POSTGRES_URL, f"CREATE DATABASE {name}")
                 databases[db_name] = with_database(POSTGRES_URL, name)
             url = databases[db_name]
-        s = Server(tmpdir_path / db_name, free_port(), extra_args, env, database_url=url)
+        s = Server(tmpdir_path / db_name, free_port(), extra_args, env, database_url=url,
+                   participant_secret=participant_secret)
         servers.append(s)
         return s.start()
 

@@ -190,14 +190,16 @@ func caught(settings: QualitySettings, setup: Setup, quality: QualitySetup, seed
                 < CardOrder.shuffleKey(participant: name, cardId: $1.id)
         }
         let dealt = KnownAnswerDealing.deal(
-            page: page, spare: [], decided: 0, knownDecided: 0, settings: settings, isKnown: { $0.answer != nil })
+            page: page, spare: [], decided: 0, knownDecided: 0, settings: settings, seed: name,
+            isKnown: { $0.answer != nil })
         var right = 0
         var answered = 0
         for card in dealt.prefix(setup.session) where card.answer != nil {
             answered += 1
             if rng.unit() < (careless ? 0.5 : quality.carefulAccuracy) { right += 1 }
         }
-        let isFlagged = QualityReport.isFlagged(correct: right, known: answered, settings: settings)
+        let isFlagged = QualityReport.isFlagged(
+            KnownAnswerTally([.right: .init(known: answered, correct: right)]), settings: settings)
         if careless {
             people.careless += 1
             if isFlagged { flagged.careless += 1 }

@@ -34,9 +34,15 @@ public struct AppConfiguration: Sendable {
     /// browser cookies and `POST …/participants` together (0 = unlimited); burst = 60 × rate, so
     /// 120 phones behind one NAT join within a minute. Default 2.
     public var mintRateLimit: Double = 2
-    /// Secret that signs participant ids; nil = generated on first run and kept in the database.
-    /// Several servers on one database share the stored one.
+    /// Secret that signs participant ids; nil = generated on first run and kept in the database
+    /// under the secret key (`SecretKey`). Several servers on one database share the stored one.
     public var participantSecret: String?
+    /// The server's secret key, without which no secret the database stores can be used
+    /// (`SecretKey`): given (`SWIPEDECK_SECRET_KEY`), else read from `secretKeyFile`.
+    public var secretKey: SecretKey?
+    /// The file holding the secret key (64 hex digits); nil = `<data folder>/secret.key`, made on
+    /// first start. Servers on one database need the same key (the shared data folder's).
+    public var secretKeyFile: String?
     /// bcrypt cost of owner passwords (4…31). Default 12 (about 0.25 s per hash here).
     public var passwordCost: UInt8 = 12
     /// Most bcrypt password checks (sign-ins, password changes) running at once; an attempt
@@ -87,7 +93,7 @@ public struct AppConfiguration: Sendable {
     public var dataDirectory: String?
     /// Largest accepted image upload, bytes. Default 8 MiB.
     public var maxImageBytes: Int = 8 * 1024 * 1024
-    /// Largest accepted image width × height, pixels. Default 50 million.
+    /// Largest accepted decoded image, width × height in pixels (`ImageSniffer.inspect`). Default 40 million.
     public var maxImagePixels: Int = ImageSniffer.defaultMaxPixels
 
     // Connection hygiene: see README § Limits.
@@ -177,10 +183,21 @@ public struct AppConfiguration: Sendable {
 
     /// Where uploaded images are stored: `<dataDirectory>/images`.
     public var imagesDirectory: String {
-        if let dataDirectory { return dataDirectory + "/images" }
+        dataFolder + "/images"
+    }
+
+    /// Where the secret key is read from, or made on first start.
+    public var secretKeyPath: String {
+        secretKeyFile ?? dataFolder + "/secret.key"
+    }
+
+    /// The data folder: `dataDirectory`, else `<database>-data` beside an SQLite file, else
+    /// `swipedeck-data`.
+    public var dataFolder: String {
+        if let dataDirectory { return dataDirectory }
         // A location that does not parse opens no store either: the server stops on that error first.
-        if case .sqlite(let path)? = try? StoreLocation(database) { return path + "-data/images" }
-        return "swipedeck-data/images"
+        if case .sqlite(let path)? = try? StoreLocation(database) { return path + "-data" }
+        return "swipedeck-data"
     }
 
     public init() {}

@@ -27,6 +27,9 @@ public func buildApplication(
             "engine": "\(store.engineDescription)",
         ])
 
+    // Before anything stores a secret: a database of an older version has its secrets sealed now.
+    let secretKey = try await SecretKeys.prepare(config, store: store, logger: logger)
+
     if config.seedSampleDeck, try await store.decks().isEmpty {
         let input = try SampleDeck.load(resourceRoot: config.resourceRoot)
         var (deck, cards) = try input.validated(now: clock())
@@ -59,7 +62,9 @@ public func buildApplication(
     }
     var secret = config.participantSecret ?? ""
     if config.participantSecret == nil {
-        secret = try await store.setting("participantSecret", orCreate: { Secret.token() }).value
+        // The database keeps a seed (or, from before, the secret sealed): useless without the key.
+        let stored = try await store.setting("participantSecret", orCreate: { Secret.token() }).value
+        secret = try secretKey.reveal(stored, for: .participantSigning)
     }
     let signer = ParticipantSigner(secret: secret)
     // Browser cookies and API mints share one budget per client network: `rate` a second, a minute's
@@ -72,7 +77,8 @@ public func buildApplication(
     // Past the free budget a join costs a puzzle, at the work the deck's and the network's pressure ask.
     let puzzles = JoinPuzzles(
         secret: secret, levels: store.sharedLevels(drainPerSecond: JoinDifficulty.drainPerSecond), store: store)
-    let admissions = Admissions(store: store, signer: signer, joins: joins, puzzles: puzzles)
+    let admissions = Admissions(
+        store: store, signer: signer, joins: joins, puzzles: puzzles, secretKey: secretKey)
     let ipLimiter = RateLimiter(ratePerSecond: config.ipRateLimit, burst: config.ipRateLimit * 2)
 
     // Webhooks: the swipes each commit stored, for `swipe.created`; the dispatcher sending the
@@ -81,7 +87,7 @@ public func buildApplication(
     let dispatcher = WebhookDispatcher(
         store: store, clock: clock, allowPrivate: config.webhookAllowPrivate,
         metrics: WebhookMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry)), relay: swipeNotices,
-        logger: logger)
+        secretKey: secretKey, logger: logger)
     let catalog = Catalog(store: store)
     let notices: any DeckNoticeSink = WebhookOutbox(store: store, clock: clock, dispatcher: dispatcher, logger: logger)
     swipeNotices.connect(notices)
@@ -138,7 +144,8 @@ public func buildApplication(
         clock: clock
     )
     .register(on: router)
-    AccessController(store: store, access: access, decoding: decoding, clock: clock).register(on: router)
+    AccessController(store: store, access: access, decoding: decoding, secretKey: secretKey, clock: clock).register(
+        on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
     let decisions = DeckDecisions(store: store, catalog: catalog, notices: notices, logger: logger, clock: clock)
@@ -160,7 +167,7 @@ public func buildApplication(
     let webhookTargets = WebhookTargetCheck(resolver: SystemResolver(), allowPrivate: config.webhookAllowPrivate)
     WebhooksController(
         store: store, access: access, decoding: decoding, targets: webhookTargets, swipeNotices: swipeNotices,
-        clock: clock
+        secretKey: secretKey, clock: clock
     ).register(on: router)
     QualityController(store: store, access: access, names: names).register(on: router)
     RoomsController(
@@ -204,11 +211,11 @@ public func buildApplication(
     OwnerCardsController(store: store, access: access, renderer: renderer, clock: clock).register(on: ownerPages)
     OwnerWebhooksController(
         store: store, access: access, renderer: renderer, targets: webhookTargets, swipeNotices: swipeNotices,
-        clock: clock
+        secretKey: secretKey, clock: clock
     ).register(on: ownerPages)
     let share = ShareController(
         store: store, catalog: catalog, access: access, clock: clock, renderer: renderer,
-        publicBaseURL: config.publicBaseURL, basePath: config.basePath
+        publicBaseURL: config.publicBaseURL, basePath: config.basePath, secretKey: secretKey
     )
     share.register(on: router, pages: ownerPages)
     RoomPageController(

@@ -35,7 +35,8 @@ struct Backup: AsyncParsableCommand {
                 closing:
                     "The backup's swipes have the SHA-256 \(report.swipeChecksum) (restore prints it again once verified)."
             )
-            print("  images: \(images) files copied to \(to)-data/images")
+            print("  images: \(images.copied) files copied to \(to)-data/images")
+            StoreBackup.printSkipped(images)
         } catch let refusal as StoreCopier.Refusal {
             throw ValidationError(refusal.description)
         }
@@ -80,11 +81,24 @@ struct Restore: AsyncParsableCommand {
                 closing:
                     "Verified: every table has as many rows as the backup; the swipes' SHA-256 is \(report.swipeChecksum) on both."
             )
-            print("  images: \(images) files copied to \(config.imagesDirectory)")
+            print("  images: \(images.copied) files copied to \(config.imagesDirectory)")
+            StoreBackup.printSkipped(images)
         } catch let refusal as StoreCopier.Refusal {
             throw ValidationError(
                 refusal.description.replacingOccurrences(
                     of: "Copy into a new, empty database.", with: "Restore into a new, empty database."))
         }
+    }
+}
+
+extension StoreBackup {
+    /// Names the entries of an images folder a backup or restore left out, on standard error.
+    static func printSkipped(_ files: StoreBackup.FilesCopied) {
+        guard !files.skipped.isEmpty else { return }
+        let names = files.skipped.prefix(10).joined(separator: ", ") + (files.skipped.count > 10 ? ", …" : "")
+        FileHandle.standardError.write(
+            Data(
+                "  skipped \(files.skipped.count) entries that are no regular image files (links are never followed): \(names)\n"
+                    .utf8))
     }
 }

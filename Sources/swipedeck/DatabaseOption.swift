@@ -59,6 +59,8 @@ struct DatabaseOption: ParsableArguments {
             return try await body()
         } catch let error as StorageError {
             throw ValidationError("Cannot start: \(error.description).")
+        } catch let error as SecretKeyProblem {
+            throw ValidationError("Cannot start: \(error.description)")
         } catch let error where isPostgres && !(error is ApiError) && !(error is ValidationError) {
             throw ValidationError("Cannot start on the database \(shown): \(String(reflecting: error)).")
         }

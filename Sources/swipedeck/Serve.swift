@@ -44,6 +44,7 @@ struct Serve: AsyncParsableCommand {
             "Secret signing participant ids (env SWIPEDECK_PARTICIPANT_SECRET or SWIPEDECK_PARTICIPANT_SECRET_FILE); generated and stored when unset."
     )
     var participantSecret: String?
+    @OptionGroup var key: SecretKeyOption
     @Option(
         help:
             "A reverse proxy (IP address or CIDR range) whose X-Forwarded-For, Forwarded, X-Forwarded-Proto and X-Forwarded-Host are believed; repeatable (env SWIPEDECK_TRUSTED_PROXIES, comma-separated)."
@@ -67,6 +68,11 @@ struct Serve: AsyncParsableCommand {
     var dataDir: String?
     @Option(help: "Largest image upload in bytes (env SWIPEDECK_MAX_IMAGE_BYTES); default 8 MiB.") var maxImageBytes:
         Int?
+    @Option(
+        help:
+            "Largest decoded image in pixels, width × height (env SWIPEDECK_MAX_IMAGE_PIXELS); default 40000000 (40 MP)."
+    )
+    var maxImagePixels: Int?
     @Option(
         help:
             "Most bcrypt password checks at once; sign-ins beyond them get 429 (env SWIPEDECK_PASSWORD_CHECKS); default 4."
@@ -161,6 +167,7 @@ struct Serve: AsyncParsableCommand {
         if let r = try rateIp ?? env.double("SWIPEDECK_RATE_IP", example: "5000") { config.ipRateLimit = r }
         if let r = try rateMint ?? env.double("SWIPEDECK_RATE_MINT", example: "2") { config.mintRateLimit = r }
         config.participantSecret = try participantSecret ?? env.secret("SWIPEDECK_PARTICIPANT_SECRET")
+        try key.apply(to: &config, env: env)
         config.metricsToken = try metricsToken ?? env.secret("SWIPEDECK_METRICS_TOKEN")
         if let token = config.metricsToken, token.count < 16 {
             throw ValidationError(
@@ -211,6 +218,10 @@ struct Serve: AsyncParsableCommand {
         config.dataDirectory = dataDir ?? env.string("SWIPEDECK_DATA_DIR")
         if let b = try maxImageBytes ?? env.int("SWIPEDECK_MAX_IMAGE_BYTES", example: "8388608") {
             config.maxImageBytes = b
+        }
+        if let n = try maxImagePixels ?? env.int("SWIPEDECK_MAX_IMAGE_PIXELS", example: "40000000") {
+            guard n >= 1 else { throw ValidationError("--max-image-pixels must be at least 1.") }
+            config.maxImagePixels = n
         }
         if let n = try passwordChecks ?? env.int("SWIPEDECK_PASSWORD_CHECKS", example: "4") {
             guard n >= 1 else { throw ValidationError("--password-checks must be at least 1.") }

@@ -17,9 +17,11 @@ struct AccessModeTests {
         return [.cookie: String(set.prefix { $0 != ";" })]
     }
 
+    /// The deck's access secret: what the database stores (a seed), revealed with the app's key.
     static func secret(_ env: TestEnv, _ slug: String) async throws -> String {
-        try #require(
+        let stored = try #require(
             try await env.row("SELECT accessSecret FROM decks WHERE slug = ?", [slug])?.value(at: 0) as String?)
+        return try testSecretKey.reveal(stored, for: .deckAccess)
     }
 
     @Test(
@@ -142,6 +144,55 @@ struct AccessModeTests {
                 try await client.postJSON("/api/v1/decks/cls/participants", #"{"code":"ZZZZ-ZZZZ"}"#), .forbidden,
                 "access_required")
             #expect(try await env.count("SELECT COUNT(DISTINCT participantId) FROM swipes") == 2)
+        }
+    }
+
+    /// An owner with an API token (made in the store, as the tokens page makes one): its Bearer header.
+    static func ownerToken(_ env: TestEnv, _ name: String) async throws -> HTTPFields {
+        let store = try await env.openStore()
+        let (owner, _) = try await store.createOwner(name: name, passwordHash: "unused", now: fixedTime)
+        let token = Secret.token(prefix: "sdt_")
+        try await store.createApiToken(
+            ownerId: owner.id, name: "cards", tokenHash: Secret.sha256(token), prefix: String(token.prefix(8)),
+            now: fixedTime)
+        return [.authorization: "Bearer \(token)"]
+    }
+
+    @Test("the owner's API token reads every card of their deck, with its known answer, whatever the deck's access")
+    func ownerReadsOwnCards() async throws {
+        try await withApp { client, env in
+            let ada = try await Self.ownerToken(env, "ada")
+            let ben = try await Self.ownerToken(env, "ben")
+            let made = try await client.createDeck(
+                #"{"slug":"lab","title":"Lab","cards":[{"title":"a","answer":"right"},{"title":"b"},{"title":"c","answer":"left"}]}"#,
+                token: try #require(ada[.authorization].map { String($0.dropFirst(7)) }))
+            #expect(made.status == .created)
+            for access in ["codes", "allowList", "unlisted", "link"] {
+                #expect(try await client.patchJSON("/api/v1/decks/lab", #"{"access":"\#(access)"}"#).status == .ok)
+                // The owner's token: a 200 with every card and the answers (403 access_required before on
+                // every mode but link, whose cards never carried their answers).
+                let read = try await client.get("/api/v1/decks/lab/cards", headers: ada)
+                #expect(read.status == .ok, "\(access): \(read.status)")
+                let cards = try read.json()["cards"].array
+                #expect(cards.map { $0["title"].string } == ["a", "b", "c"], "\(access)")
+                #expect(cards.map { $0["answer"].string } == ["right", nil, "left"], "\(access)")
+                // Another owner's token and an anonymous program are no owner here: no answers, and
+                // only people the deck admitted read an invitation-only deck's cards.
+                for headers in [ben, [:]] {
+                    let other = try await client.get("/api/v1/decks/lab/cards", headers: headers)
+                    if access == "link" {
+                        #expect(other.status == .ok)
+                        #expect(try other.json()["cards"].array.allSatisfy { $0["answer"].string == nil })
+                    } else {
+                        expectAPIError(other, .forbidden, "access_required")
+                    }
+                }
+            }
+            // A participant naming their own credential gets their deal, without answers.
+            let p = try #require(
+                try await client.postJSON("/api/v1/decks/lab/participants", "{}").json()["participant"].string)
+            let dealt = try await client.get("/api/v1/decks/lab/cards?participant=\(p)")
+            #expect(try dealt.json()["cards"].array.allSatisfy { $0["answer"].string == nil })
         }
     }
 

@@ -136,17 +136,52 @@ struct AgreementTests {
             r.krippendorffAlpha == Agreement.krippendorffAlpha([[1, 2, 0, 0, 0, 0, 0, 0], [2, 1, 0, 0, 0, 0, 0, 0]]))
     }
 
+    /// A tally of (known, correct) per answer.
+    static func tally(_ counts: [Decision: (Int, Int)]) -> KnownAnswerTally {
+        KnownAnswerTally(counts.mapValues { KnownAnswerTally.Count(known: $0.0, correct: $0.1) })
+    }
+
     @Test("the flag rule needs the minimum of known answers and an upper bound under the threshold")
     func flagRule() {
         var s = QualitySettings()
         s.accuracyThreshold = 0.7
         s.minKnownSwipes = 5
-        #expect(!QualityReport.isFlagged(correct: 0, known: 4, settings: s), "too few known answers")
-        #expect(QualityReport.isFlagged(correct: 0, known: 5, settings: s), "0/5: upper bound 0.43")
-        #expect(!QualityReport.isFlagged(correct: 3, known: 5, settings: s), "3/5: upper bound 0.88")
-        #expect(QualityReport.isFlagged(correct: 10, known: 30, settings: s), "10/30: upper bound 0.51")
+        #expect(!QualityReport.isFlagged(Self.tally([.right: (4, 0)]), settings: s), "too few known answers")
+        #expect(QualityReport.isFlagged(Self.tally([.right: (5, 0)]), settings: s), "0/5: upper bound 0.43")
+        #expect(!QualityReport.isFlagged(Self.tally([.right: (5, 3)]), settings: s), "3/5: upper bound 0.88")
+        #expect(QualityReport.isFlagged(Self.tally([.right: (30, 10)]), settings: s), "10/30: upper bound 0.51")
         s.accuracyThreshold = 0
-        #expect(!QualityReport.isFlagged(correct: 0, known: 50, settings: s), "threshold 0 flags nobody")
+        #expect(!QualityReport.isFlagged(Self.tally([.right: (50, 0)]), settings: s), "threshold 0 flags nobody")
+    }
+
+    @Test("one direction whatever the card is flagged on the cards of the other answer; careful people are not")
+    func oneDirectionFlagged() {
+        let s = QualitySettings()  // threshold 0.7, at least 5 known answers
+        // The field test's: always "right" on 3 right and 3 left known answers, 0.5 accuracy (the
+        // overall upper bound, 0.82, is above 0.7): 0 of 3 "left" ones has an upper bound of 0.63.
+        let always = Self.tally([.right: (3, 3), .left: (3, 0)])
+        #expect(WilsonInterval(successes: 3, trials: 6).upper > 0.7)
+        #expect(QualityReport.isFlagged(always, settings: s))
+        #expect(QualityReport.isFlagged(Self.tally([.right: (10, 10), .left: (4, 0)]), settings: s))
+        #expect(QualityReport.isFlagged(Self.tally([.left: (5, 5), .right: (3, 0)]), settings: s))
+        // Careful people with a slip or two are not: one miss on either side, two of four on one side.
+        for careful in [
+            Self.tally([.right: (3, 3), .left: (3, 2)]), Self.tally([.right: (3, 2), .left: (3, 2)]),
+            Self.tally([.right: (4, 4), .left: (4, 2)]), Self.tally([.right: (6, 6), .left: (2, 0)]),
+            Self.tally([.right: (3, 3), .left: (2, 0), .up: (1, 0)]),
+        ] {
+            #expect(!QualityReport.isFlagged(careful, settings: s), "\(careful)")
+        }
+        // Below the minimum of known answers nothing is flagged, whatever the split.
+        #expect(!QualityReport.isFlagged(Self.tally([.right: (1, 1), .left: (3, 0)]), settings: s))
+        // A careful person right on 9 cards in 10 misses all 3 of one answer once in 1,000, and is
+        // never flagged for fewer misses: the Bonferroni bound keeps the rule's 2.5 %.
+        #expect(
+            !QualityReport.isFlagged(Self.tally([.right: (3, 3), .left: (3, 1)]), settings: s),
+            "1 of 3: upper bound 0.83")
+        var strict = s
+        strict.accuracyThreshold = 0
+        #expect(!QualityReport.isFlagged(always, settings: strict), "threshold 0 flags nobody")
     }
 
     @Test("a CSV import's answer column makes known-answer cards; a bad answer names the card")
@@ -176,37 +211,67 @@ struct AgreementTests {
         ids.map { Card(id: $0, NewCard(deckId: 1, position: Int($0), title: "c\($0)")) }
     }
 
-    @Test("known-answer cards are dealt at the share, training ones first, without repeats or losses")
+    @Test("known-answer cards are dealt at the share, one per stretch at a seeded place, training ones first")
     func dealing() {
         var s = QualitySettings()
         s.knownShare = 0.25
         let isKnown: (Card) -> Bool = { $0.id >= 100 }
         let page = Self.cards(1...8)
         let spare = Self.cards(100...105)
-        let dealt = KnownAnswerDealing.deal(
-            page: page, spare: spare, decided: 0, knownDecided: 0, settings: s, isKnown: isKnown)
-        // Every 4th card is a known-answer one, from the spare cards in order; the page stays in order.
-        #expect(dealt.map(\.id) == [1, 2, 3, 100, 4, 5, 6, 101, 7, 8])
-        #expect(KnownAnswerDealing.wanted(8, settings: s) == 2)
+        var firstPlaces = Set<Int>()
+        for participant in (0..<200).map({ "q\($0)" }) {
+            let dealt = KnownAnswerDealing.deal(
+                page: page, spare: spare, decided: 0, knownDecided: 0, settings: s, seed: participant,
+                isKnown: isKnown)
+            // One known-answer card in each stretch of 4 (from the spare cards in order; the third
+            // stretch, cards 9–12, is dealt only as far as the page goes), the page in order.
+            let known = dealt.filter(isKnown).map(\.id)
+            #expect(known == [100, 101] || known == [100, 101, 102], "\(participant)")
+            #expect(dealt.filter { !isKnown($0) }.map(\.id) == page.map(\.id))
+            let places = dealt.indices.filter { isKnown(dealt[$0]) }
+            for (k, place) in places.enumerated() {
+                #expect((4 * k..<4 * k + 4).contains(place), "\(participant): \(places)")
+            }
+            #expect(KnownAnswerDealing.wanted(8, settings: s, seed: participant) == 2)
+            firstPlaces.insert(places[0])
+            // The same participant is dealt alike every time (two servers deal alike).
+            #expect(
+                KnownAnswerDealing.deal(
+                    page: page, spare: spare, decided: 0, knownDecided: 0, settings: s, seed: participant,
+                    isKnown: isKnown) == dealt)
+        }
+        #expect(firstPlaces == [0, 1, 2, 3], "every place of a stretch is drawn for somebody")
+        // The count keeps within one card of the share at every length, for any participant.
+        for participant in ["a", "b", "qdeadbeef"] {
+            for n in 0...200 {
+                let wanted = KnownAnswerDealing.wanted(n, settings: s, seed: participant)
+                #expect(wanted == n / 4 || wanted == n / 4 + 1, "\(participant), \(n): \(wanted)")
+                #expect(n == 0 || wanted >= KnownAnswerDealing.wanted(n - 1, settings: s, seed: participant))
+            }
+        }
         // Known-answer cards listed first wait for their turn behind the ordinary ones.
         let front = Self.cards(100...101) + Self.cards(1...6)
-        #expect(
-            KnownAnswerDealing.deal(page: front, spare: [], decided: 0, knownDecided: 0, settings: s, isKnown: isKnown)
-                .map(\.id) == [1, 2, 3, 100, 4, 5, 6, 101])
+        let waited = KnownAnswerDealing.deal(
+            page: front, spare: [], decided: 0, knownDecided: 0, settings: s, seed: "q1", isKnown: isKnown)
+        #expect(waited.filter { !isKnown($0) }.map(\.id) == Array(1...6))
+        #expect(waited.count == 8)
+        let waitedPlaces = waited.indices.filter { isKnown(waited[$0]) }
+        #expect(waitedPlaces.count == 2 && waitedPlaces[0] < 4 && waitedPlaces[1] >= 4, "\(waitedPlaces)")
         // Training: the first 2 cards are known-answer ones, then the share.
         s.mode = .training
         s.trainingCards = 2
         s.knownShare = 0
         let trained = KnownAnswerDealing.deal(
-            page: page, spare: spare, decided: 0, knownDecided: 0, settings: s, isKnown: isKnown)
+            page: page, spare: spare, decided: 0, knownDecided: 0, settings: s, seed: "q1", isKnown: isKnown)
         #expect(trained.map(\.id) == [100, 101] + page.map(\.id))
         // A participant past training, with the share met, gets the page as it is.
         let later = KnownAnswerDealing.deal(
-            page: page, spare: spare, decided: 10, knownDecided: 2, settings: s, isKnown: isKnown)
+            page: page, spare: spare, decided: 10, knownDecided: 2, settings: s, seed: "q1", isKnown: isKnown)
         #expect(later.map(\.id) == page.map(\.id))
         // Nothing known anywhere: the page as it is.
         #expect(
-            KnownAnswerDealing.deal(page: page, spare: [], decided: 0, knownDecided: 0, settings: s, isKnown: isKnown)
-                .map(\.id) == page.map(\.id))
+            KnownAnswerDealing.deal(
+                page: page, spare: [], decided: 0, knownDecided: 0, settings: s, seed: "q1", isKnown: isKnown
+            ).map(\.id) == page.map(\.id))
     }
 }

@@ -184,6 +184,41 @@ struct CredentialTests {
         }
     }
 
+    @Test("a credential dated in the future is refused, beyond a few minutes' clock skew between servers")
+    func futureCredentialRefused() async throws {
+        // Ten years ahead acted for ever before: its lifetime counted from a time not yet come.
+        for scope in [ParticipantCredential.Scope.device, .deck(7, .open), .deck(7, .code)] {
+            let future = Self.signer.mint(scope, now: fixedTime + 10 * 365 * 24 * 3600)
+            #expect(Self.signer.check(future, now: fixedTime) == .unknown, "\(scope)")
+            let ahead = Self.signer.mint(scope, now: fixedTime + ParticipantSigner.clockSkew)
+            guard case .valid = Self.signer.check(ahead, now: fixedTime) else {
+                Issue.record("a credential \(ParticipantSigner.clockSkew) s ahead (another server's clock) is refused")
+                continue
+            }
+            let beyond = Self.signer.mint(scope, now: fixedTime + ParticipantSigner.clockSkew + 1)
+            #expect(Self.signer.check(beyond, now: fixedTime) == .unknown)
+        }
+        try await withApp { client, env in
+            let ids = try await client.makeDeck("fut", titles: ["a"])
+            let deckId = try #require(
+                try await env.row("SELECT id FROM decks WHERE slug = 'fut'")?.value(at: 0) as Int64?)
+            let forged = Self.minted(.deck(deckId, .open), now: fixedTime + 10 * 365 * 24 * 3600)
+            // Bodies built by hand: `client.swipe` signs what it does not recognise.
+            let body =
+                #"{"participant":"\#(forged)","#
+                + String(try swipeBody(card: ids[0], direction: "right", participant: nil).dropFirst())
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/fut/swipes", body), .forbidden, "unknown_participant")
+            // As a browser's cookie it is no credential either.
+            let device = Self.minted(.device, now: fixedTime + 10 * 365 * 24 * 3600)
+            expectAPIError(
+                try await client.swipe(
+                    "fut", card: ids[0], direction: "right", participant: nil, headers: [.cookie: "sd_pid=\(device)"]),
+                .forbidden, "unknown_participant")
+            #expect(try await env.count("SELECT COUNT(*) FROM swipes") == 0)
+        }
+    }
+
     @Test("one browser is a different, stable participant in each deck")
     func browserUnlinkableAcrossDecks() async throws {
         try await withApp { client, env in

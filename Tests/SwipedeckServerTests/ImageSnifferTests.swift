@@ -107,6 +107,55 @@ import Testing
         #expect(try ImageSniffer.inspect(ImageFixtures.png.bytes, maxPixels: 780).width == 260)
     }
 
+    /// A PNG of the fixture's bytes whose IHDR says `width` × `height`.
+    static func png(width: UInt32, height: UInt32) -> [UInt8] {
+        var bytes = ImageFixtures.png.bytes
+        for (offset, value) in [(16, width), (20, height)] {
+            bytes.replaceSubrange(
+                offset..<offset + 4, with: (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) })
+        }
+        return bytes
+    }
+
+    /// A whole GIF of one frame: logical screen `screen`, the frame at `origin` of size `frame`.
+    static func gif(screen: (Int, Int), origin: (Int, Int) = (0, 0), frame: (Int, Int)) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        return Array("GIF89a".utf8) + u16(screen.0) + u16(screen.1) + [0, 0, 0]
+            + [0x2C] + u16(origin.0) + u16(origin.1) + u16(frame.0) + u16(frame.1) + [0]
+            + [2, 2, 0x4C, 0x01, 0] + [0x3B]
+    }
+
+    @Test("the pixel cap bounds the decoded size: 40 MP by default, a GIF's frames' reach included")
+    func pixelCapProtectsPhones() throws {
+        #expect(ImageSniffer.defaultMaxPixels <= 40_000_000)
+        // The field test's: a 47 KB PNG and a 29-byte GIF announcing 7,000 × 7,000 (49 MP, about
+        // 196 MB decoded in every swiper's browser) were accepted under the former 50 MP cap.
+        #expect(throws: ImageRefusal.tooManyPixels(width: 7_000, height: 7_000, limit: ImageSniffer.defaultMaxPixels)) {
+            try ImageSniffer.inspect(Self.png(width: 7_000, height: 7_000))
+        }
+        let tiny = Self.gif(screen: (7_000, 7_000), frame: (1, 1))
+        #expect(tiny.count == 29)
+        #expect(throws: ImageRefusal.tooManyPixels(width: 7_000, height: 7_000, limit: ImageSniffer.defaultMaxPixels)) {
+            try ImageSniffer.inspect(tiny)
+        }
+        // A small screen whose frame reaches far beyond it: browsers grow the canvas to the frame.
+        #expect(throws: ImageRefusal.tooManyPixels(width: 7_000, height: 6_010, limit: ImageSniffer.defaultMaxPixels)) {
+            try ImageSniffer.inspect(Self.gif(screen: (10, 10), origin: (0, 10), frame: (7_000, 6_000)))
+        }
+        // Within the cap: a 24 MP photo's size, a screen holding its frame.
+        #expect(try ImageSniffer.inspect(Self.png(width: 6_000, height: 4_000)).width == 6_000)
+        let fits = try ImageSniffer.inspect(Self.gif(screen: (6_000, 6_000), origin: (10, 10), frame: (100, 100)))
+        #expect(fits.width == 6_000 && fits.height == 6_000)
+        // The limit is exact, and a configured one holds.
+        #expect(try ImageSniffer.inspect(Self.png(width: 8_000, height: 5_000)).height == 5_000)
+        #expect(throws: ImageRefusal.tooManyPixels(width: 8_000, height: 5_001, limit: ImageSniffer.defaultMaxPixels)) {
+            try ImageSniffer.inspect(Self.png(width: 8_000, height: 5_001))
+        }
+        #expect(throws: ImageRefusal.tooManyPixels(width: 6_000, height: 4_000, limit: 12_000_000)) {
+            try ImageSniffer.inspect(Self.png(width: 6_000, height: 4_000), maxPixels: 12_000_000)
+        }
+    }
+
     @Test func refusesZeroSizesAndHostileLengthsQuickly() async {
         var zeroWide = ImageFixtures.gif.bytes
         zeroWide[6] = 0

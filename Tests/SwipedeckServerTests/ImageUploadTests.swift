@@ -164,6 +164,34 @@ import Testing
         }
     }
 
+    @Test("an image over the pixel cap is refused with image_too_many_pixels and a sentence, and nothing is stored")
+    func refusesImagesPhonesCannotDecode() async throws {
+        try await withImageApp { client, env, folder in
+            let owner = try await ownerSession(env)
+            for (bytes, type) in [
+                (ImageSnifferTests.png(width: 7_000, height: 7_000), "image/png"),
+                (ImageSnifferTests.gif(screen: (7_000, 7_000), frame: (1, 1)), "image/gif"),
+            ] {
+                let answer = try await client.upload(bytes, type: type, headers: owner)
+                expectAPIError(answer, .unprocessableContent, "image_too_many_pixels")
+                let message = try answer.json()["error"]["message"].string ?? ""
+                #expect(message.contains("7000 × 7000 pixels") && message.contains("40000000"), "\(message)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+            #expect(try await env.count("SELECT COUNT(*) FROM images") == 0)
+        }
+        try await withImageApp({ $0.maxImagePixels = 1_000 }) { client, env, _ in
+            let owner = try await ownerSession(env)
+            // --max-image-pixels: the configured budget, not the default.
+            #expect(
+                try await client.upload(ImageFixtures.gif.bytes, type: "image/gif", headers: owner).status == .created)
+            expectAPIError(
+                try await client.upload(
+                    ImageSnifferTests.png(width: 100, height: 11), type: "image/png", headers: owner),
+                .unprocessableContent, "image_too_many_pixels")
+        }
+    }
+
     @Test func refusesBodiesOverTheLimit() async throws {
         try await withImageApp({ $0.maxImageBytes = 1_000 }) { client, env, folder in
             let owner = try await ownerSession(env)

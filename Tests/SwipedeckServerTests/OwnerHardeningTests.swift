@@ -484,6 +484,7 @@ struct OwnerHardeningTests {
         var config = AppConfiguration()
         config.database = location
         config.participantSecret = participantSecret
+        config.secretKey = testSecretKey
         config.passwordCost = 4
         var logger = Logger(label: "swipedeck-test")
         logger.logLevel = .warning

@@ -294,10 +294,13 @@ struct QualityApiTests {
                 let r = try await client.get("/api/v1/decks/deal/cards?limit=\(limit)&participant=\(pid(who))")
                 return try r.json()["cards"].array.compactMap { $0["title"].string }
             }
-            #expect(try await titles("ann", limit: 4) == ["plain 1", "plain 2", "plain 3", "gold 1", "plain 4"])
-            #expect(
-                try await titles("ann", limit: 8)
-                    == ["plain 1", "plain 2", "plain 3", "gold 1", "plain 4", "plain 5", "plain 6", "gold 2"])
+            // One known-answer card in each stretch of 4, at ann's own place in it; the rest in order.
+            let ann = try await titles("ann", limit: 8)
+            #expect(ann.filter { $0.hasPrefix("plain") } == (1...6).map { "plain \($0)" })
+            #expect(ann.filter { $0.hasPrefix("gold") } == ["gold 1", "gold 2"])
+            let places = ann.indices.filter { ann[$0].hasPrefix("gold") }
+            #expect(places.count == 2 && places[0] < 4 && places[1] >= 4, "\(ann)")
+            #expect(try await titles("ann", limit: 8) == ann, "the same deal every time")
             _ = try await client.patchJSON(
                 "/api/v1/decks/deal", #"{"quality":{"mode":"training","trainingCards":1,"knownShare":0}}"#)
             #expect(try await titles("bob", limit: 2) == ["gold 1", "plain 1", "plain 2"])
@@ -308,6 +311,70 @@ struct QualityApiTests {
                     "deal", card: try #require(ids["gold 1"]), direction: "left", trace: leftDrag(), participant: "bob"
                 ).status == .created)
             #expect(try await titles("bob", limit: 2) == ["plain 1", "plain 2"])
+        }
+    }
+
+    @Test(
+        "a fresh participant's full deal holds one known-answer card per stretch of ten, at places nobody can foretell")
+    func knownPlacesUnforeseeable() async throws {
+        try await withApp { client, _ in
+            // 36 ordinary cards and 4 known-answer ones, at the default share of 10 %.
+            let cards =
+                (1...36).map { ["title": "plain \($0)"] }
+                + (1...4).map { ["title": "gold \($0)", "answer": $0 % 2 == 0 ? "left" : "right"] }
+            #expect(
+                try await client.createDeck(try jsonString(["slug": "spot", "title": "S", "cards": cards])).status
+                    == .created)
+            var deals = Set<[Int]>()
+            var firstPlaces = Set<Int>()
+            for who in (1...24).map({ "fresh-\($0)" }) {
+                let r = try await client.get("/api/v1/decks/spot/cards?limit=100&participant=\(pid(who))")
+                let titles = try r.json()["cards"].array.compactMap { $0["title"].string }
+                #expect(titles.count == 40)
+                // 1-based places of the known-answer cards: before, always 10, 20, 30 and 40.
+                let places = titles.indices.filter { titles[$0].hasPrefix("gold") }.map { $0 + 1 }
+                #expect(places.count == 4)
+                for (k, place) in places.enumerated() {
+                    #expect((k * 10 + 1...k * 10 + 10).contains(place), "\(who): \(places)")
+                }
+                deals.insert(places)
+                firstPlaces.insert(places[0])
+            }
+            #expect(deals.count >= 20, "24 participants, \(deals.count) different placements")
+            #expect(firstPlaces.count >= 6, "first places drawn: \(firstPlaces.sorted())")
+        }
+    }
+
+    @Test("a participant who swipes one way on every card is flagged on the known answers of the other way")
+    func oneDirectionFlaggedByTheReport() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, _ in
+            // 3 known answers "right", 3 "left", 2 ordinary cards; the default settings (0.7, at least 5).
+            let cards =
+                (1...6).map { ["title": "gold \($0)", "answer": $0 <= 3 ? "right" : "left"] }
+                + (1...2).map { ["title": "plain \($0)"] }
+            #expect(
+                try await client.createDeck(try jsonString(["slug": "dir", "title": "D", "cards": cards])).status
+                    == .created)
+            let ids = try await Self.idsByTitle(client, "dir")
+            for (who, slip) in [("always-right", false), ("careful", true)] {
+                for i in 1...6 {
+                    let answer = i <= 3 ? "right" : "left"
+                    // The careful one slips once; the other says "right" to everything.
+                    let direction = who == "always-right" ? "right" : (slip && i == 4 ? "right" : answer)
+                    let r = try await client.swipe(
+                        "dir", card: try #require(ids["gold \(i)"]), direction: direction,
+                        trace: direction == "right" ? rightDrag() : leftDrag(), participant: who)
+                    #expect(r.status == .created, "\(r.text)")
+                    clock.advance(by: 2)
+                }
+            }
+            let people = try await client.get("/api/v1/decks/dir/quality", headers: admin).json()["participants"].array
+            let byAccuracy = Dictionary(uniqueKeysWithValues: people.map { ($0["accuracy"].double ?? -1, $0) })
+            let always = try #require(byAccuracy[0.5])
+            #expect(always["knownAnswers"].int == 6 && always["flagged"].bool == true, "\(always)")
+            let careful = try #require(byAccuracy[5.0 / 6.0])
+            #expect(careful["flagged"].bool == false)
         }
     }
 

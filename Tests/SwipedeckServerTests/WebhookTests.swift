@@ -46,7 +46,8 @@ struct WebhookRuleTests {
         ("224.0.0.1", .multicast), ("239.255.255.250", .multicast), ("255.255.255.255", .multicast),
         ("240.0.0.1", .reserved), ("198.18.0.1", .reserved), ("192.0.0.8", .reserved), ("::", .unspecified),
         ("::1", .loopback), ("fc00::1", .uniqueLocal), ("fdff:ffff::1", .uniqueLocal), ("fe80::1", .linkLocal),
-        ("febf::1", .linkLocal), ("ff02::1", .multicast), ("fd00:ec2::254", .metadata),
+        ("febf::1", .linkLocal), ("fec0::1", .siteLocal), ("feff:ffff::1", .siteLocal), ("ff02::1", .multicast),
+        ("fd00:ec2::254", .metadata),
         ("::ffff:127.0.0.1", .loopback), ("::ffff:10.1.2.3", .privateNetwork), ("::ffff:169.254.169.254", .metadata),
         ("64:ff9b::a9fe:a9fe", .metadata), ("::127.0.0.1", .loopback),
         // The field test's: 6to4, translated, local-use NAT64, discard, documentation, TEST-NETs, benchmarking.
@@ -61,7 +62,7 @@ struct WebhookRuleTests {
         "1.1.1.1", "8.8.8.8", "93.184.216.34", "9.255.255.255", "11.0.0.0", "172.15.255.255", "172.32.0.0",
         "192.167.255.255", "192.169.0.0", "100.63.255.255", "100.128.0.0", "169.253.255.255", "169.255.0.0",
         "126.255.255.255", "128.0.0.0", "223.255.255.255", "198.17.255.255", "198.20.0.0", "2606:4700:4700::1111",
-        "2001:4860:4860::8888", "fec0::1", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:200::1",
+        "2001:4860:4860::8888", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:200::1",
         "192.0.3.1", "198.51.101.1", "203.0.114.1",
     ]
 
@@ -119,6 +120,8 @@ struct WebhookRuleTests {
         #expect(await problem("http://127.0.0.1:9/")?.code == "webhook_private_address")
         #expect(await problem("http://[::1]/")?.code == "webhook_private_address")
         #expect(await problem("http://[fd00:ec2::254]/")?.code == "webhook_private_address")
+        #expect(await problem("http://[fec0::1]/")?.code == "webhook_private_address")
+        #expect(await problem("http://[FEC0::1]:8080/in")?.code == "webhook_private_address")
         #expect(await problem("https://rebound.example/")?.code == "webhook_private_address")
         #expect(await problem("https://metadata.example/")?.code == "webhook_private_address")
         // A name's refusal does not print the address it resolved to.
@@ -378,7 +381,7 @@ struct WebhookOutboxTests {
                 relay: SwipeNotices(
                     store: store, names: ParticipantNames(signer: CredentialTests.signer, store: store),
                     logger: Logger(label: "test")),
-                logger: Logger(label: "test"))
+                secretKey: testSecretKey, logger: Logger(label: "test"))
             let client = WebhookDispatcher.makeClient()
             // The target accepts and never answers: the attempt waits (up to its 10 s) until cancelled.
             let attempt = Task { await dispatcher.attempt(claimed[0], client, token: "one") }
@@ -446,7 +449,10 @@ struct WebhookApiTests {
             #expect(try r.json()["webhooks"][0]["id"].int == id)
             #expect(try r.json()["webhooks"][0]["secret"].isNull)
             #expect(!r.text.contains(secret))
-            #expect(try await env.count("SELECT COUNT(*) FROM webhooks WHERE secret = ?", [secret]) == 1)
+            // The database keeps a seed the secret is derived from under the server's key, never the secret.
+            #expect(try await env.count("SELECT COUNT(*) FROM webhooks WHERE secret = ?", [secret]) == 0)
+            let stored = try #require(try await env.row("SELECT secret FROM webhooks")?["secret"] as String?)
+            #expect(try testSecretKey.reveal(stored, for: .webhook) == secret)
             r = try await client.get("\(Self.hooks)/\(id)/deliveries", headers: admin)
             #expect(r.status == .ok)
             #expect(try r.json()["deliveries"].array.isEmpty)
@@ -470,7 +476,8 @@ struct WebhookApiTests {
                 ("http://127.0.0.1:8080/", "webhook_private_address"), ("http://10.1.2.3/", "webhook_private_address"),
                 ("http://169.254.169.254/latest/meta-data", "webhook_private_address"),
                 ("http://[::1]/", "webhook_private_address"), ("http://localhost/", "webhook_private_address"),
-                ("http://2130706433/", "webhook_private_address"), ("ftp://93.184.216.34/", "webhook_url_scheme"),
+                ("http://[fec0::1]/", "webhook_private_address"), ("http://2130706433/", "webhook_private_address"),
+                ("ftp://93.184.216.34/", "webhook_url_scheme"),
                 ("https://u:p@93.184.216.34/", "webhook_url_credentials"), ("https://", "invalid_url"),
             ] {
                 let body = try jsonString(["url": url, "events": ["deck.decided"]])
@@ -615,7 +622,8 @@ struct WebhookApiTests {
             #expect(flash.hasPrefix("sd_webhook_secret="))
             let withFlash = merged(me, [.cookie: flash])
             r = try await client.get("/owner/decks/getaways/webhooks", headers: withFlash)
-            let secret = try #require(try await env.row("SELECT secret FROM webhooks")?["secret"] as String?)
+            let stored = try #require(try await env.row("SELECT secret FROM webhooks")?["secret"] as String?)
+            let secret = try testSecretKey.reveal(stored, for: .webhook)
             #expect(r.text.contains(secret))
             #expect(r.text.contains("https://93.184.216.34/in") && r.text.contains("card.decided, deck.decided"))
             // Once: the same cookie again shows it no more.

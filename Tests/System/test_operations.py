@@ -2,6 +2,8 @@
 /metrics, secrets from files and strict environment values, JSON access lines, and SIGTERM
 under load. Suites using `make_server` run once per storage engine (see Tests/conftest.py).
 """
+import hashlib
+import hmac
 import http.client
 import json
 import os
@@ -76,12 +78,14 @@ def stored_keys(database, prefix):
 
 # MARK: - Item 5: backup and restore
 
+IMAGE_NAME = hashlib.sha256(b"\x89PNG image bytes").hexdigest() + ".png"
+
 def test_backup_while_swipes_are_written_then_restore(make_server, tmpdir_path, db_engine):
     data = tmpdir_path / "data"
     server = make_server(extra_args=[*NO_LIMITS, "--data-dir", str(data)])
     # An uploaded image, as the image store keeps it (its content's SHA-256 names it).
     (data / "images").mkdir(parents=True, exist_ok=True)
-    (data / "images" / "0123abcd.png").write_bytes(b"\x89PNG image bytes")
+    (data / "images" / IMAGE_NAME).write_bytes(b"\x89PNG image bytes")
     cards = card_ids(server)
     stop = threading.Event()
     writers = [Writer(server.port, f"bk{i}", cards, stop) for i in range(4)]
@@ -112,7 +116,7 @@ def test_backup_while_swipes_are_written_then_restore(make_server, tmpdir_path, 
     assert out.returncode == 0, out.stderr
     assert CHECKSUM.search(out.stdout).group(1) == backup_sum, out.stdout
     assert stored_keys(restored, "bk") == stored_keys(backup, "bk")
-    assert (tmpdir_path / "restored.sqlite-data" / "images" / "0123abcd.png").read_bytes() == b"\x89PNG image bytes"
+    assert (tmpdir_path / "restored.sqlite-data" / "images" / IMAGE_NAME).read_bytes() == b"\x89PNG image bytes"
 
     # A non-empty target is refused in a sentence, and left as it was.
     again = run_cli("restore", "--from", str(backup), "--to", str(restored))
@@ -122,6 +126,167 @@ def test_backup_while_swipes_are_written_then_restore(make_server, tmpdir_path, 
     # An existing file is not overwritten by a backup either.
     over = run_cli("backup", "--to", str(backup), *server.database_args(), "--data-dir", str(data))
     assert over.returncode != 0 and "already exists" in over.stderr, over.stderr
+
+
+def test_links_are_never_followed_by_the_image_server_backup_or_restore(make_server, tmpdir_path, db_engine):
+    """Issue 37, rows 35 and 36: a restored `images/x.png -> /etc/passwd` was served to anyone as
+    image/png, and `backup --to` wrote through a dangling link."""
+    data = tmpdir_path / "data"
+    images = data / "images"
+    images.mkdir(parents=True)
+    (images / IMAGE_NAME).write_bytes(b"\x89PNG image bytes")
+    secret = tmpdir_path / "secret.txt"
+    secret.write_text("root:x:0:0:not for anyone\n")
+    planted = hashlib.sha256(b"planted").hexdigest() + ".png"
+    (images / planted).symlink_to(secret)
+    dangling = hashlib.sha256(b"dangling").hexdigest() + ".gif"
+    (images / dangling).symlink_to(tmpdir_path / "nowhere" / "x.gif")
+    server = make_server(extra_args=["--data-dir", str(data)])
+
+    # The image server: the real image is served, a link of an image's name is not found.
+    def fetch(name, method="GET"):
+        req = urllib.request.Request(server.base + "/images/" + name, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+    assert fetch(IMAGE_NAME) == (200, b"\x89PNG image bytes")
+    for name in (planted, dangling):
+        status, body = fetch(name)
+        assert status == 404 and b"not for anyone" not in body, (name, status, body)
+        assert fetch(name, "HEAD")[0] == 404
+
+    # backup: copies the regular image, never the links.
+    backup = tmpdir_path / "backup.sqlite"
+    out = run_cli("backup", "--to", str(backup), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode == 0, out.stderr
+    assert "images: 1 files" in out.stdout and "skipped 2 entries" in out.stderr, (out.stdout, out.stderr)
+    copied = backup.parent / "backup.sqlite-data" / "images"
+    assert sorted(p.name for p in copied.iterdir()) == [IMAGE_NAME]
+
+    # restore of a backup someone planted links in: regular files only, no link recreated or followed.
+    (copied / planted).symlink_to(secret)
+    (copied / "notes.txt").write_text("not an image")
+    restored = tmpdir_path / "restored.sqlite"
+    out = run_cli("restore", "--from", str(backup), "--to", str(restored))
+    assert out.returncode == 0, out.stderr
+    target = tmpdir_path / "restored.sqlite-data" / "images"
+    assert sorted(p.name for p in target.iterdir()) == [IMAGE_NAME]
+    assert not any(p.is_symlink() for p in target.iterdir())
+    # A link waiting at the target is not written through either.
+    (target / planted).symlink_to(tmpdir_path / "written-through.png")
+    again = tmpdir_path / "again.sqlite"
+    out = run_cli("restore", "--from", str(backup), "--to", str(again), "--data-dir", str(tmpdir_path / "restored.sqlite-data"))
+    assert out.returncode == 0, out.stderr
+    assert not (tmpdir_path / "written-through.png").exists()
+
+    # backup --to a link (dangling, or to an existing file) or beside a linked data folder is refused.
+    link = tmpdir_path / "link.sqlite"
+    link.symlink_to(tmpdir_path / "elsewhere.sqlite")
+    out = run_cli("backup", "--to", str(link), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode != 0 and "symbolic link" in out.stderr, out.stderr
+    assert not (tmpdir_path / "elsewhere.sqlite").exists()
+    beside = tmpdir_path / "beside.sqlite"
+    (tmpdir_path / "beside.sqlite-data").symlink_to(tmpdir_path / "outside")
+    out = run_cli("backup", "--to", str(beside), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode != 0 and "is not a folder" in out.stderr, out.stderr
+    assert not beside.exists() and not (tmpdir_path / "outside").exists()
+
+
+def forge_credential(secret, deck_id, subject):
+    """A `codes` deck credential for `subject`, as ParticipantSigner.issue makes one, signed with
+    `secret`: what anybody holding the participant-signing secret can make."""
+    def mac(context, body, size):
+        return hmac.new(secret.encode(), (context + body).encode(), hashlib.sha256).hexdigest()[:size * 2]
+    body = "c" + f"{deck_id:08x}" + f"{int(time.time() * 1000):012x}" + mac(f"subject:{deck_id}:c:", subject, 8)
+    return body + "-" + mac("credential:", body, 12)
+
+
+def test_a_backup_carries_no_usable_secret(make_server, tmpdir_path, db_engine):
+    """Issue 37, row 37: from a backup alone, 20 credentials were forged for codes never issued
+    (all 201), secret links opened and webhook deliveries could be signed. The database keeps
+    seeds (or sealed values) that are useless without the secret key, which stays outside it."""
+    data = tmpdir_path / "data"
+    server = make_server(extra_args=[*NO_LIMITS, "--data-dir", str(data)], participant_secret=False)
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    cards = [{"title": "a"}, {"title": "b"}]
+    assert server.request("POST", "/api/v1/decks", {"slug": "cls", "title": "C", "cards": cards}, admin)[0] == 201
+    assert server.request("PATCH", "/api/v1/decks/cls", {"access": "codes"}, admin)[0] == 200
+    status, _, made = server.request("POST", "/api/v1/decks/cls/codes", {"count": 1}, admin)
+    assert status == 201
+    assert server.request("POST", "/api/v1/decks", {"slug": "hid", "title": "H", "cards": cards}, admin)[0] == 201
+    assert server.request("PATCH", "/api/v1/decks/hid", {"access": "unlisted"}, admin)[0] == 200
+    link = server.request("GET", "/api/v1/decks/hid/access", headers=admin)[2]["link"]
+    status, _, hook = server.request("POST", "/api/v1/decks/hid/webhooks",
+                                     {"url": "https://93.184.216.34/in", "events": ["deck.decided"]}, admin)
+    assert status == 201
+    # The real code works: its credential swipes.
+    status, _, minted = server.request("POST", "/api/v1/decks/cls/participants", {"code": made["codes"][0]})
+    assert status == 201
+    card = int(server.sql("SELECT c.id FROM cards c JOIN decks d ON d.id = c.deckId WHERE d.slug = 'cls' ORDER BY c.id")[0][0])
+    body = {"card": card, "direction": "right", "input": "api", "participant": minted["participant"]}
+    assert server.request("POST", "/api/v1/decks/cls/swipes", body)[0] == 201
+
+    backup = tmpdir_path / "backup.sqlite"
+    out = run_cli("backup", "--to", str(backup), *server.database_args(), "--data-dir", str(data))
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(backup) as c:
+        stored_secret = c.execute("SELECT value FROM settings WHERE key = 'participantSecret'").fetchone()[0]
+        stored_link = c.execute("SELECT accessSecret FROM decks WHERE slug = 'hid'").fetchone()[0]
+        stored_hook = c.execute("SELECT secret FROM webhooks").fetchone()[0]
+        deck_id = c.execute("SELECT id FROM decks WHERE slug = 'cls'").fetchone()[0]
+    # 20 credentials for codes never issued, signed with what the backup holds: all refused.
+    for i in range(20):
+        forged = forge_credential(stored_secret, deck_id, f"ZZZZ{i:04d}")
+        status, _, answer = server.request("POST", "/api/v1/decks/cls/swipes", dict(body, participant=forged))
+        assert status == 403 and answer["error"]["code"] == "unknown_participant", (status, answer)
+    # The stored link key opens nothing; the link the owner shares does. The hook's secret is not stored.
+    assert server.request("GET", f"/d/hid?k={stored_link}")[0] == 403
+    assert stored_link not in link and hook["secret"] != stored_hook and hook["secret"] not in backup.read_bytes().decode("latin-1")
+    # The key stays beside the server's data, the owner's only; the backup's folder has no copy of it.
+    key = data / "secret.key"
+    assert key.exists() and (key.stat().st_mode & 0o777) == 0o600
+    assert not any(p.name == "secret.key" for p in (tmpdir_path / "backup.sqlite-data").rglob("*"))
+    assert key.read_text().strip() not in backup.read_bytes().decode("latin-1")
+
+
+def test_key_rotate_keeps_every_secret_and_reset_replaces_them(make_server, tmpdir_path, db_engine):
+    """`swipedeck key rotate` reseals the secrets under a new key (links and credentials keep
+    working, the former key no longer starts the server); `key reset` makes new ones."""
+    data = tmpdir_path / "data"
+    server = make_server(extra_args=[*NO_LIMITS, "--data-dir", str(data)], participant_secret=False)
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    assert server.request("POST", "/api/v1/decks", {"slug": "hid", "title": "H", "cards": [{"title": "a"}]}, admin)[0] == 201
+    assert server.request("PATCH", "/api/v1/decks/hid", {"access": "unlisted"}, admin)[0] == 200
+    link = server.request("GET", "/api/v1/decks/hid/access", headers=admin)[2]["link"]
+    minted = server.request("POST", "/api/v1/decks/getaways/participants", {})[2]["participant"]
+
+    def works():
+        # The secret link admits (a redirect to the deck, followed: 200); a wrong key is the invitation's 403.
+        return (server.request("GET", link)[0] == 200,
+                server.request("GET", f"/api/v1/decks/getaways/history?participant={minted}")[0] == 200)
+
+    assert works() == (True, True)
+    server.stop()
+    rotated = data / "rotated.key"
+    out = run_cli("key", "rotate", *server.database_args(), "--data-dir", str(data), "--new-key-file", str(rotated))
+    assert out.returncode == 0 and "Resealed" in out.stdout, out.stderr
+    assert (rotated.stat().st_mode & 0o777) == 0o600
+    # The former key (the default file) no longer opens the database's secrets: the start stops.
+    with pytest.raises(RuntimeError):
+        server.start(timeout=10)
+    assert "not the key this database's secrets are kept under" in server.db.with_suffix(".log").read_text()
+    server.extra_args += ["--secret-key-file", str(rotated)]
+    server.start()
+    assert works() == (True, True), "rotation changes nothing anyone holds"
+    server.stop()
+    reset = data / "reset.key"
+    out = run_cli("key", "reset", *server.database_args(), "--data-dir", str(data), "--new-key-file", str(reset))
+    assert out.returncode == 0 and "Replaced" in out.stdout, out.stderr
+    server.extra_args[-1] = str(reset)
+    server.start()
+    assert works() == (False, False), "a reset replaces the link's key and the signing secret"
 
 
 # MARK: - Item 6: metrics through the CLI (MetricsSystem bootstrapped once)

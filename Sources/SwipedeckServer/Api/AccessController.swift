@@ -8,6 +8,8 @@ struct AccessController: Sendable {
     let store: any Store
     let access: DeckAccess
     let decoding: RequestDecoding
+    /// Reveals the deck's access secret from what the database stores.
+    let secretKey: SecretKey
     let clock: @Sendable () -> Double
 
     func register(on router: Router<AppRequestContext>) {
@@ -28,16 +30,19 @@ struct AccessController: Sendable {
     }
 
     /// The path that admits people to `deck` in its mode (the secret link for `unlisted`).
-    static func invitation(_ deck: Deck) -> String {
-        deck.access == .unlisted ? "/d/\(deck.slug)?k=\(deck.accessSecret)" : "/d/\(deck.slug)"
+    static func invitation(_ deck: Deck, secretKey: SecretKey) throws -> String {
+        guard deck.access == .unlisted, let secret = try secretKey.accessSecret(of: deck) else {
+            return "/d/\(deck.slug)"
+        }
+        return "/d/\(deck.slug)?k=\(secret)"
     }
 
     @Sendable func accessInfo(_ request: Request, context: AppRequestContext) async throws -> AccessJSON {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let codes = try await store.accessCodes(deckId: deck.id).count
         return AccessJSON(
-            access: deck.access.rawValue, link: Self.invitation(deck),
-            signatureKey: deck.access == .allowList ? deck.accessSecret : nil,
+            access: deck.access.rawValue, link: try Self.invitation(deck, secretKey: secretKey),
+            signatureKey: deck.access == .allowList ? try secretKey.accessSecret(of: deck) : nil,
             codes: codes)
     }
 

@@ -31,11 +31,19 @@ struct CardsController: Sendable {
         let cursor = try RequestDecoding.intParam(
             try RequestDecoding.query(request, "cursor"), name: "cursor", default: -1, range: -1...Int(Int32.max))
         let named = try RequestDecoding.query(request, "participant")
-        // An invitation-only deck's cards are for the people it admitted (and its owner).
-        let reader = deck.access != .link && context.owner?.manages(deck) != true
-        let participant =
-            named == nil && context.participant == nil && !reader
-            ? nil : try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
+        let manages = context.owner?.manages(deck) == true
+        let participant: String?
+        if manages && named == nil {
+            // The owner reads their own deck whatever its access: every card in order, or their
+            // browser's own deal when a credential it held before this request acts on the deck
+            // (the cookie a request without one was just given has decided nothing).
+            participant = context.participantIsNew ? nil : swipes.cookieIdentity(context.cookies, deck: deck)
+        } else if named == nil && context.participant == nil && deck.access == .link {
+            participant = nil
+        } else {
+            // An invitation-only deck's cards are for the people it admitted (and its owner).
+            participant = try swipes.identity(named, cookies: context.cookies, deck: deck, now: clock()).id
+        }
         if let code = try RequestDecoding.query(request, "room") {
             return try await roomDeal(
                 code: code, deck: deck,
@@ -46,8 +54,10 @@ struct CardsController: Sendable {
         let page = try await Dealer(store: store).page(
             deck: deck, participant: participant, after: cursor, limit: limit)
         let cards = try await knownAnswers.dealt(page.cards, deck: deck, participant: participant)
+        // The owner sees the known answers of their deck's cards (as on their card editor); nobody else does.
         return CardPage(
-            cards: cards.map { CardJSON($0, deck: slug) }, nextCursor: page.nextCursor.map(String.init),
+            cards: cards.map { CardJSON($0, deck: slug, withAnswer: manages) },
+            nextCursor: page.nextCursor.map(String.init),
             remaining: page.remaining)
     }
 

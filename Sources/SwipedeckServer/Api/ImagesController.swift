@@ -1,5 +1,13 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Images: `POST /api/v1/images` stores an uploaded image for an owner's cards; `GET /images/{name}`
 /// serves it to everyone, cacheable forever (the name is the hash of the bytes).
@@ -20,7 +28,6 @@ struct ImagesController: Sendable {
     /// Largest accepted width × height.
     let maxPixels: Int
     let clock: @Sendable () -> Double
-    let files = FileIO()
 
     /// A year: the longest lifetime caches honour. Safe because a name never serves other bytes.
     static let cacheControl = "public, max-age=31536000, immutable"
@@ -61,7 +68,8 @@ struct ImagesController: Sendable {
 
     /// The stored file with its type, a year-long immutable cache and its hash as a strong ETag
     /// (304 on a matching `If-None-Match`). 404 unless the name is exactly 64 lowercase hex digits,
-    /// a dot and `png`, `jpg`, `webp` or `gif`, and such a file is stored.
+    /// a dot and `png`, `jpg`, `webp` or `gif`, and such a file is stored as a regular file (a
+    /// symbolic link of that name, whatever it points at, is not served).
     @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let name = ImageName(fileName: try context.parameters.require("name")) else {
             throw ApiError.notFound("image")
@@ -74,14 +82,41 @@ struct ImagesController: Sendable {
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        let body: ResponseBody
-        do {
-            body = try await files.loadFile(path: images.path(of: name), context: context)
-        } catch {
-            throw ApiError.notFound("image")
-        }
-        return Response(status: .ok, headers: headers, body: body)
+        let path = images.path(of: name)
+        // Never through a link: a restored `images/x.png -> /etc/passwd` is not found, not served.
+        guard
+            let size = try await NIOThreadPool.singleton.runIfActive({ () -> Int? in
+                guard let (descriptor, size) = RegularFiles.openRegular(path) else { return nil }
+                close(descriptor)
+                return size
+            })
+        else { throw ApiError.notFound("image") }
+        return Response(status: .ok, headers: headers, body: Self.body(path: path, size: size))
     }
+
+    /// The file at `path` (`size` bytes when it was looked at), streamed in chunks read on NIO's
+    /// thread pool; opened again when the body is written (a HEAD answer never opens it), as
+    /// `RegularFiles.openRegular` allows: a regular file, not through a link.
+    static func body(path: String, size: Int) -> ResponseBody {
+        ResponseBody(contentLength: size) { writer in
+            let pool = NIOThreadPool.singleton
+            guard let (descriptor, now) = try await pool.runIfActive({ RegularFiles.openRegular(path) }), now == size
+            else { throw ImageStoreError.changed(path) }
+            defer { close(descriptor) }
+            var offset = 0
+            while offset < size {
+                let (at, count) = (offset, min(Self.chunk, size - offset))
+                let chunk = try await pool.runIfActive { try RegularFiles.read(descriptor, at: at, count: count) }
+                guard !chunk.isEmpty else { throw ImageStoreError.changed(path) }
+                try await writer.write(ByteBuffer(bytes: chunk))
+                offset += chunk.count
+            }
+            try await writer.finish(nil)
+        }
+    }
+
+    /// Bytes read and written at a time: 128 KiB, as Hummingbird's own file responses.
+    static let chunk = 128 * 1024
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 asks) or is `*`.
     static func matches(_ header: String, etag: String) -> Bool {

@@ -11,6 +11,8 @@ struct WebhooksController: Sendable {
     let decoding: RequestDecoding
     let targets: WebhookTargetCheck
     let swipeNotices: SwipeNotices
+    /// Reveals a new hook's signing secret from what the database stores.
+    let secretKey: SecretKey
     let clock: @Sendable () -> Double
 
     /// Most enabled hooks one deck may have. Default 10: a few receivers per deck, and a bound on
@@ -37,13 +39,14 @@ struct WebhooksController: Sendable {
         /// The signing secret: in the answer that created the hook only.
         let secret: String?
 
-        init(_ hook: Webhook, showingSecret: Bool = false) {
+        /// - Parameter secret: the hook's revealed secret, for the answer that created it; nil otherwise.
+        init(_ hook: Webhook, secret: String? = nil) {
             id = hook.id
             url = hook.url
             events = hook.sortedEvents.map(\.rawValue)
             createdAt = hook.createdAt
             disabledAt = hook.disabledAt
-            secret = showingSecret ? hook.secret : nil
+            self.secret = secret
         }
     }
 
@@ -86,7 +89,8 @@ struct WebhooksController: Sendable {
             url: body.url, eventNames: body.events, deck: deck, ownerId: context.owner?.ownerId, store: store,
             targets: targets, now: clock())
         await swipeNotices.refresh()
-        return EditedResponse(status: .created, response: WebhookJSON(hook, showingSecret: true))
+        return EditedResponse(
+            status: .created, response: WebhookJSON(hook, secret: try secretKey.reveal(hook.secret, for: .webhook)))
     }
 
     /// The events `names` name. - Throws: `invalid_events` for none or an unknown one.

@@ -7,12 +7,17 @@ public struct Admissions: Sendable {
     let signer: ParticipantSigner
     let joins: JoinBudget
     let puzzles: JoinPuzzles
+    /// Reveals decks' access secrets from what the database stores.
+    let secretKey: SecretKey
 
-    public init(store: any Store, signer: ParticipantSigner, joins: JoinBudget, puzzles: JoinPuzzles) {
+    public init(
+        store: any Store, signer: ParticipantSigner, joins: JoinBudget, puzzles: JoinPuzzles, secretKey: SecretKey
+    ) {
         self.store = store
         self.signer = signer
         self.joins = joins
         self.puzzles = puzzles
+        self.secretKey = secretKey
     }
 
     /// A credential for `deck` for a client at `address` presenting `proof`. The join is paid
@@ -69,7 +74,7 @@ public struct Admissions: Sendable {
         case .link:
             return (.open, "")
         case .unlisted:
-            guard let key = proof.key, !deck.accessSecret.isEmpty, Self.same(key, deck.accessSecret) else {
+            guard let key = proof.key, let secret = try secretKey.accessSecret(of: deck), Self.same(key, secret) else {
                 throw ApiError.accessRequired
             }
             return (.secretLink, "")
@@ -79,9 +84,9 @@ public struct Admissions: Sendable {
             else { throw ApiError.accessRequired }
             return (.code, code)
         case .allowList:
-            guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid), !deck.accessSecret.isEmpty,
-                Self.same(
-                    sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: deck.accessSecret))
+            guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid),
+                let secret = try secretKey.accessSecret(of: deck),
+                Self.same(sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: secret))
             else { throw ApiError.accessRequired }
             return (.external, pid)
         }

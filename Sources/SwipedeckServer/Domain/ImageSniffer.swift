@@ -14,15 +14,19 @@
 ///   extensions, image descriptors and their data sub-blocks) up to the trailer or the end,
 ///   with at least one image.
 public enum ImageSniffer {
-    /// Default largest accepted width × height: 50 megapixels (an 8,000 × 6,000 photo fits).
-    public static let defaultMaxPixels = 50_000_000
+    /// Default largest accepted decoded size: 40 megapixels, which a browser holds as about
+    /// 160 MB (4 bytes a pixel) in every swiper's phone. A 12 or 24 MP phone photo and a
+    /// 7,000 × 5,700 scan fit; a 48 MP full-resolution photo is refused, to be scaled down.
+    public static let defaultMaxPixels = 40_000_000
 
     /// The format and pixel size of `bytes`.
     ///
     /// - Parameters:
     ///   - declaredType: the `Content-Type` the bytes came with; only quoted in messages, never
     ///     trusted (the bytes decide the format).
-    ///   - maxPixels: largest accepted width × height.
+    ///   - maxPixels: largest accepted decoded size: width × height, and for a GIF the canvas that
+    ///     holds every frame (a frame may reach beyond the logical screen, and browsers enlarge
+    ///     the canvas to show it).
     /// - Throws: `ImageRefusal` naming the rule: empty, not one of the four formats, damaged or cut
     ///   short (or a zero width or height), or more pixels than `maxPixels`.
     public static func inspect(
@@ -34,15 +38,23 @@ public enum ImageSniffer {
             throw .unsupportedType(looksLike: describe(reader, declaredType: declaredType), declared: declaredType)
         }
         let (width, height): (Int, Int)
+        // The canvas a decoder allocates: the image's size, or a GIF's frames' reach if larger.
+        var canvas: (width: Int, height: Int)?
         switch format {
         case .png: (width, height) = try pngSize(reader)
         case .jpeg: (width, height) = try jpegSize(reader)
         case .webp: (width, height) = try webpSize(reader)
-        case .gif: (width, height) = try gifSize(reader)
+        case .gif:
+            let gif = try gifGeometry(reader)
+            (width, height) = (gif.width, gif.height)
+            canvas = (max(gif.width, gif.reach.width), max(gif.height, gif.reach.height))
         }
         guard width >= 1, height >= 1 else { throw .unreadable(format, reason: "its width or height is 0") }
+        let decoded = canvas ?? (width, height)
         // Widths and heights are below 2^32 here, so the product cannot overflow 64 bits.
-        guard width * height <= maxPixels else { throw .tooManyPixels(width: width, height: height, limit: maxPixels) }
+        guard decoded.width * decoded.height <= maxPixels else {
+            throw .tooManyPixels(width: decoded.width, height: decoded.height, limit: maxPixels)
+        }
         return InspectedImage(format: format, width: width, height: height)
     }
 

@@ -75,18 +75,17 @@ public final class KnownAnswers: Sendable {
         let settings = deck.qualitySettings
         let history = try await store.history(
             deckId: deck.id, participant: swipe.participantId, limit: Self.historyLimit)
-        var known = 0
-        var correct = 0
-        for entry in history {
+        // The tally before this swipe, then with it.
+        var before = KnownAnswerTally()
+        for entry in history where entry.swipe.id != swipe.id {
             guard let a = byCard[entry.swipe.cardId] else { continue }
-            known += 1
-            if entry.swipe.direction == a { correct += 1 }
+            before.add(answer: a, decided: entry.swipe.direction)
         }
+        var after = before
+        after.add(answer: answer, decided: swipe.direction)
         let right = swipe.direction == answer
-        let before = (correct: correct - (right ? 1 : 0), known: known - 1)
-        let flagged = QualityReport.isFlagged(correct: correct, known: known, settings: settings)
-        if flagged && !QualityReport.isFlagged(correct: before.correct, known: before.known, settings: settings) {
-            try await flag(swipe.participantId, deck: deck, correct: correct, known: known, now: now)
+        if QualityReport.isFlagged(after, settings: settings) && !QualityReport.isFlagged(before, settings: settings) {
+            try await flag(swipe.participantId, deck: deck, correct: after.correct, known: after.known, now: now)
         }
         // The swipe itself is in the history, so the participant's earlier decisions are the rest.
         return settings.givesFeedback(dealtBefore: history.count - 1) ? .init(correct: right, answer: answer) : nil
@@ -138,6 +137,6 @@ extension KnownAnswers {
         }
         return KnownAnswerDealing.deal(
             page: page, spare: spare, decided: decided.count, knownDecided: decided.filter { byCard[$0] != nil }.count,
-            settings: deck.qualitySettings, isKnown: { byCard[$0.id] != nil })
+            settings: deck.qualitySettings, seed: participant, isKnown: { byCard[$0.id] != nil })
     }
 }

@@ -67,6 +67,11 @@ public struct ParticipantSigner: Sendable {
     /// How long an API credential acts, seconds: 30 days. A program deciding for one person mints
     /// once per session of work; a banked pile of credentials goes stale within a month.
     public static let deckLifetime: Double = 30 * 24 * 3600
+    /// How far a credential's mint time may lie ahead of the checking server's clock, seconds:
+    /// 5 minutes, for servers on one database whose clocks differ a little. A credential minted
+    /// later than that is refused (`unknown`): this server never minted it, and a mint time far
+    /// ahead would make it act for ever.
+    public static let clockSkew: Double = 300
 
     /// - Parameter secret: at least 16 bytes (the server generates 32 random bytes on first run
     ///   and keeps them in the database, or takes a configured one).
@@ -113,11 +118,13 @@ public struct ParticipantSigner: Sendable {
         case valid(ParticipantCredential)
         /// Signed by this server, but past its lifetime.
         case expired
-        /// Malformed, forged, altered, signed with another secret, or of the retired format.
+        /// Malformed, forged, altered, signed with another secret, of the retired format, or
+        /// minted in the future (more than `clockSkew` ahead).
         case unknown
     }
 
-    /// Checks `token` at `now`: its signature (compared in constant time), then its lifetime.
+    /// Checks `token` at `now`: its signature (compared in constant time), then its mint time,
+    /// which must lie in the past (up to `clockSkew` ahead of `now`), then its lifetime.
     public func check(_ token: String, now: Double) -> Check {
         guard Participant.isValidId(token), let dash = token.lastIndex(of: "-") else { return .unknown }
         let body = String(token[..<dash])
@@ -136,6 +143,7 @@ public struct ParticipantSigner: Sendable {
             return .valid(ParticipantCredential(scope: .device, mintedAt: nil, body: body))
         }
         let mintedAt = Double(millis) / 1000
+        if mintedAt - now > Self.clockSkew { return .unknown }
         let admission = ParticipantCredential.Admission(rawValue: letter)
         if now - mintedAt > (admission == nil ? Self.deviceLifetime : Self.deckLifetime) { return .expired }
         let scope: ParticipantCredential.Scope = admission.map { .deck(Int64(deck), $0) } ?? .device

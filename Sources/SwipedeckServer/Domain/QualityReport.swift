@@ -102,14 +102,45 @@ public struct QualityReport: Sendable, Encodable {
     /// Participants by accuracy (lowest first, those without known answers last), then id.
     public var participants: [ParticipantQuality]
 
-    /// The flag rule: at least `minKnownSwipes` known-answer swipes, and the upper bound of the
-    /// accuracy's Wilson 95 % interval under `accuracyThreshold` — flagged only once it is
-    /// unlikely (about 2.5 %) that the participant's true accuracy reaches the threshold, so a
-    /// careful participant with one unlucky slip is not flagged.
-    public static func isFlagged(correct: Int, known: Int, settings: QualitySettings) -> Bool {
-        guard known >= settings.minKnownSwipes else { return false }
-        return WilsonInterval(successes: correct, trials: known).upper < settings.accuracyThreshold
+    /// The flag rule: at least `minKnownSwipes` known-answer swipes, and either
+    /// - the upper bound of the accuracy's Wilson 95 % interval under `accuracyThreshold`, or
+    /// - on the known-answer cards of one answer (at least `minPerAnswer` of them, the participant
+    ///   having met cards of two answers or more), the upper bound of that accuracy's Wilson
+    ///   interval under the threshold, at 97.5 % / m one-sided for m answers met (Bonferroni).
+    ///
+    /// Flagged only once it is unlikely (about 2.5 % for each of the two tests) that the
+    /// participant's true accuracy — overall, or on the cards of some answer — reaches the
+    /// threshold, so a careful participant with one unlucky slip is not flagged. The second test
+    /// catches a participant who swipes one way whatever the card: on a deck whose known answers
+    /// are half "right", an always-"right" swiper is right half the time (not flagged by the
+    /// first test before about 14 known answers at 0.7), but wrong on every "left" one — 0 of 3
+    /// has an upper bound of 0.63 at m = 2. A careful participant right on 9 cards in 10 misses
+    /// all 3 of one answer once in 1,000. A deck whose known answers are all one way cannot tell
+    /// such a swiper from a careful one (README, Quality control).
+    public static func isFlagged(_ tally: KnownAnswerTally, settings: QualitySettings) -> Bool {
+        guard tally.known >= settings.minKnownSwipes else { return false }
+        if WilsonInterval(successes: tally.correct, trials: tally.known).upper < settings.accuracyThreshold {
+            return true
+        }
+        let answers = tally.byAnswer.count
+        guard answers >= 2 else { return false }
+        let z = Self.bonferroniZ[min(answers, Self.bonferroniZ.count - 1)]
+        return tally.byAnswer.values.contains { count in
+            count.known >= Self.minPerAnswer
+                && WilsonInterval(successes: count.correct, trials: count.known, z: z).upper
+                    < settings.accuracyThreshold
+        }
     }
+
+    /// Known-answer cards of one answer a participant must have met before their accuracy on them
+    /// alone can flag them: 3 (0 of 2 is no evidence at a threshold of 0.7).
+    public static let minPerAnswer = 3
+
+    /// The normal quantile of 1 − 0.025 / m, by m (the answers a participant met, 2 to 8; the
+    /// directions are 8): each answer's test at 2.5 % / m, so together at 2.5 %.
+    static let bonferroniZ: [Double] = [
+        1.959964, 1.959964, 2.241403, 2.393980, 2.497705, 2.575829, 2.638257, 2.690110, 2.734369,
+    ]
 
     /// - Parameter firstDecisions: each participant's first decision per card (`read` takes it
     ///   from every swipe, undone ones included, before any flip); nil: their live swipes.
@@ -131,16 +162,14 @@ public struct QualityReport: Sendable, Encodable {
         var byParticipant: [String: [QualityVote]] = [:]
         for v in votes { byParticipant[v.participant, default: []].append(v) }
         var participants = byParticipant.map { id, mine -> ParticipantQuality in
-            var known = 0
-            var correct = 0
+            var tally = KnownAnswerTally()
             var compared = 0
             var agreed = 0
             // Without the first decisions, each live swipe stands for its own.
             let firsts = firstDecisions?[id] ?? Dictionary(mine.map { ($0.cardId, $0.direction) }) { a, _ in a }
             for (cardId, direction) in firsts {
                 guard let answer = answers[cardId] else { continue }
-                known += 1
-                if direction == answer { correct += 1 }
+                tally.add(answer: answer, decided: direction)
             }
             for v in mine {
                 guard let row = rowOf[v.cardId], let j = column[v.direction] else { continue }
@@ -155,14 +184,14 @@ public struct QualityReport: Sendable, Encodable {
             let times = mine.compactMap(\.decisionMs).sorted()
             let traced = mine.compactMap(\.reversed)
             return ParticipantQuality(
-                participant: id, swipes: mine.count, knownAnswers: known, correct: correct,
-                accuracy: known > 0 ? Double(correct) / Double(known) : nil,
-                accuracyInterval: known > 0 ? WilsonInterval(successes: correct, trials: known) : nil,
+                participant: id, swipes: mine.count, knownAnswers: tally.known, correct: tally.correct,
+                accuracy: tally.known > 0 ? Double(tally.correct) / Double(tally.known) : nil,
+                accuracyInterval: tally.known > 0 ? WilsonInterval(successes: tally.correct, trials: tally.known) : nil,
                 majorityCompared: compared,
                 majorityAgreement: compared > 0 ? Double(agreed) / Double(compared) : nil,
                 medianDecisionMs: Self.median(times), drags: traced.count,
                 reversalShare: traced.isEmpty ? nil : Double(traced.filter { $0 }.count) / Double(traced.count),
-                flagged: Self.isFlagged(correct: correct, known: known, settings: settings),
+                flagged: Self.isFlagged(tally, settings: settings),
                 excluded: excluded.contains(id))
         }
         participants.sort { a, b in
@@ -201,5 +230,39 @@ public struct QualityReport: Sendable, Encodable {
         guard !values.isEmpty else { return nil }
         let mid = values.count / 2
         return values.count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
+    }
+}
+
+/// A participant's decisions on known-answer cards, by the cards' answers (`QualityReport.isFlagged`).
+public struct KnownAnswerTally: Sendable, Hashable {
+    /// Per answer: the known-answer cards of that answer decided, and how many were decided as it.
+    public struct Count: Sendable, Hashable {
+        public var known = 0
+        public var correct = 0
+
+        public init(known: Int = 0, correct: Int = 0) {
+            self.known = known
+            self.correct = correct
+        }
+    }
+
+    public private(set) var byAnswer: [Decision: Count] = [:]
+
+    public init() {}
+
+    /// A tally of `counts` per answer (tests, simulations).
+    public init(_ counts: [Decision: Count]) {
+        byAnswer = counts.filter { $0.value.known > 0 }
+    }
+
+    /// Known-answer cards decided, of any answer.
+    public var known: Int { byAnswer.values.reduce(0) { $0 + $1.known } }
+    /// Of them, decided as their answer.
+    public var correct: Int { byAnswer.values.reduce(0) { $0 + $1.correct } }
+
+    /// Counts a decision `decided` on a card whose answer is `answer`.
+    public mutating func add(answer: Decision, decided: Decision) {
+        byAnswer[answer, default: Count()].known += 1
+        if decided == answer { byAnswer[answer, default: Count()].correct += 1 }
     }
 }

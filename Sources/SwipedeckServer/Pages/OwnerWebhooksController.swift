@@ -10,6 +10,8 @@ struct OwnerWebhooksController: Sendable {
     let renderer: PageRenderer
     let targets: WebhookTargetCheck
     let swipeNotices: SwipeNotices
+    /// Reveals a new hook's signing secret from what the database stores.
+    let secretKey: SecretKey
     let clock: @Sendable () -> Double
     /// Secrets of hooks just added, held for the page the browser is redirected to.
     let flash = TokenFlash()
@@ -161,7 +163,8 @@ struct OwnerWebhooksController: Sendable {
         var response = Response.redirect(to: Self.path(deck.slug), type: .normal)
         response.setCookie(
             TokenFlash.cookie(
-                flash.put(hook.secret, ownerId: owner.id, now: now), name: Self.cookieName, path: Self.path(deck.slug)))
+                flash.put(try secretKey.reveal(hook.secret, for: .webhook), ownerId: owner.id, now: now),
+                name: Self.cookieName, path: Self.path(deck.slug)))
         return response
     }
 

@@ -16,6 +16,8 @@ struct ShareController: Sendable {
     let publicBaseURL: String?
     /// `AppConfiguration.basePath`: the sub-path the app is served under.
     let basePath: String
+    /// Reveals the deck's access secret from what the database stores.
+    let secretKey: SecretKey
 
     /// Registers the public QR code on `router`, the owner's share panel and codes on `pages`
     /// (`SessionOwnerMiddleware`: signed-in owners only).
@@ -53,7 +55,7 @@ struct ShareController: Sendable {
     /// The secret link of an `unlisted` deck as a QR code (its owner's only).
     @Sendable func invitationCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        var response = try qrResponse(absolute(AccessController.invitation(deck), context))
+        var response = try qrResponse(absolute(try AccessController.invitation(deck, secretKey: secretKey), context))
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -152,7 +154,8 @@ struct ShareController: Sendable {
         let owner = try context.signedInOwner()
         let codeCount = try await store.accessCodes(deckId: deck.id).count
         let example = "alice@example.org"
-        let link = absolute(AccessController.invitation(deck), context)
+        let link = absolute(try AccessController.invitation(deck, secretKey: secretKey), context)
+        let secret = try secretKey.accessSecret(of: deck) ?? ""
         let host = URL(string: link)?.host ?? ""
         let reach = LinkReach(link: link)
         let view = ShareView(
@@ -161,9 +164,9 @@ struct ShareController: Sendable {
             link: link, open: deck.isOpen, accessWords: deck.access.words,
             unlisted: deck.access == .unlisted, codes: deck.access == .codes, codeCount: codeCount,
             allowList: deck.access == .allowList,
-            signatureKey: deck.access == .allowList ? deck.accessSecret : "",
+            signatureKey: deck.access == .allowList ? secret : "",
             exampleLink: absolute(
-                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: deck.accessSecret))",
+                "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: secret))",
                 context),
             thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil,
             expected: expected, expectedError: error, expectedSaved: saved)

@@ -117,6 +117,58 @@ public protocol OwnerStore: Sendable {
     func setting(
         _ key: String, orCreate fresh: @escaping @Sendable () -> String
     ) async throws -> (value: String, created: Bool)
+    /// The check of the secret key the stored secrets are kept under (`SecretKey.check`, the
+    /// setting `SecretKeyCheck.settingKey`); nil while they were never rewritten (a database of
+    /// a version that kept them in clear).
+    func secretKeyCheck() async throws -> String?
+    /// Rewrites every stored secret — the `participantSecret` setting, each deck's non-empty
+    /// `accessSecret`, each webhook's `secret` — with `transform`, and stores `check` as the key
+    /// check, in one transaction. Nothing is rewritten when the stored check already is `check`
+    /// (another server did it first). SQLite overwrites the former values' bytes in the file
+    /// (`secure_delete`) and empties its write-ahead log after the commit.
+    /// - Returns: the number of secrets rewritten; nil when the check already was `check`.
+    /// - Throws: `SecretKeyMismatch` when the stored check is not what `expecting` allows.
+    func rewriteSecrets(
+        expecting: SecretKeyCheck.Expectation, check: String,
+        _ transform: @Sendable (SecretPurpose, String) throws -> String
+    ) async throws -> Int?
+}
+
+/// The stored check of the secret key (`SecretKey.check`).
+public enum SecretKeyCheck {
+    /// Its `settings` key.
+    public static let settingKey = "secretKeyCheck"
+
+    /// What `OwnerStore.rewriteSecrets` requires of the stored check before it rewrites.
+    public enum Expectation: Sendable, Equatable {
+        /// None stored: secrets in clear, as versions before the secret key kept them.
+        case absent
+        /// This one stored: the secrets are kept under the key it checks.
+        case check(String)
+        /// Whatever is stored (a reset that replaces every secret).
+        case any
+
+        /// Whether `stored` is what this expectation allows.
+        public func allows(_ stored: String?) -> Bool {
+            switch self {
+            case .absent: return stored == nil
+            case .check(let check): return stored == check
+            case .any: return true
+            }
+        }
+    }
+}
+
+/// The stored secrets are kept under another key than the one given.
+public struct SecretKeyMismatch: Error, Sendable, CustomStringConvertible {
+    /// The check stored in the database (nil: none).
+    public let stored: String?
+
+    public var description: String {
+        stored == nil
+            ? "The database's secrets were never sealed under a secret key."
+            : "The database's secrets are kept under another secret key (its check is \(stored ?? ""))."
+    }
 }
 
 /// Swipes: the group commit's writes (files `+SwipeWrites`), undo, flip and reads (files `+Swipes`).

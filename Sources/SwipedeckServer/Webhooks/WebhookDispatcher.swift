@@ -42,6 +42,8 @@ public final class WebhookDispatcher: Service, Sendable {
     let backoff: WebhookBackoff
     let metrics: WebhookMetrics
     let relay: SwipeNotices
+    /// Reveals each hook's signing secret from what the database stores (`SecretKey`).
+    let secretKey: SecretKey
     let logger: Logger
     /// How long the loop waits for work when nothing is due (other servers' deliveries and
     /// retries come due without a wake-up).
@@ -51,7 +53,7 @@ public final class WebhookDispatcher: Service, Sendable {
     public init(
         store: any WebhookStore, clock: @escaping @Sendable () -> Double, resolver: any HostResolver = SystemResolver(),
         allowPrivate: Bool, backoff: WebhookBackoff = WebhookBackoff(), metrics: WebhookMetrics, relay: SwipeNotices,
-        logger: Logger, pollInterval: Duration = .seconds(1)
+        secretKey: SecretKey, logger: Logger, pollInterval: Duration = .seconds(1)
     ) {
         self.store = store
         self.clock = clock
@@ -60,6 +62,7 @@ public final class WebhookDispatcher: Service, Sendable {
         self.backoff = backoff
         self.metrics = metrics
         self.relay = relay
+        self.secretKey = secretKey
         self.logger = logger
         self.pollInterval = pollInterval
     }
@@ -167,6 +170,13 @@ public final class WebhookDispatcher: Service, Sendable {
         } catch {
             return .failure(Failure(status: nil, reason: error.message))
         }
+        let secret: String
+        do {
+            secret = try secretKey.reveal(claimed.secret, for: .webhook)
+        } catch {
+            return .failure(
+                Failure(status: nil, reason: "The hook's secret cannot be read with this server's secret key."))
+        }
         let body = WebhookBody.encode(claimed.delivery, deckSlug: claimed.deckSlug)
         let timestamp = Int64(clock().rounded(.down))
         let (url, hostHeader) = target.pinned(to: addresses[0])
@@ -180,7 +190,7 @@ public final class WebhookDispatcher: Service, Sendable {
         request.headers.add(name: "X-Swipedeck-Timestamp", value: String(timestamp))
         request.headers.add(
             name: "X-Swipedeck-Signature",
-            value: WebhookSignature.header(secret: claimed.secret, timestamp: timestamp, body: body))
+            value: WebhookSignature.header(secret: secret, timestamp: timestamp, body: body))
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
             let response = try await client.execute(request, timeout: .seconds(Self.totalTimeout), logger: logger)

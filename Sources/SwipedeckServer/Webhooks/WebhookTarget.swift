@@ -156,7 +156,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// A refused range, named for the message.
     public enum Range: String, Sendable, Hashable, CaseIterable {
         case unspecified, loopback, privateNetwork, sharedAddressSpace, linkLocal, metadata, multicast, reserved,
-            uniqueLocal
+            uniqueLocal, siteLocal
 
         /// The range in words ("a private address").
         public var words: String {
@@ -170,6 +170,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             case .multicast: return "a multicast or broadcast address"
             case .reserved: return "a reserved address"
             case .uniqueLocal: return "a unique local IPv6 address (fc00::/7)"
+            case .siteLocal:
+                return "a site-local IPv6 address (fec0::/10, deprecated but still routed inside some sites)"
             }
         }
     }
@@ -259,6 +261,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             if b == [0xFD, 0, 0x0E, 0xC2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54] { return .metadata }
             if b[0] & 0xFE == 0xFC { return .uniqueLocal }
             if b[0] == 0xFE && b[1] & 0xC0 == 0x80 { return .linkLocal }
+            // fec0::/10: site-local, deprecated by RFC 3879 yet still configured on some internal networks.
+            if b[0] == 0xFE && b[1] & 0xC0 == 0xC0 { return .siteLocal }
             if b[0] == 0xFF { return .multicast }
             return nil
         }

@@ -13,11 +13,10 @@ public enum StoreBackup {
     /// (`PostgresStore.withSnapshot`) into the new file, verified against that snapshot.
     ///
     /// - Returns: the snapshot's row counts and swipe checksum, as `swipedeck copy` reports them.
-    /// - Throws: `StoreCopier.Refusal` when a file is already at `path`.
+    /// - Throws: `StoreCopier.Refusal` when anything is already at `path`, a symbolic link
+    ///   included (`checkTarget`).
     public static func snapshot(_ source: any Store & RawTables, to path: String) async throws -> StoreCopier.Report {
-        if FileManager.default.fileExists(atPath: path) {
-            throw StoreCopier.Refusal(description: "\(path) already exists: back up into a new file.")
-        }
+        try checkTarget(path)
         if let sqlite = source as? AppDatabase {
             let writer = sqlite.writer
             // GRDB's backup is synchronous: run it on a thread of its own, not the concurrency pool.
@@ -46,19 +45,76 @@ public enum StoreBackup {
         return try await StoreCopier(source: source, target: tables).run()
     }
 
-    /// Copies every file of the folder `from` into `to` (created), keeping names; files already
-    /// in `to` with the same name are left as they are (image names are their content's SHA-256).
-    /// - Returns: the number of files copied; 0 when `from` does not exist.
-    public static func copyFiles(from: String, to: String) throws -> Int {
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: from) else { return 0 }
-        try fm.createDirectory(atPath: to, withIntermediateDirectories: true)
-        var copied = 0
-        for name in try fm.contentsOfDirectory(atPath: from) where !fm.fileExists(atPath: to + "/" + name) {
-            try fm.copyItem(atPath: from + "/" + name, toPath: to + "/" + name)
-            copied += 1
+    /// What `copyFiles` did.
+    public struct FilesCopied: Sendable, Equatable {
+        /// Image files copied.
+        public var copied = 0
+        /// Names left out: links (never followed nor recreated), folders, devices, and names that
+        /// are no stored image's (`ImageName`).
+        public var skipped: [String] = []
+    }
+
+    /// Copies the images of the folder `from` into `to` (created): regular files named as stored
+    /// images are (`ImageName`), each read without following a link and written as a new file
+    /// (`RegularFiles.copy`); names already in `to` are left as they are (an image's name is its
+    /// content's SHA-256). Anything else — a symbolic link above all, which a restore must never
+    /// follow or recreate — is skipped and named.
+    /// - Returns: what was copied and skipped; nothing when `from` does not exist.
+    /// - Throws: `StoreCopier.Refusal` when `to` (or `from`) is a link or not a folder.
+    public static func copyFiles(from: String, to: String) throws -> FilesCopied {
+        var result = FilesCopied()
+        switch RegularFiles.kind(from) {
+        case .missing: return result
+        case .directory: break
+        default: throw StoreCopier.Refusal(description: "\(from) is not a folder (a link is not followed).")
         }
-        return copied
+        switch RegularFiles.kind(to) {
+        case .missing: try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
+        case .directory: break
+        default: throw StoreCopier.Refusal(description: "\(to) is not a folder (a link is not followed).")
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: from).sorted() {
+            guard ImageName(fileName: name) != nil, RegularFiles.kind(from + "/" + name) == .regular else {
+                result.skipped.append(name)
+                continue
+            }
+            // A name already at the target, even as a link, is left alone (and never written through).
+            guard RegularFiles.kind(to + "/" + name) == .missing else { continue }
+            do {
+                if try RegularFiles.copy(from: from + "/" + name, to: to + "/" + name) {
+                    result.copied += 1
+                } else {
+                    result.skipped.append(name)
+                }
+            } catch let failure as RegularFiles.Failure {
+                throw StoreCopier.Refusal(description: failure.description)
+            }
+        }
+        return result
+    }
+
+    /// Refuses a backup target that exists in any form — a file, a folder, or a symbolic link,
+    /// dangling or not, which SQLite would write through — and a data folder beside it that is a
+    /// link; the journal files SQLite makes beside the file (`-journal`, `-wal`, `-shm`) too.
+    /// - Throws: `StoreCopier.Refusal` naming the path.
+    public static func checkTarget(_ path: String) throws {
+        for candidate in [path, path + "-journal", path + "-wal", path + "-shm"] {
+            switch RegularFiles.kind(candidate) {
+            case .missing: continue
+            case .symbolicLink:
+                throw StoreCopier.Refusal(
+                    description: "\(candidate) is a symbolic link: back up into a new file, not through a link.")
+            default:
+                throw StoreCopier.Refusal(description: "\(candidate) already exists: back up into a new file.")
+            }
+        }
+        for folder in [path + "-data", path + "-data/images"] {
+            let kind = RegularFiles.kind(folder)
+            guard kind == .missing || kind == .directory else {
+                throw StoreCopier.Refusal(
+                    description: "\(folder) is not a folder (a link is not followed): back up beside a new file.")
+            }
+        }
     }
 }
 

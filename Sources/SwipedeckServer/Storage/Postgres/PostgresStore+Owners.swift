@@ -152,4 +152,52 @@ extension PostgresStore {
             return (stored, false)
         }
     }
+    public func secretKeyCheck() async throws -> String? {
+        try await value("SELECT value FROM settings WHERE key = \(SecretKeyCheck.settingKey)", as: String.self)
+    }
+
+    public func rewriteSecrets(
+        expecting: SecretKeyCheck.Expectation, check: String,
+        _ transform: @Sendable (SecretPurpose, String) throws -> String
+    ) async throws -> Int? {
+        try await transaction { connection -> Int? in
+            // Servers starting together rewrite once: the second waits here, then finds the check.
+            try await execute("LOCK TABLE settings IN SHARE ROW EXCLUSIVE MODE", on: connection)
+            let stored = try await value(
+                "SELECT value FROM settings WHERE key = \(SecretKeyCheck.settingKey)", on: connection, as: String.self)
+            if stored == check { return nil }
+            guard expecting.allows(stored) else { throw SecretKeyMismatch(stored: stored) }
+            var count = 0
+            if let secret = try await value(
+                "SELECT value FROM settings WHERE key = 'participantSecret'", on: connection, as: String.self)
+            {
+                let sealed = try transform(.participantSigning, secret)
+                try await execute(
+                    "UPDATE settings SET value = \(sealed) WHERE key = 'participantSecret'", on: connection)
+                count += 1
+            }
+            let decks = try await fetch(
+                "SELECT id, accessSecret FROM decks WHERE accessSecret <> '' ORDER BY id", on: connection
+            ) { (try $0.next(Int64.self), try $0.next(String.self)) }
+            for (id, secret) in decks {
+                let sealed = try transform(.deckAccess, secret)
+                try await execute("UPDATE decks SET accessSecret = \(sealed) WHERE id = \(id)", on: connection)
+                count += 1
+            }
+            let hooks = try await fetch("SELECT id, secret FROM webhooks ORDER BY id", on: connection) {
+                (try $0.next(Int64.self), try $0.next(String.self))
+            }
+            for (id, secret) in hooks {
+                let sealed = try transform(.webhook, secret)
+                try await execute("UPDATE webhooks SET secret = \(sealed) WHERE id = \(id)", on: connection)
+                count += 1
+            }
+            try await execute(
+                """
+                INSERT INTO settings (key, value) VALUES (\(SecretKeyCheck.settingKey), \(check))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, on: connection)
+            return count
+        }
+    }
 }

@@ -137,6 +137,58 @@ extension AppDatabase {
         }
     }
 
+    public func secretKeyCheck() async throws -> String? {
+        try await writer.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [SecretKeyCheck.settingKey])
+        }
+    }
+
+    public func rewriteSecrets(
+        expecting: SecretKeyCheck.Expectation, check: String,
+        _ transform: @Sendable (SecretPurpose, String) throws -> String
+    ) async throws -> Int? {
+        let rewritten = try await writer.write { db -> Int? in
+            let stored = try String.fetchOne(
+                db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [SecretKeyCheck.settingKey])
+            if stored == check { return nil }
+            guard expecting.allows(stored) else { throw SecretKeyMismatch(stored: stored) }
+            // Freed bytes are zeroed, so the former values leave the file, not only the rows.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            var count = 0
+            if let secret = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = 'participantSecret'") {
+                try db.execute(
+                    sql: "UPDATE settings SET value = ? WHERE key = 'participantSecret'",
+                    arguments: [try transform(.participantSigning, secret)])
+                count += 1
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, accessSecret FROM decks WHERE accessSecret <> ''") {
+                try db.execute(
+                    sql: "UPDATE decks SET accessSecret = ? WHERE id = ?",
+                    arguments: [try transform(.deckAccess, row["accessSecret"]), row["id"] as Int64])
+                count += 1
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, secret FROM webhooks") {
+                try db.execute(
+                    sql: "UPDATE webhooks SET secret = ? WHERE id = ?",
+                    arguments: [try transform(.webhook, row["secret"]), row["id"] as Int64])
+                count += 1
+            }
+            try db.execute(
+                sql:
+                    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                arguments: [SecretKeyCheck.settingKey, check])
+            return count
+        }
+        try await writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA secure_delete = OFF")
+            // Best effort: a reader holding the log keeps its frames until SQLite's next automatic
+            // checkpoint, which overwrites them; the database file itself holds no former value.
+            _ = try? db.checkpoint(.truncate)
+        }
+        return rewritten
+    }
+
     /// Appends to a deck's event log (settings changes, card edits, archives, moves, exclusions).
     static func recordEvent(
         _ db: Database, deckSlug: String, ownerId: Int64?, kind: DeckEventKind, detail: String, at now: Double
