@@ -13,6 +13,10 @@ export function createSectionTabs(accordion, reduceMotion) {
   const tabs = [];
   let current = 0;
   let frameRequested = false;
+  // The page a tab's smooth scroll is heading to: until the scroll reaches it, the pages it passes
+  // do not take the selection back (the chosen tab would flicker back to the one left). A finger or
+  // a wheel on the pages takes over.
+  let heading = null;
   // Tab geometry for the underline, measured when it changes, never in the scroll handler.
   let tabBoxes = [];
   let pageWidth = 1;
@@ -76,6 +80,7 @@ export function createSectionTabs(accordion, reduceMotion) {
   function select(index, scroll) {
     mark(index);
     if (scroll) {
+      heading = Math.abs(pages.scrollLeft - index * pageWidth) < 1 ? null : index;
       pages.scrollTo({ left: index * pageWidth, behavior: reduceMotion ? 'auto' : 'smooth' });
     }
   }
@@ -91,11 +96,22 @@ export function createSectionTabs(accordion, reduceMotion) {
       const position = pages.scrollLeft / pageWidth;
       placeUnderline(position);
       const nearest = Math.round(position);
+      if (heading !== null) {
+        if (nearest === heading) {
+          heading = null;
+        }
+        return;
+      }
       if (nearest !== current) {
         mark(nearest);
       }
     });
   }, { passive: true });
+  for (const type of ['pointerdown', 'wheel']) {
+    pages.addEventListener(type, () => {
+      heading = null;
+    }, { passive: true });
+  }
 
   tabList.addEventListener('keydown', (event) => {
     const moves = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: tabs.length - 1 };

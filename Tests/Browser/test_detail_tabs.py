@@ -6,6 +6,18 @@ import random
 from deckkit import touch_gesture
 
 TABS = "() => [...document.querySelectorAll('.tab')].map(t => t.getAttribute('aria-selected'))"
+# Every tab that becomes the selected one, in order, from now on.
+RECORD_SELECTIONS = """() => {
+  window.selections = [];
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.target.getAttribute('aria-selected') === 'true') {
+        window.selections.push(record.target.id);
+      }
+    }
+  });
+  observer.observe(document.querySelector('[role=tablist]'), { subtree: true, attributeFilter: ['aria-selected'] });
+}"""
 UNDERLINE = "() => new DOMMatrix(getComputedStyle(document.querySelector('.tab-underline')).transform).m41"
 
 
@@ -39,11 +51,14 @@ def test_tabs_by_keyboard_and_click(server, desktop):
     page = desktop
     open_detail(page, server)
     page.focus("[role=tab][aria-selected=true]")
+    page.evaluate(RECORD_SELECTIONS)
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.activeElement.id === 'tab-1'")
-    assert page.evaluate(TABS)[:2] == ["false", "true"]
     page.wait_for_function("() => Math.abs(document.querySelector('.tab-pages').scrollLeft"
                            " - document.querySelector('.tab-pages').clientWidth) < 2")
+    assert page.evaluate(TABS)[:2] == ["false", "true"]
+    # The tab chosen stays chosen while the pages scroll to it: the page it leaves never takes it back.
+    assert set(page.evaluate("() => window.selections")) == {"tab-1"}
     page.keyboard.press("Home")
     page.wait_for_function("() => document.activeElement.id === 'tab-0'")
     page.locator(".tab").nth(1).click()

@@ -23,7 +23,6 @@ from deckkit import DESKTOP, ROOT
 from parity_site import ParitySite
 
 LINES = os.environ.get("SWIPEDECK_PARITY_LINES")
-TIMES = []  # (engine, version, lines, compute s, page s, compare s): printed at the end (conftest)
 # SHA-256 of outputs Swift has compared and found equal on every line, and the engine whose output it was:
 # an engine whose output is the same bytes has the same verdict without a second minute of comparison.
 VERIFIED = {}
@@ -65,7 +64,7 @@ def number(v):
     return float(v) if isinstance(v, str) else float(v)
 
 
-def test_parity_corpus_and_golden_vectors(engine, site):
+def test_parity_corpus_and_golden_vectors(engine, site, record_property):
     page = engine.new_page(viewport=DESKTOP)
     try:
         started = time.perf_counter()
@@ -107,6 +106,7 @@ def test_parity_corpus_and_golden_vectors(engine, site):
         assert " 0 mismatches" in summary[0], summary[0]
         VERIFIED[digest] = engine.name
     compared = time.perf_counter()
-    TIMES.append((engine.name, engine.version, result["lines"], result["computeMs"] / 1000, ran - started,
-                  compared - ran))
+    # Printed at the end (conftest), from the report: under pytest-xdist the test runs in a worker.
+    record_property("parity_times", (engine.name, engine.version, result["lines"], result["computeMs"] / 1000,
+                                     ran - started, compared - ran))
     output.unlink()
