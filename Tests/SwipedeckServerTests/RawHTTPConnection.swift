@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 
 #if canImport(Glibc)
@@ -91,5 +92,90 @@ final class RawHTTPConnection {
     /// Runs blocking socket work on a thread of its own and awaits its result.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await OffPool.run(work)
+    }
+}
+
+/// An HTTP/1.1 target on 127.0.0.1 served by a thread of its own (blocking sockets, off the
+/// concurrency pool): it reads each request and answers 200, either whole (`Content-Length: 0`) or,
+/// when it `trickles`, a head announcing 60,000 bytes (under the 64 KiB the dispatcher reads) and then one byte every 100 ms until the
+/// client hangs up or `stop`.
+final class HTTPTestReceiver: Sendable {
+    let port: Int
+    private let descriptor: Int32
+    private let state = Mutex((answered: 0, stopped: false))
+
+    /// Requests answered (their head sent) so far.
+    var answered: Int { state.withLock { $0.answered } }
+
+    init(trickles: Bool) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw RawHTTPConnection.Failure(description: "cannot listen")
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in
+            while true {
+                let connection = accept(fd, nil, nil)
+                if connection < 0 || state.withLock({ $0.stopped }) { return }
+                let serve = Thread { [self] in
+                    defer { Glibc.close(connection) }
+                    guard Self.readRequest(connection) else { return }
+                    let head =
+                        trickles
+                        ? "HTTP/1.1 200 OK\r\nContent-Length: 60000\r\n\r\n"
+                        : "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    guard Self.write(connection, Array(head.utf8)) else { return }
+                    state.withLock { $0.answered += 1 }
+                    while trickles, !state.withLock({ $0.stopped }), Self.write(connection, [0x78]) {
+                        Thread.sleep(forTimeInterval: 0.1)
+                    }
+                }
+                serve.start()
+            }
+        }
+        thread.start()
+    }
+
+    /// Ends the trickles and the accepting thread.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        Glibc.close(descriptor)
+    }
+
+    /// Reads one request's head and its `Content-Length` body; false when the client went away.
+    private static func readRequest(_ connection: Int32) -> Bool {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let text = String(decoding: received, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n") {
+                let head = text[..<end.lowerBound].lowercased()
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length {
+                    return true
+                }
+            }
+            let count = read(connection, &buffer, buffer.count)
+            if count <= 0 { return false }
+            received += buffer[0..<count]
+        }
+    }
+
+    private static func write(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 }

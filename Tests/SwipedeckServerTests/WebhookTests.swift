@@ -397,6 +397,67 @@ struct WebhookOutboxTests {
             #expect(!text.contains("swipedeck_webhook_attempts_failed_total 1"), "\(text)")
         }
     }
+    @Test(
+        "a target that answers its head and trickles its body holds its own attempt until the deadline, never the deliveries of another owner's hook"
+    )
+    func slowTargetHoldsNobody() async throws {
+        let slow = try HTTPTestReceiver(trickles: true)
+        let fast = try HTTPTestReceiver(trickles: false)
+        defer {
+            slow.stop()
+            fast.stop()
+        }
+        try await StoreContractTests.withTwoStores { store, _ in
+            let (deck, _) = try await StoreContractTests.importDeck(store, cards: 1)
+            let (other, _) = try await StoreContractTests.importDeck(store, slug: "other", cards: 1)
+            let slowHook = try await store.addWebhook(
+                deckId: deck.id, url: "http://127.0.0.1:\(slow.port)/", events: [.deckDecided], secret: "s", by: nil,
+                now: fixedTime)
+            let fastHook = try await store.addWebhook(
+                deckId: other.id, url: "http://127.0.0.1:\(fast.port)/", events: [.deckDecided], secret: "s", by: nil,
+                now: fixedTime)
+            try await store.enqueue([Self.notice(.deckDecided, deck: deck.id)], now: fixedTime)
+            let dispatcher = WebhookDispatcher(
+                store: store, clock: { fixedTime }, allowPrivate: true,
+                metrics: WebhookMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())),
+                relay: SwipeNotices(
+                    store: store, names: ParticipantNames(signer: CredentialTests.signer, store: store),
+                    logger: Logger(label: "test")),
+                secretKey: testSecretKey, logger: Logger(label: "test"), pollInterval: .milliseconds(50),
+                attemptDeadline: .seconds(4))
+            let service = Task { try await dispatcher.run() }
+            defer { service.cancel() }
+            // The slow target has the first delivery and trickles its answer's body, a byte at a time.
+            try await Self.waitFor("the slow target's request") { slow.answered >= 1 }
+            try await store.enqueue([Self.notice(.deckDecided, deck: other.id)], now: fixedTime)
+            dispatcher.wake()
+            try await Self.waitFor("the other hook's delivery") {
+                try await store.deliveries(hookId: fastHook.id, limit: 1).first?.status == .delivered
+            }
+            // Delivered while the slow attempt still runs (the former round waited for it, for ever:
+            // each trickled byte restarted the client's read timeout).
+            let meanwhile = try #require(try await store.deliveries(hookId: slowHook.id, limit: 1).first)
+            #expect(meanwhile.attempts == 0 && meanwhile.status == .pending)
+            // The slow attempt ends at its deadline; its head said 200, so it is delivered.
+            try await Self.waitFor("the slow attempt's end") {
+                try await store.deliveries(hookId: slowHook.id, limit: 1).first?.attempts == 1
+            }
+            let slowEnd = try #require(try await store.deliveries(hookId: slowHook.id, limit: 1).first)
+            #expect(slowEnd.status == .delivered && slowEnd.lastStatus == 200)
+            service.cancel()
+            _ = try? await service.value  // cancelled on purpose: its end is not under test
+        }
+    }
+
+    /// Polls `condition` every 50 ms for up to 15 s.
+    static func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<300 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("timed out waiting for \(what)")
+        throw CancellationError()
+    }
 }
 
 /// A TCP socket on 127.0.0.1 that listens and never accepts: connections complete (the

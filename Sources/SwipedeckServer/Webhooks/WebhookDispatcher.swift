@@ -27,7 +27,7 @@ public final class WebhookDispatcher: Service, Sendable {
     public static let claimBatch = 16
     /// Seconds to connect to a target before the attempt fails. Default 5 (the issue's).
     public static let connectTimeout: Int64 = 5
-    /// Seconds an attempt may last in all (connect, send, the answer's head). Default 10.
+    /// Seconds an attempt may last in all (connect, send, the answer's head and body). Default 10.
     public static let totalTimeout: Int64 = 10
     /// Most bytes of an answer's body read (and dropped): receivers are asked for a status only.
     static let maxAnswerBytes = 64 * 1024
@@ -48,12 +48,16 @@ public final class WebhookDispatcher: Service, Sendable {
     /// How long the loop waits for work when nothing is due (other servers' deliveries and
     /// retries come due without a wake-up).
     let pollInterval: Duration
+    /// How long one attempt may last, start to end: a target that answers its head and then
+    /// trickles the body is cut off here (`totalTimeout`; shorter in tests).
+    let attemptDeadline: Duration
     private let wakeUps = WakeSignal()
 
     public init(
         store: any WebhookStore, clock: @escaping @Sendable () -> Double, resolver: any HostResolver = SystemResolver(),
         allowPrivate: Bool, backoff: WebhookBackoff = WebhookBackoff(), metrics: WebhookMetrics, relay: SwipeNotices,
-        secretKey: SecretKey, logger: Logger, pollInterval: Duration = .seconds(1)
+        secretKey: SecretKey, logger: Logger, pollInterval: Duration = .seconds(1),
+        attemptDeadline: Duration = .seconds(totalTimeout)
     ) {
         self.store = store
         self.clock = clock
@@ -65,6 +69,7 @@ public final class WebhookDispatcher: Service, Sendable {
         self.secretKey = secretKey
         self.logger = logger
         self.pollInterval = pollInterval
+        self.attemptDeadline = attemptDeadline
     }
 
     /// Asks the loop to look for due deliveries now (the outbox stored some).
@@ -94,33 +99,56 @@ public final class WebhookDispatcher: Service, Sendable {
         try await client.shutdown()
     }
 
-    /// Claims and sends until cancelled; waits `pollInterval` or a wake-up when nothing is due.
+    /// What ended a wait of the loop: an attempt, or a wake-up (or `pollInterval` without one).
+    private enum LoopEvent: Sendable {
+        case attempted
+        case tick
+    }
+
+    /// Claims and sends until cancelled. Up to `claimBatch` attempts run at once, each on its own:
+    /// as one ends the loop claims again, so a slow target holds its own attempt (for at most
+    /// `attemptDeadline`) and never the deliveries of others behind it. With nothing due it waits
+    /// `pollInterval` or a wake-up.
     private func loop(_ client: HTTPClient) async {
         let token = Secret.token(prefix: "lease_")
-        while !Task.isCancelled {
-            let sent = await round(client, token: token)
-            if sent > 0 { continue }
-            await wakeUps.wait(upTo: pollInterval)
+        await withTaskGroup(of: LoopEvent.self) { group in
+            var inFlight = 0
+            var ticking = false
+            while !Task.isCancelled {
+                let free = Self.claimBatch - inFlight
+                let claimed = free > 0 ? await claim(limit: free, token: token) : []
+                for delivery in claimed {
+                    group.addTask {
+                        await self.attempt(delivery, client, token: token)
+                        return .attempted
+                    }
+                }
+                inFlight += claimed.count
+                if !ticking {
+                    ticking = true
+                    group.addTask {
+                        await self.wakeUps.wait(upTo: self.pollInterval)
+                        return .tick
+                    }
+                }
+                switch await group.next() {
+                case .attempted: inFlight -= 1
+                case .tick: ticking = false
+                case nil: return
+                }
+            }
+            group.cancelAll()
         }
     }
 
-    /// One claim and its attempts; how many deliveries it attempted.
-    @discardableResult
-    func round(_ client: HTTPClient, token: String) async -> Int {
-        let claimed: [ClaimedDelivery]
+    /// Up to `limit` due deliveries, leased under `token`; none when the claim failed (logged).
+    func claim(limit: Int, token: String) async -> [ClaimedDelivery] {
         do {
-            claimed = try await store.claimDeliveries(
-                now: clock(), lease: Self.lease, limit: Self.claimBatch, token: token)
+            return try await store.claimDeliveries(now: clock(), lease: Self.lease, limit: limit, token: token)
         } catch {
             logger.error("webhook deliveries not claimed", metadata: ["error": "\(String(reflecting: error))"])
-            return 0
+            return []
         }
-        await withDiscardingTaskGroup { group in
-            for delivery in claimed {
-                group.addTask { await self.attempt(delivery, client, token: token) }
-            }
-        }
-        return claimed.count
     }
 
     /// Sends one claimed delivery and records the outcome; an attempt cut short by cancellation
@@ -192,17 +220,47 @@ public final class WebhookDispatcher: Service, Sendable {
             name: "X-Swipedeck-Signature",
             value: WebhookSignature.header(secret: secret, timestamp: timestamp, body: body))
         request.body = .bytes(ByteBuffer(bytes: body))
-        do {
-            let response = try await client.execute(request, timeout: .seconds(Self.totalTimeout), logger: logger)
+        let started = ContinuousClock.now
+        let (logger, signed) = (logger, request)
+        let answered = await Self.within(attemptDeadline) { () -> Result<HTTPClientResponse, Failure> in
+            do {
+                return .success(try await client.execute(signed, timeout: .seconds(Self.totalTimeout), logger: logger))
+            } catch {
+                return .failure(Failure(status: nil, reason: Self.words(error)))
+            }
+        }
+        switch answered {
+        case nil:
+            return .failure(Failure(status: nil, reason: "No answer within \(attemptDeadline.components.seconds) s."))
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let response):
+            // The body is not needed (the status decides): what arrives by the attempt's deadline is
+            // read and dropped; one too long, cut short or still trickling in changes nothing.
+            _ = await Self.within(attemptDeadline - (ContinuousClock.now - started)) {
+                // Its end, whatever it is, is not the outcome (see above).
+                _ = try? await response.body.collect(upTo: Self.maxAnswerBytes)
+            }
             let status = Int(response.status.code)
-            // The answer's body is not needed; one too long or cut short changes nothing.
-            _ = try? await response.body.collect(upTo: Self.maxAnswerBytes)
             guard (200...299).contains(status) else {
                 return .failure(Failure(status: status, reason: "The target answered HTTP \(status / 100)xx."))
             }
             return .success(status)
-        } catch {
-            return .failure(Failure(status: nil, reason: Self.words(error)))
+        }
+    }
+
+    /// `operation`'s result, or nil once `deadline` has passed; the operation is then cancelled and
+    /// awaited (AsyncHTTPClient ends a cancelled request at once).
+    static func within<T: Sendable>(_ deadline: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+        await withTaskGroup(of: T?.self) { group in
+            group.addTask { await operation() }
+            group.addTask {
+                // Cancelled (it throws) once the operation ended first: nothing to report then.
+                try? await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
         }
     }
 
