@@ -29,6 +29,28 @@ def test_a_wrong_code_is_refused_next_to_the_field(server, desktop):
     assert desktop.url.endswith("/d/getaways")
 
 
+def test_tabbing_through_the_start_form_keeps_the_rule_and_a_click_into_a_number_picks_it(server, desktop):
+    """Issue 39 K1: a keyboard user who only tabs through "Decide together" starts a room with the default
+    rule (focus alone changes no choice); a click into a number field picks its rule."""
+    desktop.goto(f"{server.base}/d/getaways")
+    desktop.wait_for_selector(".together[data-ready=true]")
+    desktop.click(".together-start summary")
+    desktop.wait_for_function("() => document.activeElement?.id === 'room-name'")
+    visited = []
+    for _ in range(12):
+        desktop.keyboard.press("Tab")
+        visited.append(desktop.evaluate("() => document.activeElement.name || document.activeElement.type"))
+        if visited[-1] == "submit":
+            break
+    assert "count" in visited and "percent" in visited and visited[-1] == "submit", visited
+    assert desktop.is_checked(".room-create [name=rule][value=all]"), f"tabbing through {visited} changed the rule"
+    desktop.click(".room-create [name=count]")
+    assert desktop.is_checked(".room-create [name=rule][value=atLeast]"), "a click into the count picks its rule"
+    desktop.keyboard.press("Enter")
+    desktop.wait_for_selector(".room-made:not([hidden])")
+    assert desktop.inner_text(".room-made-rule") == "at least 2 like it"
+
+
 def nojs(chromium):
     return chromium.new_context(java_script_enabled=False, viewport=DESKTOP)
 
