@@ -237,13 +237,39 @@ def test_a_room_shows_its_controls_on_screen_and_logs_no_console_errors(server, 
     for page in (phone, desktop):
         page.click(".ctl-like")
     for page in (phone, desktop):
-        page.wait_for_selector(".match-overlay:not([hidden])")
+        page.wait_for_selector(".match-overlay[open]")
         page.click(".match-close")
         page.reload()
         page.wait_for_selector(".deck-page[data-ready=true] " + TOP)
         assert page.inner_text(".match-count") == "1"
         assert_controls_visible(page)
     assert errors == {"phone": [], "desktop": []}
+
+
+def test_its_a_match_is_modal_for_the_keyboard(server, desktop):
+    """Issue 39 K2: while "It's a match!" is up, Tab stays inside it and Enter decides no card behind it;
+    closing it returns focus to the button that made the match."""
+    code, creator = room_by_api(server)
+    join_on_page(desktop, server, code, "Ben")
+    top = desktop.get_attribute(TOP, "data-card")
+    body = swipe_body(int(top), "x", "right")
+    body["participant"], body["room"] = creator, code
+    status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+    assert status == 201, answer
+    desktop.click(".ctl-like")
+    desktop.wait_for_selector(".match-overlay .match-close", state="visible")
+    inside = "() => !!document.activeElement?.closest('.match-overlay')"
+    assert desktop.evaluate(inside), "focus is inside the dialog when it opens"
+    for i in range(6):
+        desktop.keyboard.press("Tab" if i % 2 else "Shift+Tab")
+        where = desktop.evaluate("() => document.activeElement?.outerHTML.slice(0, 80)")
+        assert desktop.evaluate(inside), f"Tab left the dialog for {where}"
+    decided = server.sql("SELECT COUNT(*) FROM swipes")
+    desktop.keyboard.press("Enter")  # on "Keep swiping": it closes the dialog and decides nothing
+    desktop.wait_for_selector(".match-overlay .match-close", state="hidden")
+    assert desktop.evaluate("() => document.activeElement?.classList.contains('ctl-like')"), "focus returns"
+    desktop.wait_for_timeout(300)
+    assert server.sql("SELECT COUNT(*) FROM swipes") == decided == [("2",)]
 
 
 def test_a_room_where_nobody_liked_any_card_says_so_and_offers_a_new_room(server, chromium):
