@@ -39,6 +39,7 @@ export function createRoomPage(root, state, profile, browser) {
   const drawer = root.querySelector('.matches-drawer');
   const stackWrap = document.querySelector('.deck-page .stack-wrap');
   const controls = document.querySelector('.deck-page .controls');
+  const leave = document.querySelector('.deck-page .room-leave');
   let room = state;
 
   function element(name, className, text) {
@@ -101,6 +102,10 @@ export function createRoomPage(root, state, profile, browser) {
     // A room that takes no more swipes shows no buttons to swipe or undo with.
     if (controls) {
       controls.hidden = phase !== 'open';
+    }
+    // Nor "Leave the room": a finished or expired room has nobody to leave (the server would refuse).
+    if (leave) {
+      leave.hidden = phase !== 'open';
     }
     const closest = room.closest.map((entry) => {
       const item = element('li', 'closest');

@@ -169,6 +169,45 @@ def test_a_room_finished_without_a_match_offers_the_closest_cards_and_a_second_r
         context.close()
 
 
+def join_without_scripts(page, server, code):
+    page.goto(f"{server.base}/r/{code}")
+    page.fill("#member-name", "Dee")
+    with page.expect_navigation():
+        page.click(".room-join-form button")
+
+
+def test_a_finished_room_offers_no_leaving_and_a_stale_leave_shows_the_room(server, chromium):
+    """Issue 39 D4: a finished room shows no "Leave the room"; a page served while the room was open whose
+    "Leave the room" is clicked after it ended (here: expired) shows the room's page, not a bare 409."""
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        # A room that ends at its first match: the API member and the page's member like the top card.
+        code, creator = room_by_api(server, endOnFirstMatch=True)
+        join_without_scripts(page, server, code)
+        assert page.is_visible(".room-leave")
+        body = swipe_body(int(page.get_attribute(TOP, "data-card")), "x", "right")
+        body["participant"], body["room"] = creator, code
+        status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+        assert status == 201, answer
+        with page.expect_navigation():
+            page.click(".ctl-like")
+        assert page.is_visible(".room-finished")
+        assert not page.is_visible(".room-leave"), "a finished room has nobody to leave"
+        code, _ = room_by_api(server)
+        join_without_scripts(page, server, code)
+        assert page.is_visible(".room-leave")
+        with sqlite3.connect(server.db) as db:
+            db.execute("UPDATE rooms SET expiresAt = 0 WHERE code = ?", (code,))
+        with page.expect_navigation() as left:
+            page.click(".room-leave button")
+        assert left.value.status == 200, left.value.status
+        assert page.url.endswith(f"/r/{code}") and page.is_visible(".room-expired")
+        assert not page.is_visible(".room-leave")
+    finally:
+        context.close()
+
+
 def test_an_expired_room_says_so_and_a_non_member_sees_only_the_join_form(server, chromium):
     code, _ = room_by_api(server, expiresInHours=1)
     context = nojs(chromium)

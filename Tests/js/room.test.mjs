@@ -75,8 +75,9 @@ function page() {
     '.matches-drawer': parts.drawer, '.finished-words': parts.words, '.room-new': parts.newRoom })[s];
   parts.stackWrap = element();
   parts.controls = element();
+  parts.leave = element();
   globalThis.document.querySelector = (s) => ({ '.deck-page .stack-wrap': parts.stackWrap,
-    '.deck-page .controls': parts.controls })[s] ?? null;
+    '.deck-page .controls': parts.controls, '.deck-page .room-leave': parts.leave })[s] ?? null;
   parts.keys = { addEventListener: (type, listener, capture) => {
     parts.onKey = capture && type === 'keydown' ? listener : parts.onKey;
   } };
@@ -221,5 +222,6 @@ test('over "It\'s a match!" no key swipes the card behind; Escape closes it; a f
   assert.equal(parts.controls.hidden, false);
   FakeEventSource.last.send('finished', { closest: [] });
   assert.equal(parts.controls.hidden, true, 'a finished room shows no buttons');
+  assert.equal(parts.leave.hidden, true, 'nor "Leave the room"');
   assert.equal(press(parts, 'z'), false, 'nor takes an undo key');
 });
