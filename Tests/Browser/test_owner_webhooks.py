@@ -92,5 +92,7 @@ def test_owner_pages_fit_a_phone_without_scrolling_sideways(server, chromium):
                 page.goto(server.base + path)
                 scroll, view = page.evaluate(WIDE)
                 assert scroll <= view, f"{path} at {width} px is {scroll} px wide: {page.evaluate(PAST)}"
+                logo = page.locator(".topbar .logo").bounding_box()
+                assert logo["width"] == 30 and logo["x"] >= 0, f"{path} at {width} px squeezes the logo: {logo}"
     finally:
         context.close()
