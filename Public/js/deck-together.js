@@ -114,13 +114,15 @@ export function createTogether(root, browser) {
     location.assign(page);
   }
 
-  // Typing a number of members or a share picks its rule: what a person typed is the rule they meant.
+  // Typing a number of members or a share, or clicking into its field, picks its rule: what a person
+  // typed is the rule they meant. Focus alone does not: a keyboard user tabbing through the form keeps
+  // the rule they had (issue 39 K1).
   for (const kind of ['atLeast', 'share']) {
     const pick = () => {
       createForm.querySelector(`[name=rule][value=${kind}]`).checked = true;
     };
     const amount = createForm.querySelector(kind === 'share' ? '[name=percent]' : '[name=count]');
-    amount.addEventListener('focus', pick);
+    amount.addEventListener('click', pick);
     amount.addEventListener('input', pick);
   }
 

@@ -130,10 +130,11 @@ export function rangeText(card) {
 /**
  * How sure the ranking is of a card, from the width of its interval (ResultsView.certainty):
  * 'too few votes to tell' at half the scale or wider, 'unsure' from 30 %, 'fairly sure' from
- * 15 %, else 'sure'; '' without votes.
+ * 15 %, else 'sure'; '' without votes, and '' for a card the stop rule decided (yes, no or
+ * settled): its verdict is the row's word ('unsure' beside 'Decided: yes' would contradict it).
  */
 export function certaintyText(card) {
-  if (card.total === 0) {
+  if (card.total === 0 || isDecided(card.state)) {
     return '';
   }
   const width = card.wilson.upper - card.wilson.lower;
@@ -184,6 +185,11 @@ export function rankedCards(cards) {
 /** The archived cards, in their ranking order (listed apart, unranked). */
 export function archivedCards(cards) {
   return cards.filter((card) => card.archived);
+}
+
+/** Whether a stop-rule state is a verdict (CardVerdict.isDecided): 'yes', 'no' or 'settled'. */
+function isDecided(state) {
+  return state === 'yes' || state === 'no' || state === 'settled';
 }
 
 /**

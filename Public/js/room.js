@@ -39,6 +39,7 @@ export function createRoomPage(root, state, profile, browser) {
   const drawer = root.querySelector('.matches-drawer');
   const stackWrap = document.querySelector('.deck-page .stack-wrap');
   const controls = document.querySelector('.deck-page .controls');
+  const leave = document.querySelector('.deck-page .room-leave');
   let room = state;
 
   function element(name, className, text) {
@@ -102,6 +103,10 @@ export function createRoomPage(root, state, profile, browser) {
     if (controls) {
       controls.hidden = phase !== 'open';
     }
+    // Nor "Leave the room": a finished or expired room has nobody to leave (the server would refuse).
+    if (leave) {
+      leave.hidden = phase !== 'open';
+    }
     const closest = room.closest.map((entry) => {
       const item = element('li', 'closest');
       item.append(cardFace(entry.card), element('span', 'closest-likes', `${entry.likes} liked it`));
@@ -114,12 +119,19 @@ export function createRoomPage(root, state, profile, browser) {
     root.dataset.phase = phase;
   }
 
-  // "It's a match!" rises over the stack on the profile's return spring, from one card height below.
+  // Where focus was when "It's a match!" opened: it goes back there when the dialog closes.
+  let opener = null;
+
+  // "It's a match!" rises over the stack on the profile's return spring, from one card height below. A
+  // modal dialog (showModal): Tab stays in it and nothing behind it takes a key or a click until it closes.
   function celebrate(match) {
     overlay.querySelector('.match-face').replaceChildren(cardFace(match.card));
     overlay.querySelector('.match-by').textContent = `Liked by ${likedByWords(match.likedBy, room.members)}`;
     overlay.dataset.card = match.card.id;
-    overlay.hidden = false;
+    if (!overlay.open) {
+      opener = document.activeElement;
+      overlay.showModal();
+    }
     overlay.querySelector('.match-close').focus();
     const panel = overlay.querySelector('.match-panel');
     if (reduceMotion) {
@@ -154,18 +166,39 @@ export function createRoomPage(root, state, profile, browser) {
   }
 
   overlay.querySelector('.match-close').addEventListener('click', () => {
-    overlay.hidden = true;
+    overlay.close();
+  });
+
+  // Closed (its button, Escape): focus goes back where it was, else to the stack or the matches drawer
+  // (the button that made the match may be gone with a room that finished meanwhile).
+  overlay.addEventListener('close', () => {
+    const targets = [opener, document.querySelector('#stack'), drawer.querySelector('summary')];
+    opener = null;
+    for (const target of targets) {
+      if (target && target.isConnected && target !== document.body) {
+        target.focus();
+        if (document.activeElement === target) {
+          return;
+        }
+      }
+    }
   });
 
   // Ahead of the deck's own key handling (capture): while "It's a match!" is up, Escape closes it and
   // no key swipes or undoes the card behind it; a room that is not open takes no key either.
   function onKey(event) {
-    if (!overlay.hidden && event.key === 'Escape') {
-      overlay.hidden = true;
+    if (overlay.open && event.key === 'Escape') {
+      overlay.close();
       event.stopPropagation();
       return;
     }
-    const blocked = !overlay.hidden || roomPhase(room) !== 'open';
+    // Its one control keeps focus: Tab would otherwise leave the page for the browser's own controls.
+    if (overlay.open && event.key === 'Tab') {
+      event.preventDefault();
+      overlay.querySelector('.match-close').focus();
+      return;
+    }
+    const blocked = overlay.open || roomPhase(room) !== 'open';
     if (blocked && keyAction(event.key)) {
       event.stopPropagation();
     }

@@ -98,3 +98,30 @@ def test_owner_sets_a_rule_and_watches_cards_and_the_deck_decide(server, chromiu
     assert server.sql("SELECT COUNT(*) FROM deckEvents WHERE kind = 'card_decided'") == [(str(len(ids)),)]
     assert errors == []
     ctx.close()
+
+
+def test_a_settled_cards_row_does_not_call_it_unsure(server, desktop):
+    """Issue 39 D6: a card the stop rule settled on two split votes reads "between …%" and "Settled", never
+    "too few votes to tell · Settled" (its interval is still wide): the verdict is the row's word, live and
+    served."""
+    status, _, text = server.request("PATCH", "/api/v1/decks/getaways", {"stopRule": {"kind": "votes", "votes": 2}},
+                                     ADMIN)
+    assert status == 200, text
+    add_owner(server, "dora")
+    sign_in(desktop, server, "dora")
+    desktop.goto(server.base + "/d/getaways/results")
+    poll(lambda: desktop.locator(".live-badge").is_visible(), what="the live badge")
+    card = cards_of(server, "getaways")[0]
+    rng = random.Random(39)
+    for who, direction in (("ann", "right"), ("bob", "left")):
+        status, _, body = server.request("POST", "/api/v1/decks/getaways/swipes", swipe_body(card, who, direction, rng=rng))
+        assert status == 201, body
+    settled = "table.ranked tr:has(.verdict[data-state=settled])"
+    for how in ("live", "served"):
+        if how == "served":
+            desktop.reload()
+        poll(lambda: desktop.locator(settled).count() == 1, timeout=5, what=f"the settled row ({how})")
+        row = desktop.locator(settled).inner_text()
+        assert "Settled" in row and "between" in row, row
+        for word in ("too few votes to tell", "unsure", "fairly sure"):
+            assert word not in row, f"{how}: {row!r}"

@@ -29,6 +29,28 @@ def test_a_wrong_code_is_refused_next_to_the_field(server, desktop):
     assert desktop.url.endswith("/d/getaways")
 
 
+def test_tabbing_through_the_start_form_keeps_the_rule_and_a_click_into_a_number_picks_it(server, desktop):
+    """Issue 39 K1: a keyboard user who only tabs through "Decide together" starts a room with the default
+    rule (focus alone changes no choice); a click into a number field picks its rule."""
+    desktop.goto(f"{server.base}/d/getaways")
+    desktop.wait_for_selector(".together[data-ready=true]")
+    desktop.click(".together-start summary")
+    desktop.wait_for_function("() => document.activeElement?.id === 'room-name'")
+    visited = []
+    for _ in range(12):
+        desktop.keyboard.press("Tab")
+        visited.append(desktop.evaluate("() => document.activeElement.name || document.activeElement.type"))
+        if visited[-1] == "submit":
+            break
+    assert "count" in visited and "percent" in visited and visited[-1] == "submit", visited
+    assert desktop.is_checked(".room-create [name=rule][value=all]"), f"tabbing through {visited} changed the rule"
+    desktop.click(".room-create [name=count]")
+    assert desktop.is_checked(".room-create [name=rule][value=atLeast]"), "a click into the count picks its rule"
+    desktop.keyboard.press("Enter")
+    desktop.wait_for_selector(".room-made:not([hidden])")
+    assert desktop.inner_text(".room-made-rule") == "at least 2 like it"
+
+
 def nojs(chromium):
     return chromium.new_context(java_script_enabled=False, viewport=DESKTOP)
 
@@ -147,6 +169,45 @@ def test_a_room_finished_without_a_match_offers_the_closest_cards_and_a_second_r
         context.close()
 
 
+def join_without_scripts(page, server, code):
+    page.goto(f"{server.base}/r/{code}")
+    page.fill("#member-name", "Dee")
+    with page.expect_navigation():
+        page.click(".room-join-form button")
+
+
+def test_a_finished_room_offers_no_leaving_and_a_stale_leave_shows_the_room(server, chromium):
+    """Issue 39 D4: a finished room shows no "Leave the room"; a page served while the room was open whose
+    "Leave the room" is clicked after it ended (here: expired) shows the room's page, not a bare 409."""
+    context = nojs(chromium)
+    try:
+        page = context.new_page()
+        # A room that ends at its first match: the API member and the page's member like the top card.
+        code, creator = room_by_api(server, endOnFirstMatch=True)
+        join_without_scripts(page, server, code)
+        assert page.is_visible(".room-leave")
+        body = swipe_body(int(page.get_attribute(TOP, "data-card")), "x", "right")
+        body["participant"], body["room"] = creator, code
+        status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+        assert status == 201, answer
+        with page.expect_navigation():
+            page.click(".ctl-like")
+        assert page.is_visible(".room-finished")
+        assert not page.is_visible(".room-leave"), "a finished room has nobody to leave"
+        code, _ = room_by_api(server)
+        join_without_scripts(page, server, code)
+        assert page.is_visible(".room-leave")
+        with sqlite3.connect(server.db) as db:
+            db.execute("UPDATE rooms SET expiresAt = 0 WHERE code = ?", (code,))
+        with page.expect_navigation() as left:
+            page.click(".room-leave button")
+        assert left.value.status == 200, left.value.status
+        assert page.url.endswith(f"/r/{code}") and page.is_visible(".room-expired")
+        assert not page.is_visible(".room-leave")
+    finally:
+        context.close()
+
+
 def test_an_expired_room_says_so_and_a_non_member_sees_only_the_join_form(server, chromium):
     code, _ = room_by_api(server, expiresInHours=1)
     context = nojs(chromium)
@@ -215,13 +276,39 @@ def test_a_room_shows_its_controls_on_screen_and_logs_no_console_errors(server, 
     for page in (phone, desktop):
         page.click(".ctl-like")
     for page in (phone, desktop):
-        page.wait_for_selector(".match-overlay:not([hidden])")
+        page.wait_for_selector(".match-overlay[open]")
         page.click(".match-close")
         page.reload()
         page.wait_for_selector(".deck-page[data-ready=true] " + TOP)
         assert page.inner_text(".match-count") == "1"
         assert_controls_visible(page)
     assert errors == {"phone": [], "desktop": []}
+
+
+def test_its_a_match_is_modal_for_the_keyboard(server, desktop):
+    """Issue 39 K2: while "It's a match!" is up, Tab stays inside it and Enter decides no card behind it;
+    closing it returns focus to the button that made the match."""
+    code, creator = room_by_api(server)
+    join_on_page(desktop, server, code, "Ben")
+    top = desktop.get_attribute(TOP, "data-card")
+    body = swipe_body(int(top), "x", "right")
+    body["participant"], body["room"] = creator, code
+    status, _, answer = server.request("POST", "/api/v1/decks/getaways/swipes", body)
+    assert status == 201, answer
+    desktop.click(".ctl-like")
+    desktop.wait_for_selector(".match-overlay .match-close", state="visible")
+    inside = "() => !!document.activeElement?.closest('.match-overlay')"
+    assert desktop.evaluate(inside), "focus is inside the dialog when it opens"
+    for i in range(6):
+        desktop.keyboard.press("Tab" if i % 2 else "Shift+Tab")
+        where = desktop.evaluate("() => document.activeElement?.outerHTML.slice(0, 80)")
+        assert desktop.evaluate(inside), f"Tab left the dialog for {where}"
+    decided = server.sql("SELECT COUNT(*) FROM swipes")
+    desktop.keyboard.press("Enter")  # on "Keep swiping": it closes the dialog and decides nothing
+    desktop.wait_for_selector(".match-overlay .match-close", state="hidden")
+    assert desktop.evaluate("() => document.activeElement?.classList.contains('ctl-like')"), "focus returns"
+    desktop.wait_for_timeout(300)
+    assert server.sql("SELECT COUNT(*) FROM swipes") == decided == [("2",)]
 
 
 def test_a_room_where_nobody_liked_any_card_says_so_and_offers_a_new_room(server, chromium):

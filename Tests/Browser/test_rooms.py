@@ -66,7 +66,7 @@ def like(page, kind):
 
 def wait_match(page, card, timeout):
     return page.wait_for("""(id) => { const o = document.querySelector('.match-overlay');
-        return !!o && !o.hidden && o.dataset.card === id && o.querySelector('h2').textContent; }""",
+        return !!o && o.open && o.dataset.card === id && o.querySelector('h2').textContent; }""",
                          card, timeout=timeout, what=f"'It's a match!' for card {card}")
 
 

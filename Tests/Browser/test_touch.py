@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-from deckkit import TOP, assert_no_swipes, open_deck, top_box, top_card, touch_gesture, wait_swipes, wait_thrown
+from deckkit import ADMIN_TOKEN, TOP, assert_no_swipes, open_deck, top_box, top_card, touch_gesture, wait_swipes, wait_thrown
+
+OWNER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
 @pytest.mark.parametrize("direction", ["left", "right"])
@@ -101,3 +103,20 @@ def test_tap_on_card_body_opens_detail(server, phone):
     page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
     page.wait_for_url(re.compile(rf"/d/getaways/cards/{first}$"))
     assert_no_swipes(server, settle=1.0)
+
+
+def test_a_card_without_an_image_opens_on_a_tap_of_its_pill_and_a_click(server, phone, desktop):
+    """Issue 39 D2: a card without an image (a plain CSV import) shows the placeholder's logo layer, which
+    must not cover the card: a tap on "Details ›" and a mouse click on the card open the detail view."""
+    status, _, text = server.request("POST", "/api/v1/decks", {"slug": "plain", "title": "Plain",
+                                     "cards": [{"title": "Tea"}, {"title": "Coffee"}]}, OWNER)
+    assert status == 201, text
+    first = open_deck(phone, server, "plain")
+    assert phone.locator(f"{TOP} .card-media img").count() == 0
+    b = phone.locator(f"{TOP} .card-link").bounding_box()
+    phone.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    phone.wait_for_url(re.compile(rf"/d/plain/cards/{first}$"))
+    first = open_deck(desktop, server, "plain")
+    b = desktop.locator(f"{TOP} .card-link").bounding_box()
+    desktop.mouse.click(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    desktop.wait_for_url(re.compile(rf"/d/plain/cards/{first}$"))

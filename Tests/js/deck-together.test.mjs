@@ -108,10 +108,10 @@ test('the ticked options are sent with the rule', async () => {
     { rule: { kind: 'all' }, likedFirst: true, endOnFirstMatch: true, name: 'Ana' });
 });
 
-test('typing a number picks its rule; an opened panel scrolls into view with its field focused', () => {
+test('typing a number or clicking into it picks its rule; an opened panel scrolls into view with its field focused', () => {
   const page = section();
   createTogether(page.root, browser([]));
-  page.count.fire('focus');
+  page.count.fire('click');
   assert.equal(page.atLeastRule.checked, true);
   page.percent.fire('input');
   assert.equal(page.shareRule.checked, true);

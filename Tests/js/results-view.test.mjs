@@ -33,6 +33,11 @@ test('rates and intervals in words', () => {
   assert.equal(certaintyText(card(1, 60, 100, 0.5, 0.69)), 'fairly sure');
   assert.equal(certaintyText(card(1, 600, 1000, 0.57, 0.63)), 'sure');
   assert.equal(certaintyText(card(1, 0, 0, 0, 1)), '');
+  // A decided card's verdict is its word: never "unsure · Decided: yes" or "too few votes to tell · Settled".
+  for (const state of ['yes', 'no', 'settled']) {
+    assert.equal(certaintyText({ ...card(1, 1, 2, 0.09, 0.91), state: state }), '');
+  }
+  assert.equal(certaintyText({ ...card(1, 1, 2, 0.09, 0.91), state: 'deciding' }), 'too few votes to tell');
   assert.equal(votesText(1), '1 vote');
   assert.equal(votesText(2), '2 votes');
 });

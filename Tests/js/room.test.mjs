@@ -30,6 +30,9 @@ function element(className = '') {
       listeners[type] = listener;
     },
     focus() {},
+    querySelector() {
+      return null;
+    },
     fire(type) {
       listeners[type]();
     },
@@ -52,8 +55,16 @@ function page() {
     secondRound: element(), expired: element(), face: element(), by: element(), close: element(), panel: element(),
     drawer: element(), words: element(), newRoom: element(),
   };
+  // The native <dialog>: showModal() opens it, close() closes it and fires 'close'.
   parts.overlay = element();
-  parts.overlay.hidden = true;
+  parts.overlay.open = false;
+  parts.overlay.showModal = () => {
+    parts.overlay.open = true;
+  };
+  parts.overlay.close = () => {
+    parts.overlay.open = false;
+    parts.overlay.fire('close');
+  };
   parts.overlay.querySelector = (s) => ({ '.match-face': parts.face, '.match-by': parts.by, '.match-close': parts.close,
     '.match-panel': parts.panel })[s];
   parts.root = element('room');
@@ -64,8 +75,9 @@ function page() {
     '.matches-drawer': parts.drawer, '.finished-words': parts.words, '.room-new': parts.newRoom })[s];
   parts.stackWrap = element();
   parts.controls = element();
+  parts.leave = element();
   globalThis.document.querySelector = (s) => ({ '.deck-page .stack-wrap': parts.stackWrap,
-    '.deck-page .controls': parts.controls })[s] ?? null;
+    '.deck-page .controls': parts.controls, '.deck-page .room-leave': parts.leave })[s] ?? null;
   parts.keys = { addEventListener: (type, listener, capture) => {
     parts.onKey = capture && type === 'keydown' ? listener : parts.onKey;
   } };
@@ -129,15 +141,15 @@ test('a match raises the overlay once, lists it and an unmatch takes it away', (
   const stream = FakeEventSource.last;
   stream.send('member', { member: { id: 2, name: 'Ben' }, change: 'joined' });
   stream.send('match', { match: { card: card(7), at: 5, likedBy: [1, 2] } });
-  assert.equal(parts.overlay.hidden, false);
+  assert.equal(parts.overlay.open, true);
   assert.equal(parts.overlay.dataset.card, 7);
   assert.equal(parts.by.textContent, 'Liked by Ana and Ben');
   assert.equal(parts.matchCount.textContent, '1');
   parts.close.fire('click');
-  assert.equal(parts.overlay.hidden, true);
+  assert.equal(parts.overlay.open, false);
   // A reconnect starts with the whole state again: nothing new to celebrate.
   stream.send('state', { ...state, members: [...state.members], matches: [{ card: card(7), at: 5, likedBy: [1, 2] }] });
-  assert.equal(parts.overlay.hidden, true);
+  assert.equal(parts.overlay.open, false);
   stream.send('unmatch', { card: 7 });
   assert.equal(parts.matchList.children.length, 0);
   assert.equal(parts.matchCount.textContent, '0');
@@ -188,6 +200,8 @@ function press(parts, key) {
   let stopped = false;
   parts.onKey({ key, stopPropagation: () => {
     stopped = true;
+  }, preventDefault: () => {
+    parts.tabPrevented = key === 'Tab';
   } });
   return !stopped;
 }
@@ -197,14 +211,17 @@ test('over "It\'s a match!" no key swipes the card behind; Escape closes it; a f
   open(parts);
   assert.equal(press(parts, 'ArrowLeft'), true, 'an open room without the overlay: the deck has its keys');
   FakeEventSource.last.send('match', { match: { card: card(3), at: 5, likedBy: [1] } });
-  assert.equal(parts.overlay.hidden, false);
+  assert.equal(parts.overlay.open, true);
   assert.equal(press(parts, 'ArrowLeft'), false);
   assert.equal(press(parts, 'z'), false);
   assert.equal(press(parts, 'Enter'), true, 'Enter still presses the focused "Keep swiping"');
+  assert.equal(press(parts, 'Tab'), true, 'Tab stays on "Keep swiping"');
+  assert.equal(parts.tabPrevented, true);
   assert.equal(press(parts, 'Escape'), false);
-  assert.equal(parts.overlay.hidden, true);
+  assert.equal(parts.overlay.open, false);
   assert.equal(parts.controls.hidden, false);
   FakeEventSource.last.send('finished', { closest: [] });
   assert.equal(parts.controls.hidden, true, 'a finished room shows no buttons');
+  assert.equal(parts.leave.hidden, true, 'nor "Leave the room"');
   assert.equal(press(parts, 'z'), false, 'nor takes an undo key');
 });

@@ -44,9 +44,11 @@ enum ResultsView {
     }
 
     /// How sure the ranking is of a card, from its interval's width (results-view.js certaintyText):
-    /// half the scale or wider is a guess, 30 % unsure, 15 % fairly sure, narrower sure.
+    /// half the scale or wider is a guess, 30 % unsure, 15 % fairly sure, narrower sure; "" without
+    /// votes, and "" for a card the stop rule decided (yes, no or settled): its verdict is the row's
+    /// word, and "unsure" beside "Decided: yes" would contradict it.
     static func certainty(_ c: ResultsReport.CardResult) -> String {
-        guard c.total > 0 else { return "" }
+        guard c.total > 0, c.state?.isDecided != true else { return "" }
         let width = c.wilson.upper - c.wilson.lower
         if width >= 0.5 { return "too few votes to tell" }
         if width >= 0.3 { return "unsure" }

@@ -219,10 +219,16 @@ struct RoomPageController: Sendable {
         }
     }
 
+    /// "Leave the room": the deck's page. A room that finished or expired meanwhile (a page served while
+    /// it was open) has nobody to leave: its page says what became of it, never a bare 409.
     @Sendable func formLeave(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (room, deck) = try await lookup(context) else { throw ApiError.room(.notFound) }
         let participant = try swipes.identity(nil, cookies: context.cookies, deck: deck, now: clock()).id
-        try await rooms.leave(room, participant: participant, now: clock())
+        do {
+            try await rooms.leave(room, participant: participant, now: clock())
+        } catch let error as ApiError where error.code == "room_finished" {
+            return .redirect(to: "/r/\(room.code)", type: .normal)
+        }
         return .redirect(to: "/d/\(deck.slug)", type: .normal)
     }
 
