@@ -108,22 +108,9 @@ final class HTTPTestReceiver: Sendable {
     var answered: Int { state.withLock { $0.answered } }
 
     init(trickles: Bool) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard fd >= 0, bound else {
-            if fd >= 0 { Glibc.close(fd) }
-            throw RawHTTPConnection.Failure(description: "cannot listen")
-        }
+        let (fd, port) = try Self.listen()
         descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in
             while true {
                 let connection = accept(fd, nil, nil)
@@ -145,6 +132,25 @@ final class HTTPTestReceiver: Sendable {
             }
         }
         thread.start()
+    }
+
+    /// A TCP socket listening on 127.0.0.1 at a port of the system's choosing, and that port.
+    static func listen() throws -> (descriptor: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && Glibc.listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw RawHTTPConnection.Failure(description: "cannot listen")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Ends the trickles and the accepting thread.
