@@ -5,7 +5,8 @@
 // by itself, and the 'live' badge shows only while it is connected.
 
 import {
-  ROW_HEIGHT, archivedCards, chartBars, headlineStats, qualityStats, rankedCards, rejectionList, tableCells,
+  ROW_HEIGHT, archivedCards, chartBars, headlineStats, peopleStats, qualityStats, rankedCards, rejectionList,
+  tableCells,
 } from './results-view.js';
 import { rooted } from './root.js';
 
@@ -194,9 +195,11 @@ function createLiveResults(root) {
     }
   }
 
-  // The owner's page also shows κ, α and who is flagged (the quality JSON, the owner's only): not in the
-  // shared results event, so it is asked for after each change, one request at a time.
+  // The owner's page also shows κ, α and who is counted or flagged (the quality JSON and the owner's
+  // results JSON, the owner's only): not in the shared results event, so they are asked for after each
+  // change, one refresh at a time.
   const qualityUrl = root.dataset.quality;
+  const peopleUrl = root.dataset.people;
   let qualityLoading = false;
   let qualityAgain = false;
 
@@ -207,13 +210,18 @@ function createLiveResults(root) {
     }
     qualityLoading = true;
     try {
-      const response = await fetch(qualityUrl, { headers: { Accept: 'application/json' } });
-      if (response.ok) {
-        const stats = qualityStats(await response.json());
-        for (const element of root.querySelectorAll('[data-stat]')) {
-          if (element.dataset.stat in stats) {
-            element.textContent = stats[element.dataset.stat];
-          }
+      const headers = { Accept: 'application/json' };
+      const [quality, people] = await Promise.all([
+        fetch(qualityUrl, { headers }),
+        fetch(peopleUrl, { headers }),
+      ]);
+      const stats = {
+        ...(quality.ok ? qualityStats(await quality.json()) : {}),
+        ...(people.ok ? peopleStats(await people.json()) : {}),
+      };
+      for (const element of root.querySelectorAll('[data-stat]')) {
+        if (element.dataset.stat in stats) {
+          element.textContent = stats[element.dataset.stat];
         }
       }
     } catch (error) {

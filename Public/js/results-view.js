@@ -303,3 +303,19 @@ export function qualityStats(quality) {
     flaggedPeople: flagged === 1 ? '1 person' : `${flagged} people`,
   };
 }
+
+/**
+ * The owner's "Who is counted" numbers from the results JSON's `people` (the owner's GET
+ * /api/v1/decks/{deck}/results), keyed like their data-stat attributes; none without it.
+ */
+export function peopleStats(report) {
+  const people = report.people;
+  if (!people) {
+    return {};
+  }
+  return {
+    peopleCounted: String(people.counted),
+    peopleFlagged: String(people.flagged),
+    peopleExcluded: String(people.excluded),
+  };
+}

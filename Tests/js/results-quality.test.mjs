@@ -3,7 +3,7 @@
 // updated live).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixedTwo, qualityStats, statisticText } from '../../Public/js/results-view.js';
+import { fixedTwo, peopleStats, qualityStats, statisticText } from '../../Public/js/results-view.js';
 
 test('fixedTwo prints as %.2f does: ties at odd eighths to the even hundredth', () => {
   assert.equal(fixedTwo(0.125), '0.12');
@@ -45,5 +45,14 @@ test('qualityStats: κ, α, known-answer cards and flagged people as the page wo
     alpha: '0.35',
     knownAnswerCards: '1 known-answer card',
     flaggedPeople: '1 person',
+  });
+});
+
+test('peopleStats: who is counted, flagged and left out; nothing without the owner\'s people', () => {
+  assert.deepEqual(peopleStats({}), {});
+  assert.deepEqual(peopleStats({ people: { counted: 3, flagged: 1, excluded: 0, groups: [] } }), {
+    peopleCounted: '3',
+    peopleFlagged: '1',
+    peopleExcluded: '0',
   });
 });
