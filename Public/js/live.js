@@ -5,7 +5,8 @@
 // by itself, and the 'live' badge shows only while it is connected.
 
 import {
-  ROW_HEIGHT, archivedCards, chartBars, headlineStats, rankedCards, rejectionList, tableCells,
+  ROW_HEIGHT, archivedCards, chartBars, headlineStats, peopleStats, qualityStats, rankedCards, rejectionList,
+  tableCells,
 } from './results-view.js';
 import { rooted } from './root.js';
 
@@ -194,6 +195,45 @@ function createLiveResults(root) {
     }
   }
 
+  // The owner's page also shows κ, α and who is counted or flagged (the quality JSON and the owner's
+  // results JSON, the owner's only): not in the shared results event, so they are asked for after each
+  // change, one refresh at a time.
+  const qualityUrl = root.dataset.quality;
+  const peopleUrl = root.dataset.people;
+  let qualityLoading = false;
+  let qualityAgain = false;
+
+  async function refreshQuality() {
+    if (qualityLoading) {
+      qualityAgain = true;
+      return;
+    }
+    qualityLoading = true;
+    try {
+      const headers = { Accept: 'application/json' };
+      const [quality, people] = await Promise.all([
+        fetch(qualityUrl, { headers }),
+        fetch(peopleUrl, { headers }),
+      ]);
+      const stats = {
+        ...(quality.ok ? qualityStats(await quality.json()) : {}),
+        ...(people.ok ? peopleStats(await people.json()) : {}),
+      };
+      for (const element of root.querySelectorAll('[data-stat]')) {
+        if (element.dataset.stat in stats) {
+          element.textContent = stats[element.dataset.stat];
+        }
+      }
+    } catch (error) {
+      // Offline or refused: the figures stay as they are until the next change asks again.
+    }
+    qualityLoading = false;
+    if (qualityAgain) {
+      qualityAgain = false;
+      refreshQuality();
+    }
+  }
+
   function showConnected(connected) {
     if (badge) {
       badge.hidden = !connected;
@@ -203,6 +243,9 @@ function createLiveResults(root) {
   const source = new EventSource(root.dataset.live);
   source.addEventListener('open', () => showConnected(true));
   source.addEventListener('error', () => showConnected(false));
+  // The first event is what the page was rendered from; later ones (a change, or a reconnection
+  // that may have missed some) ask for the quality figures again.
+  let firstEvent = true;
   source.addEventListener('results', (event) => {
     showConnected(true);
     try {
@@ -210,6 +253,10 @@ function createLiveResults(root) {
     } catch (error) {
       // A malformed event leaves the page as it was; the next one redraws it.
     }
+    if (qualityUrl && !firstEvent) {
+      refreshQuality();
+    }
+    firstEvent = false;
   });
   return { render: render, close: () => source.close() };
 }

@@ -263,3 +263,65 @@ export function rejectionList(rejections, reasons = {}) {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([code, count]) => ({ code: code, reason: reasons[code] || code, count: String(count) }));
 }
+
+/**
+ * `value` with two decimals as Swift's String(format: "%.2f") prints it: the decimal nearest the exact
+ * binary value, an exact tie to the even digit. The only doubles on a tie at two decimals are odd
+ * eighths (.125, .375, .625, .875: a hundredth's half is dyadic only there); toFixed breaks those
+ * upwards, Swift to the even hundredth.
+ */
+export function fixedTwo(value) {
+  const magnitude = Math.abs(value);
+  const eighths = magnitude * 8;
+  if (!Number.isInteger(eighths) || eighths % 2 === 0) {
+    return value.toFixed(2);
+  }
+  const below = Math.floor(magnitude * 100);
+  const hundredths = below % 2 === 0 ? below : below + 1;
+  const decimals = String(hundredths % 100).padStart(2, '0');
+  return `${value < 0 ? '-' : ''}${Math.floor(hundredths / 100)}.${decimals}`;
+}
+
+/** An agreement statistic with its interval, as QualityView.statistic prints it. */
+export function statisticText(value, range) {
+  if (value === null || value === undefined) {
+    return 'not enough ratings yet';
+  }
+  const point = fixedTwo(value);
+  if (range === null || range === undefined) {
+    return point;
+  }
+  return `${point} (95 % interval ${fixedTwo(range.lower)} to ${fixedTwo(range.upper)})`;
+}
+
+/**
+ * The quality figures of the owner's results page from the quality JSON (GET
+ * /api/v1/decks/{deck}/quality), keyed like their data-stat attributes, in QualityView.context's words.
+ */
+export function qualityStats(quality) {
+  const kappa = quality.fleissKappa;
+  const flagged = (quality.participants || []).filter((participant) => participant.flagged).length;
+  const cards = quality.knownAnswerCards;
+  return {
+    kappa: statisticText(kappa ? kappa.value : null, quality.fleissKappaInterval),
+    alpha: statisticText(quality.krippendorffAlpha, quality.krippendorffAlphaInterval),
+    knownAnswerCards: cards === 1 ? '1 known-answer card' : `${cards} known-answer cards`,
+    flaggedPeople: flagged === 1 ? '1 person' : `${flagged} people`,
+  };
+}
+
+/**
+ * The owner's "Who is counted" numbers from the results JSON's `people` (the owner's GET
+ * /api/v1/decks/{deck}/results), keyed like their data-stat attributes; none without it.
+ */
+export function peopleStats(report) {
+  const people = report.people;
+  if (!people) {
+    return {};
+  }
+  return {
+    peopleCounted: String(people.counted),
+    peopleFlagged: String(people.flagged),
+    peopleExcluded: String(people.excluded),
+  };
+}

@@ -183,4 +183,79 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
         }
     }
+
+    /// An APP1 Exif segment as a phone writes it: IFD0 holds Orientation `orientation` and a
+    /// pointer to a GPS IFD with a latitude reference, in big-endian (`MM`) or little-endian (`II`)
+    /// byte order, followed by GPS text.
+    static func exif(orientation: Int, bigEndian: Bool) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)]
+        }
+        func u32(_ v: Int) -> [UInt8] { bigEndian ? u16(v >> 16) + u16(v & 0xFFFF) : u16(v & 0xFFFF) + u16(v >> 16) }
+        let header = Array((bigEndian ? "MM" : "II").utf8) + u16(42) + u32(8)
+        // IFD0 at 8: a count, two 12-byte entries and the next-IFD offset; the GPS IFD at 38.
+        let ifd0 =
+            u16(2) + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0) + u16(0x8825) + u16(4) + u32(1)
+            + u32(38) + u32(0)
+        let gps = u16(1) + u16(0x0001) + u16(2) + u32(2) + Array("N\0\0\0".utf8) + u32(0)
+        return segment(0xE1, Array("Exif\0\0".utf8) + header + ifd0 + gps + Array("GPSLatitude 51.5007N".utf8))
+    }
+
+    /// The APP1 Exif segment the stripper writes for `orientation`: big-endian TIFF, IFD0 with the
+    /// Orientation tag alone (SHORT, count 1), no next IFD.
+    static func orientationOnly(_ orientation: UInt8) -> [UInt8] {
+        segment(
+            0xE1,
+            Array("Exif\0\0MM\0*".utf8) + [
+                0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0,
+            ])
+    }
+
+    @Test(arguments: [true, false])
+    func jpegKeepsTheExifOrientationAloneAndReportsTheDisplayedSize(bigEndian: Bool) throws {
+        for orientation in 2...8 {
+            let dirty = Self.jpeg(inserting: Self.exif(orientation: orientation, bigEndian: bigEndian) + Self.xmp)
+            let clean = ImageMetadata.stripped(dirty, format: .jpeg)
+            #expect(clean == Self.jpeg(inserting: Self.orientationOnly(UInt8(orientation))), "\(orientation)")
+            #expect(!String(decoding: clean, as: UTF8.self).contains("GPS"))
+            // 5–8 turn the 17 × 9 fixture a quarter: it shows 9 wide, 17 high.
+            let (width, height) = orientation >= 5 ? (9, 17) : (17, 9)
+            #expect(try ImageSniffer.inspect(dirty) == InspectedImage(format: .jpeg, width: width, height: height))
+            #expect(try ImageSniffer.inspect(clean) == InspectedImage(format: .jpeg, width: width, height: height))
+            #expect(ImageMetadata.stripped(clean, format: .jpeg) == clean)
+        }
+        // Orientation 1 (as stored), an unknown value, or an Exif that cannot be read: nothing stays.
+        for orientation in [0, 1, 9] {
+            let dirty = Self.jpeg(inserting: Self.exif(orientation: orientation, bigEndian: bigEndian))
+            #expect(ImageMetadata.stripped(dirty, format: .jpeg) == ImageFixtures.jpeg.bytes, "\(orientation)")
+            #expect(try ImageSniffer.inspect(dirty) == InspectedImage(format: .jpeg, width: 17, height: 9))
+        }
+        // Only the first Exif segment counts, as in browsers.
+        let twice = Self.jpeg(
+            inserting: Self.exifGPS + Self.exif(orientation: 6, bigEndian: bigEndian)
+                + Self.exif(orientation: 3, bigEndian: bigEndian))
+        #expect(ImageMetadata.stripped(twice, format: .jpeg) == ImageFixtures.jpeg.bytes)
+        let first = Self.jpeg(
+            inserting: Self.exif(orientation: 6, bigEndian: bigEndian) + Self.exif(orientation: 3, bigEndian: bigEndian)
+        )
+        #expect(ImageMetadata.stripped(first, format: .jpeg) == Self.jpeg(inserting: Self.orientationOnly(6)))
+    }
+
+    @Test func anUploadedPortraitPhotoKeepsItsOrientationLosesItsGpsAndReportsItsDisplayedSize() async throws {
+        let photo = Self.jpeg(inserting: Self.exif(orientation: 6, bigEndian: false))
+        try await withImageApp { client, env, folder in
+            let r = try await client.upload(photo, type: "image/jpeg", headers: try await ownerSession(env))
+            #expect(r.status == .created, "\(r.text)")
+            let clean = Self.jpeg(inserting: Self.orientationOnly(6))
+            let name = ImageName(hash: Secret.sha256(bytes: clean), format: .jpeg)
+            let j = try r.json()
+            #expect(j["url"].string == name.url)
+            #expect(j["width"].int == 9 && j["height"].int == 17)
+            let stored = try #require(FileManager.default.contents(atPath: folder + "/" + name.fileName))
+            #expect([UInt8](stored) == clean)
+            #expect(stored.range(of: Data("GPS".utf8)) == nil)
+            let row = try await env.row("SELECT * FROM images WHERE hash = ?", [name.hash])
+            #expect(row?["width"] == 9 && row?["height"] == 17)
+        }
+    }
 }

@@ -443,7 +443,11 @@ struct QualityApiTests {
             #expect(
                 results.contains(#"Krippendorff's α: <b data-stat="alpha">1.00"#), "two raters agreeing on both cards")
             #expect(results.contains(#"<td data-label="accuracy">100 % of 1 ("#))
-            #expect(results.contains("1 known-answer card; 0 people flagged"))
+            // Spans live.js redraws from the quality JSON (issue 39).
+            #expect(
+                results.contains(
+                    #"<span data-stat="knownAnswerCards">1 known-answer card</span>; <span data-stat="flaggedPeople">0 people</span> flagged"#
+                ))
         }
     }
 }

@@ -329,6 +329,40 @@ struct RoomApiTests {
         }
     }
 
+    @Test(
+        "a deck's per-person quota holds alone, not in a room: members decide every card, the room finishes (issue 39)")
+    func quotaDoesNotStopARoom() async throws {
+        try await withApp { client, _ in
+            let cards = try await client.makeDeck("films", titles: ["Alien", "Brazil", "Casablanca"])
+            #expect(try await client.patchDeck("films", #"{"quota":1}"#).status == .ok)
+            let code = try await Self.createRoom(client, "films", participant: "ana")
+            _ = try await client.postJSON("/api/v1/rooms/\(code)/members?participant=\(pid("ben"))", "{}")
+            // Nothing matches (Ana likes what Ben passes), so the room ends on its closest cards.
+            for (p, like) in [("ana", 0), ("ben", 1)] {
+                for (i, card) in cards.enumerated() {
+                    let r = try await client.postJSON(
+                        "/api/v1/decks/films/swipes",
+                        Self.roomSwipe(card: card, direction: i == like ? "right" : "left", participant: p, room: code))
+                    #expect(r.status == .created, "\(p) card \(i): \(r.text)")
+                }
+            }
+            let done = try await client.get("/api/v1/rooms/\(code)?participant=\(pid("ana"))").json()
+            #expect(done["state"].string == "finished")
+            #expect(done["members"].array.map { $0["decided"].int } == [3, 3])
+            #expect(Set(done["closest"].array.map { $0["card"]["title"].string }) == ["Alien", "Brazil"])
+            // The room's page is no "That's your share" page, and its script knows no quota.
+            let page = try await client.get("/r/\(code)", headers: cookie("ana"))
+            #expect(page.text.contains(#"data-quota="""#))
+            #expect(page.text.contains(#"<div class="stack-state state-limitReached" role="status" hidden>"#))
+            // Alone, the quota holds as ever: a second swipe outside the room is refused.
+            let alone = #"{"card":\#(cards[0]),"direction":"right","input":"api","participant":"\#(pid("cy"))"}"#
+            #expect(try await client.postJSON("/api/v1/decks/films/swipes", alone).status == .created)
+            let second = #"{"card":\#(cards[1]),"direction":"right","input":"api","participant":"\#(pid("cy"))"}"#
+            expectAPIError(
+                try await client.postJSON("/api/v1/decks/films/swipes", second), .conflict, "quota_reached")
+        }
+    }
+
     @Test("room lookups: 30 failed a minute per network, then every lookup from it 429; a found room spends nothing")
     func lookupBudget() async throws {
         try await withApp { _, env in

@@ -19,7 +19,8 @@ import NIOPosix
 /// type is always the one the bytes prove, and it is served with `nosniff`, so the declared type
 /// can change nothing but the wording of an error. Metadata (Exif with its GPS position, XMP,
 /// IPTC, comments) is stripped before the image is named and stored (`ImageMetadata`); the
-/// pixel data stays byte for byte.
+/// pixel data stays byte for byte, and so does a JPEG's Exif orientation (alone), so a phone's
+/// portrait photo shows upright. The width and height reported are those displayed.
 struct ImagesController: Sendable {
     let store: any Store
     let images: ImageStore

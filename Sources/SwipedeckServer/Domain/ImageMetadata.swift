@@ -12,7 +12,9 @@
 /// - JPEG: every segment but the application segments and comments, of which only `APP0`
 ///   (JFIF), `APP2` holding an ICC profile and `APP14` (Adobe colour transform) stay — before the
 ///   first scan and between scans; anything after the end-of-image marker goes. The Exif
-///   orientation goes too: a photo relying on it shows as the sensor recorded it.
+///   orientation stays, alone: when the first Exif segment before the first scan holds an
+///   Orientation other than 1 (`ImageOrientation`), a minimal Exif segment with that one tag
+///   takes its place, so a phone's portrait photo still shows upright.
 /// - PNG: the critical chunks and the ancillary ones that change how pixels look (`pngKept`);
 ///   every other chunk and anything after `IEND` goes.
 /// - WebP: the image, alpha, animation and ICC chunks (`webpKept`); the `VP8X` flags lose their
@@ -64,6 +66,9 @@ public enum ImageMetadata {
         var out: [UInt8] = [0xFF, 0xD8]
         out.reserveCapacity(bytes.count)
         var offset = 2
+        // Browsers read the orientation of the first Exif segment before the image data only.
+        var exifRead = false
+        var scanned = false
         while offset < bytes.count {
             // A marker: FF, fill FFs, the marker byte.
             guard bytes[offset] == 0xFF else {
@@ -94,9 +99,17 @@ public enum ImageMetadata {
             if keepsJPEGSegment(marker, reader, at: segmentStart + 2) {
                 out += [0xFF, UInt8(marker)]
                 out += bytes[segmentStart..<end]
+            } else if marker == 0xE1, !exifRead, !scanned, reader.matches(segmentStart + 2, ascii: "Exif\0\0") {
+                exifRead = true
+                if let orientation = ImageOrientation.exif(reader, from: segmentStart + 2, to: end),
+                    orientation != .normal
+                {
+                    out += orientation.exifSegment
+                }
             }
             offset = end
             if marker == 0xDA {
+                scanned = true
                 // The entropy-coded data, up to the next real marker.
                 var scanEnd = offset
                 while scanEnd < bytes.count {

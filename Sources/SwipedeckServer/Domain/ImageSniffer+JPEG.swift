@@ -1,5 +1,7 @@
 extension ImageSniffer {
-    /// Width and height from the frame header, after checking the file reaches a scan and ends.
+    /// Width and height from the frame header, after checking the file reaches a scan and ends,
+    /// as displayed: exchanged when the first Exif segment before the scan turns the image a
+    /// quarter (`ImageOrientation`, as browsers apply it).
     ///
     /// After `SOI` (FFD8) come marker segments: `FF`, optional `FF` fill bytes, the marker, then
     /// (except for standalone markers TEM, RSTn and SOI) a 16-bit big-endian length that counts
@@ -9,6 +11,8 @@ extension ImageSniffer {
     static func jpegSize(_ reader: ByteReader) throws(ImageRefusal) -> (Int, Int) {
         var offset = 2
         var size: (Int, Int)?
+        var orientation: ImageOrientation?
+        var exifRead = false
         while true {
             guard let byte = reader.u8(offset) else {
                 throw .unreadable(.jpeg, reason: "it is cut off before its image data")
@@ -26,6 +30,10 @@ extension ImageSniffer {
             guard let length = reader.u16be(offset), length >= 2, reader.has(offset, length) else {
                 throw .unreadable(.jpeg, reason: "it is cut off inside a segment at byte \(offset)")
             }
+            if marker == 0xE1, !exifRead, reader.matches(offset + 2, ascii: "Exif\0\0") {
+                exifRead = true
+                orientation = ImageOrientation.exif(reader, from: offset + 2, to: offset + length)
+            }
             if isStartOfFrame(marker) {
                 guard length >= 8, let height = reader.u16be(offset + 3), let width = reader.u16be(offset + 5) else {
                     throw .unreadable(.jpeg, reason: "its frame header is too short")
@@ -41,7 +49,7 @@ extension ImageSniffer {
                 guard containsEndOfImage(reader.bytes, after: offset + length) else {
                     throw .unreadable(.jpeg, reason: "it is cut off inside its image data (no end-of-image marker)")
                 }
-                return size
+                return orientation?.swapsWidthAndHeight == true ? (size.1, size.0) : size
             }
             offset += length
         }

@@ -125,7 +125,8 @@ public struct SwipeService: Sendable {
             try await rooms.makeRoomForRound(room, card: r.card, participant: participant, now: now)
         }
         let origin = SwipeWriter.Origin(mintedAt: identity.mintedAt, network: network)
-        guard let outcome = try await writer.submit(.swipe(swipe, quota: deck.quota, origin: origin)) else {
+        let quota = SwipeRule.quota(deck: deck.quota, inRoom: room != nil)
+        guard let outcome = try await writer.submit(.swipe(swipe, quota: quota, origin: origin)) else {
             throw ApiError.notFound("swipe")
         }
         if case .created = outcome, deck.rooms {

@@ -91,8 +91,11 @@ struct RoomPageController: Sendable {
         let state = RoomStateJSON(snapshot, deck: deck, cards: cards, you: you, now: now)
         let deal = snapshot.deal(for: participant)
         let shown = deal.prefix(deck.swipeProfile.stack.visible + PageController.bufferedCards).compactMap { cards[$0] }
+        // The room's stack knows no per-person quota: a room's swipes have none (`SwipeRule.quota`).
+        var roomDeck = deck
+        roomDeck.quota = SwipeRule.quota(deck: deck.quota, inRoom: true)
         var ctx = pages.stackContext(
-            deck, cards: shown, remaining: deal.count, cardCount: snapshot.cards.count, participant: participant,
+            roomDeck, cards: shown, remaining: deal.count, cardCount: snapshot.cards.count, participant: participant,
             showResults: false, joinWait: nil)
         // The room's deal is asked from its top each time (deck.js): it changes as members decide.
         ctx["cursor"] = -1

@@ -17,7 +17,8 @@
 /// 6. Key: a stored swipe under the same key is replayed when its fingerprint
 ///    (`SwipeFingerprint`) matches, else refused `idempotencyMismatch`.
 /// 7. Live: one live swipe per participant and card (`alreadySwiped`).
-/// 8. Quota: fewer live swipes in the deck than the deck's quota (`quotaReached`).
+/// 8. Quota: fewer live swipes in the deck than the deck's quota (`quotaReached`); a swipe made
+///    in a match room has none (`quota(deck:inRoom:)`).
 /// 9. Pace: with an origin, a decision faster than a person's is stored suspect (`HumanPace`).
 /// 10. The swipe records the card's revision it was made on; the participant's aggregate row
 ///     counts it; with an origin that names a network, the participant's first decision in the
@@ -68,6 +69,15 @@ enum SwipeRule {
             case .create(let swipe, _, _): return .created(swipe)
             }
         }
+    }
+
+    /// The quota rule 8 holds a swipe to: the deck's per-person quota (`Deck.quota`), or none for
+    /// a swipe made in a match room. A room decides together: it finishes when every member has
+    /// decided every card of its round, so a member's share of the deck cannot stop it (it would
+    /// never finish, nor reach its closest cards or a second round). The quota shares a deck's
+    /// cards among people deciding alone; room swipes still count in its results.
+    static func quota(deck quota: Int?, inRoom: Bool) -> Int? {
+        inRoom ? nil : quota
     }
 
     /// Rules 6–10 for `swipe` with the deck's `quota` and, for paced items, its `origin`.
