@@ -116,7 +116,8 @@ class Server:
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.db.with_suffix('.log')}")
+                tail = self.db.with_suffix(".log").read_bytes()[-2000:].decode(errors="replace")
+                raise RuntimeError(f"server exited with {self.proc.returncode}; the end of its log:\n{tail}")
             try:
                 with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
                     if r.status == 200:
@@ -207,7 +208,15 @@ def make_server(tmpdir_path, db_engine):
         s = Server(tmpdir_path / db_name, free_port(), extra_args, env, database_url=url,
                    participant_secret=participant_secret)
         servers.append(s)
-        return s.start()
+        try:
+            return s.start()
+        except RuntimeError as e:
+            # Another worker (pytest-xdist) may take the free port between its pick and the bind.
+            if "in use" not in str(e):
+                raise
+            s.port = free_port()
+            s.base = f"http://127.0.0.1:{s.port}"
+            return s.start()
 
     yield factory
     for s in servers:

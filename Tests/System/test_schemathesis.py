@@ -116,6 +116,12 @@ def test_api_conforms_to_its_openapi_document(case, fuzz_server):
             case.path_parameters["card"] = 25  # the scratch deck's card (the sample deck has 1…24)
     if "code" in (case.path_parameters or {}):
         case.path_parameters["code"] = fuzz_server.room
+    # Generated headers may name the message's framing (`Content-Length: .`): the HTTP parser refuses
+    # those with a bare 400 before any route sees them, which is the transport's answer, not the API's
+    # (test_hostile covers malformed framing).
+    if case.headers:
+        case.headers = {k: v for k, v in case.headers.items()
+                        if k.lower() not in ("content-length", "transfer-encoding", "host", "connection")}
     if case.operation.label == ROOM_STREAM:
         # The watcher's cookie names the watched room's member; a generated credential never does,
         # and the parameter's refusals are fuzzed on GET /api/v1/rooms/{code}.

@@ -50,9 +50,10 @@ def start_xvfb(size="1400x1000x24"):
 class WebDriverSession:
     """One W3C WebDriver session over HTTP."""
 
-    def __init__(self, base, capabilities):
+    def __init__(self, base, capabilities, timeout=120):
         self.base = base
-        value = self.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}}, session=False)
+        value = self.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}}, session=False,
+                          timeout=timeout)
         self.id = value["sessionId"]
         self.capabilities = value["capabilities"]
 
@@ -166,9 +167,8 @@ class WebKit:
             (self.config / "gtk-3.0").mkdir()
             (self.config / "gtk-3.0" / "settings.ini").write_text("[Settings]\ngtk-enable-animations=0\n")
             env["XDG_CONFIG_HOME"] = str(self.config)
-        self.driver = subprocess.Popen(["WebKitWebDriver", f"--port={self.port}"], env=env,
-                                       stdout=self.log, stderr=subprocess.STDOUT)
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self._start_driver()
         self.session = None
         self.session_js = None
         try:
@@ -178,6 +178,11 @@ class WebKit:
             self.close()
             raise
         self.version = "WebKitGTK " + self.session.capabilities.get("browserVersion", "?")
+
+    def _start_driver(self):
+        self.driver = subprocess.Popen(["WebKitWebDriver", f"--port={self.port}"], env=self.env,
+                                       stdout=self.log, stderr=subprocess.STDOUT)
+        self.base = f"http://127.0.0.1:{self.port}"
 
     def _wait_ready(self):
         deadline = time.monotonic() + 20
@@ -191,10 +196,24 @@ class WebKit:
 
     def _open(self, javascript):
         if self.session:
-            self.session.call("DELETE", "")
+            try:
+                self.session.call("DELETE", "", timeout=20)
+            except (EngineError, OSError):
+                pass  # a session that no longer answers is replaced below all the same
+            self.session = None
         args = ["--automation"] + ([] if javascript else ["--enable-javascript=false"])
         caps = {"webkitgtk:browserOptions": {"binary": MINIBROWSER, "args": args}}
-        self.session = WebDriverSession(self.base, caps)
+        try:
+            self.session = WebDriverSession(self.base, caps, timeout=60)
+        except (EngineError, OSError):
+            # On a loaded machine (three pytest workers on two cores) a MiniBrowser was seen never to
+            # answer its new session, and every later page of the module failed: a new driver, once.
+            self.driver.kill()
+            self.driver.wait(10)
+            self.port = free_port()
+            self._start_driver()
+            self._wait_ready()
+            self.session = WebDriverSession(self.base, caps, timeout=60)
         self.session_js = javascript
 
     def new_page(self, viewport, touch=False, javascript=True, reduced_motion=False):
