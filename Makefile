@@ -69,11 +69,11 @@ node-test:
 	node --test Tests/js/
 
 # --build-tests: the server binary and the test bundle (the engines' parity asks Swift for the corpus
-# and the verdict: Tests/Browser/test_engine_parity.py). Three pytest-xdist workers, one test file each
+# and the verdict: Tests/Browser/test_engine_parity.py). Two pytest-xdist workers, one test file each
 # at a time (--dist loadfile: a file's servers and browsers are its own; a browser test mostly waits on
 # its page, about a third of a core); then the measurements marked `alone`, on a machine left to them.
 # PY_WORKERS=0 runs everything in one process.
-PY_WORKERS ?= 3
+PY_WORKERS ?= 2
 py-test: venv
 	swift build --build-tests
 	$(PY) -m pytest -q $(if $(filter 0,$(PY_WORKERS)),,-n $(PY_WORKERS) --dist loadfile) -m 'not alone' Tests/System Tests/Browser
