@@ -72,11 +72,11 @@ node-test:
 # and the verdict: Tests/Browser/test_engine_parity.py). Two pytest-xdist workers, one test file each
 # at a time (--dist loadfile: a file's servers and browsers are its own; a browser test mostly waits on
 # its page, about a third of a core); then the measurements marked `alone`, on a machine left to them.
-# PY_WORKERS=0 runs everything in one process.
+# PY_WORKERS=0 runs everything in one process. --durations: the 25 slowest tests, for the time budget.
 PY_WORKERS ?= 2
 py-test: venv
 	swift build --build-tests
-	$(PY) -m pytest -q $(if $(filter 0,$(PY_WORKERS)),,-n $(PY_WORKERS) --dist loadfile) -m 'not alone' Tests/System Tests/Browser
+	$(PY) -m pytest -q --durations=25 $(if $(filter 0,$(PY_WORKERS)),,-n $(PY_WORKERS) --dist loadfile) -m 'not alone' Tests/System Tests/Browser
 	$(PY) -m pytest -q -m alone Tests/System Tests/Browser
 
 # Only the three-engine suites (Chromium, WebKit, Firefox): parity, the core browser suite, quirks.

@@ -14,11 +14,10 @@ Chromium only."""
 import json
 import random
 import time
-import urllib.request
 
 import pytest
 
-from deckkit import DESKTOP, TOP, assert_no_swipes, poll, swipes, wait_swipes
+from deckkit import DESKTOP, TOP, assert_no_swipes, poll, spend_join_budget, swipes, wait_swipes
 from engines import drag_points
 from enginekit import (card_centre_of, open_deck, queue, record_pointer_types, top_card, wait_queue_empty,
                        wait_settled, wait_thrown, wait_top_is)
@@ -238,15 +237,6 @@ def test_vertical_touch_outside_the_card_scrolls_the_page(server, phone_page):
     assert page.evaluate("() => window.moves") == [], "the card must not move when the page scrolls"
     assert_no_swipes(server, settle=1.0)
     assert top_card(page) == first
-
-
-def spend_join_budget(base, limit=40):
-    """Page views without cookies from this network until the server stops minting for free."""
-    for _ in range(limit):
-        with urllib.request.urlopen(f"{base}/") as r:
-            if not r.headers.get("Set-Cookie"):
-                return
-    raise AssertionError("the free join budget never ran out")
 
 
 def test_past_the_free_budget_the_page_solves_the_join_puzzle_and_swipes(make_server, desktop_page):

@@ -7,18 +7,8 @@ puzzle is in test_engines.py; outside a secure context (no WebCrypto) in test_en
 import os
 import statistics
 import time
-import urllib.request
 
-from deckkit import PHONE, SHOTS, poll, swipes, top_card, wait_thrown
-
-
-def spend_join_budget(base, limit=40):
-    """Page views without cookies from this network until the server stops minting for free."""
-    for _ in range(limit):
-        with urllib.request.urlopen(f"{base}/") as r:
-            if not r.headers.get("Set-Cookie"):
-                return
-    raise AssertionError("the free join budget never ran out")
+from deckkit import PHONE, SHOTS, poll, spend_join_budget, swipes, top_card, wait_thrown
 
 
 def open_deck_with_puzzle(page, server):

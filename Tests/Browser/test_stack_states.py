@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 
 from deckkit import (
-    ADMIN_TOKEN, DESKTOP, PHONE, SHOTS, TOP, Mouse, open_deck, poll, queue, swipes, top_box, top_card,
-    touch_gesture, wait_swipes, wait_thrown,
+    ADMIN_TOKEN, DESKTOP, PHONE, SHOTS, TOP, Mouse, open_deck, poll, queue, spend_join_budget, swipes, top_box,
+    top_card, touch_gesture, wait_swipes, wait_thrown,
 )
 
 OWNER = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -368,22 +368,13 @@ def test_front_page_lists_open_listed_decks_with_cards(server, desktop):
 
 # ---------------------------------------------------------------- a crowd past the join budget
 
-def spend_join_budget(server, limit=12):
-    """Page views without cookies from this network until the server stops minting."""
-    for _ in range(limit):
-        with urllib.request.urlopen(f"{server.base}/") as r:
-            if not r.headers.get("Set-Cookie"):
-                return
-    raise AssertionError("the join budget never ran out")
-
-
 def test_past_the_join_budget_the_page_waits_in_plain_words_or_solves_the_puzzle(make_server, chromium):
     """--rate-mint 0.1: 6 joins at once, then one every 10 s. A browser without scripts gets a page that says
     to wait in a plain sentence (no API message) and reloads itself after Retry-After; with scripts the
     page comes with a join puzzle, the person swipes at once, and the swipe is stored once the puzzle is
     solved (test_join_puzzle.py times it on a throttled phone)."""
     server = make_server(extra_args=["--rate-mint", "0.1"])
-    spend_join_budget(server)
+    spend_join_budget(server.base)
     with urllib.request.urlopen(f"{server.base}/d/getaways") as r:
         retry = int(r.headers["Retry-After"])
         assert 1 <= retry <= 10 and not r.headers.get("Set-Cookie")
@@ -404,6 +395,7 @@ def test_past_the_join_budget_the_page_waits_in_plain_words_or_solves_the_puzzle
         nojs.close()
 
     for size in SIZES:
+        spend_join_budget(server.base)  # what refilled meanwhile
         ctx = chromium.new_context(**SIZES[size])
         try:
             page = ctx.new_page()
@@ -436,7 +428,7 @@ def test_a_form_swipe_without_an_id_shows_the_plain_page(make_server, chromium):
         page.goto(f"{server.base}/d/getaways")
         card = page.get_attribute('input[name="card"]', "value")
         ctx.clear_cookies()
-        spend_join_budget(server)
+        spend_join_budget(server.base)
         response = page.request.post(f"{server.base}/d/getaways/swipe", form={"card": card, "direction": "right"})
         assert response.ok, response.status
         text = response.text()
