@@ -170,6 +170,10 @@ public func buildApplication(
         secretKey: secretKey, clock: clock
     ).register(on: router)
     QualityController(store: store, access: access, names: names).register(on: router)
+    // One budget for guessing codes, rooms' and join codes' alike.
+    let lookups = RoomLookupBudget(
+        buckets: store.sharedBuckets(ratePerSecond: RoomLookupBudget.rate.perSecond, burst: RoomLookupBudget.rate.burst)
+    )
     RoomsController(
         store: store, catalog: catalog, rooms: rooms, swipes: swipes, decoding: decoding,
         // A pool of their own: anonymous room streams never take an owner's live results place.
@@ -180,9 +184,7 @@ public func buildApplication(
         budget: RoomBudget(
             store: store,
             buckets: store.sharedBuckets(ratePerSecond: RoomBudget.rate.perSecond, burst: RoomBudget.rate.burst)),
-        lookups: RoomLookupBudget(
-            buckets: store.sharedBuckets(
-                ratePerSecond: RoomLookupBudget.rate.perSecond, burst: RoomLookupBudget.rate.burst)),
+        lookups: lookups,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)),
         clock: clock
     ).register(on: router)
@@ -222,6 +224,9 @@ public func buildApplication(
         store: store, catalog: catalog, rooms: rooms, swipes: swipes, pages: pages, share: share, renderer: renderer,
         clock: clock
     ).register(on: router)
+    PresentController(
+        store: store, access: access, share: share, renderer: renderer, lookups: lookups, clock: clock
+    ).register(on: router, pages: ownerPages)
     ImagesController(
         store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels,
         clock: clock

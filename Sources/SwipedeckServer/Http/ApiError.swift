@@ -33,6 +33,8 @@ public enum ApiError: Error, Sendable, Equatable {
     case notYourSwipe
     /// 404: unknown route, deck, card, profile or swipe (`what` says which).
     case notFound(String)
+    /// 404: no deck on a big screen has this join code (`/j/{code}`; budgeted as room lookups are).
+    case joinCodeNotFound
     /// 409: this participant already has a live swipe on the card.
     case alreadySwiped
     /// 409: a deck with this slug exists.
@@ -92,7 +94,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck,
             .accessRequired, .notYourDeck:
             return .forbidden
-        case .notFound: return .notFound
+        case .notFound, .joinCodeNotFound: return .notFound
         case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .quotaReached, .ownerNameTaken:
             return .conflict
         case .tooLarge: return .contentTooLarge
@@ -147,6 +149,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .ownerNameTaken: return "owner_name_taken"
         case .notYourSwipe: return "not_your_swipe"
         case .notFound: return "not_found"
+        case .joinCodeNotFound: return "join_code_not_found"
         case .alreadySwiped: return "already_swiped"
         case .slugTaken: return "slug_taken"
         case .alreadyUndone: return "already_undone"
@@ -197,6 +200,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .ownerNameTaken: return "An owner with this name exists."
         case .notYourSwipe: return "Only the participant who made a swipe can change it."
         case .notFound(let what): return "No such \(what)."
+        case .joinCodeNotFound: return "No deck has this join code."
         case .alreadySwiped: return "This participant already swiped this card; undo it first."
         case .slugTaken: return "A deck with this slug exists."
         case .alreadyUndone: return "This swipe was undone already."

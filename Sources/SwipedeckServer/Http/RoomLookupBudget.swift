@@ -1,14 +1,17 @@
 import Synchronization
 
-/// Makes guessing room codes cost: each client network (`ClientNetwork.key`) may fail
-/// `failuresPerMinute` room lookups a minute (an unknown code, or a room it is no member of);
-/// once they are spent, every room lookup from that network is answered 429 `rate_limited`
-/// until the budget refills. Kept in shared token buckets (`Store.sharedBuckets`), so the
+/// Makes guessing room codes and join codes cost: each client network (`ClientNetwork.key`) may
+/// fail `failuresPerMinute` lookups a minute, of both kinds together (an unknown code, or a room
+/// it is no member of); once they are spent, every lookup from that network is answered 429
+/// `rate_limited` until the budget refills. Kept in shared token buckets (`Store.sharedBuckets`), so the
 /// budget holds across servers on one database.
 public final class RoomLookupBudget: Sendable {
     /// Failed lookups a network may make a minute (and at once): 30 — a person mistyping a code
     /// a few times, or a classroom doing so, never meets it; a guesser gets 30 a minute.
     public static let failuresPerMinute = 30.0
+    /// The errors that are a failed lookup: an unknown room (or one the client is no member of),
+    /// an unknown join code (`PresentController`).
+    static let failures: Set<String> = ["room_not_found", "join_code_not_found"]
     /// The buckets this budget wants from `Store.sharedBuckets`.
     public static let rate = (perSecond: failuresPerMinute / 60, burst: failuresPerMinute)
 
@@ -20,7 +23,7 @@ public final class RoomLookupBudget: Sendable {
         self.buckets = buckets
     }
 
-    /// Runs `lookup` for a client at `address`. Only a failed lookup (`room_not_found`) touches
+    /// Runs `lookup` for a client at `address`. Only a failed lookup (`failures`) touches
     /// the shared budget: it takes a token, and when none is left the answer is 429
     /// `rate_limited` with `Retry-After`, and this server answers every lookup from the network
     /// so (found or not) until then. A found room costs no write, so members' many requests never
@@ -35,7 +38,7 @@ public final class RoomLookupBudget: Sendable {
         }
         do {
             return try await lookup()
-        } catch let error as ApiError where error.code == "room_not_found" {
+        } catch let error as ApiError where Self.failures.contains(error.code) {
             if let wait = try await buckets.take(key, cost: 1, burst: nil, now: now) {
                 blocked.withLock { spent in
                     spent = spent.filter { $0.value > now }

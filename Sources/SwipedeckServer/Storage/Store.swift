@@ -25,7 +25,7 @@ import SwipePhysics
 ///   cards, archive, order); PostgreSQL marks it on every server within the notification's
 ///   delivery, so no server keeps deciding by a deck's old settings (`Catalog`).
 public protocol Store: DeckStore, DeckEditStore, OwnerStore, SwipeStore, ResultStore, TrustStore, AccessCodeStore,
-    ImageRecordStore, DecisionStore, RoomStore, WebhookStore, JoinPuzzleStore
+    ImageRecordStore, DecisionStore, RoomStore, WebhookStore, JoinPuzzleStore, PresentationStore
 {
     /// Decks whose results may have changed (see the type's promises).
     var changes: DeckChanges { get }

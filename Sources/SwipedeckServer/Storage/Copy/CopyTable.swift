@@ -181,6 +181,12 @@ public struct CopyTable: Sendable {
                 ("nextAttemptAt", .double), ("leaseUntil", .double), ("leaseToken", .text), ("lastAttemptAt", .double),
                 ("lastStatus", .int), ("lastError", .text), ("deliveredAt", .double),
             ]),
+        CopyTable(
+            "presentations", key: ["deckId"],
+            [
+                ("deckId", .int), ("joinCode", .text), ("revealed", .bool), ("createdAt", .double),
+                ("updatedAt", .double),
+            ]),
     ]
 
     /// The column list for SQL.

@@ -209,6 +209,18 @@ extension PostgresStore {
             "v11-solved-puzzles",
             "CREATE TABLE solvedPuzzles (salt text PRIMARY KEY, expiresAt double precision NOT NULL)"
         ),
+        // Decks on a big screen (`PresentationStore`), as SQLite's v15-presentations.
+        (
+            "v12-presentations",
+            """
+            CREATE TABLE presentations (
+                deckId bigint PRIMARY KEY REFERENCES decks(id),
+                joinCode text NOT NULL UNIQUE,
+                revealed boolean NOT NULL DEFAULT false,
+                createdAt double precision NOT NULL,
+                updatedAt double precision NOT NULL)
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

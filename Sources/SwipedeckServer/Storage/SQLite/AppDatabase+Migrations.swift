@@ -224,6 +224,18 @@ extension AppDatabase {
                     CREATE TABLE solvedPuzzles (salt TEXT PRIMARY KEY, expiresAt REAL NOT NULL) WITHOUT ROWID;
                     """)
         }
+        // Decks on a big screen (`PresentationStore`): one row per deck, its join code unique.
+        m.registerMigration("v15-presentations") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE presentations (
+                        deckId INTEGER PRIMARY KEY REFERENCES decks(id),
+                        joinCode TEXT NOT NULL UNIQUE,
+                        revealed INTEGER NOT NULL DEFAULT 0,
+                        createdAt REAL NOT NULL,
+                        updatedAt REAL NOT NULL);
+                    """)
+        }
         return m
     }
 }

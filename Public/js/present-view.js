@@ -1,0 +1,42 @@
+// What the big screen shows of a deck's results: a transliteration of PresentView.swift, redrawn by
+// present.js from the live results. Hidden, the cards in the deck's order with their votes and
+// whether they are decided; revealed, in the ranking with their share of likes and verdicts.
+
+import { percent, ratePercent, verdictText, votesText, decisionText } from './results-view.js';
+
+/** Whether a stop-rule state is a verdict (CardVerdict.isDecided). */
+function isDecided(state) {
+  return state === 'yes' || state === 'no' || state === 'settled';
+}
+
+/** The active cards as the screen lists them (PresentView.presentedCards). */
+export function presentedCards(report, revealed) {
+  const active = report.cards.filter((card) => !card.archived);
+  const ordered = revealed ? active : [...active].sort((a, b) => a.cardId - b.cardId);
+  return ordered.map((card) => {
+    const hiddenState = card.state ? (isDecided(card.state) ? 'Decided' : 'Deciding') : '';
+    return {
+      id: card.cardId,
+      title: card.title,
+      votes: votesText(card.total),
+      share: revealed && card.total > 0 ? ratePercent(card.likeRate) : '',
+      width: percent(revealed ? card.likeRate : 0),
+      state: revealed ? verdictText(card) : hiddenState,
+      verdict: revealed ? card.state || '' : '',
+    };
+  });
+}
+
+/** The counts the screen shows in both states (PresentView.presentedStats). */
+export function presentedStats(report, revealed) {
+  let decision = '';
+  if (report.decision) {
+    const d = report.decision;
+    decision = revealed ? decisionText(d) : `${d.decidedCards} of ${d.activeCards} cards decided.`;
+  }
+  return {
+    people: report.participants === 1 ? '1 person' : `${report.participants} people`,
+    decisions: report.swipes === 1 ? '1 decision' : `${report.swipes} decisions`,
+    decision: decision,
+  };
+}

@@ -1,0 +1,92 @@
+// The big screen's live part: the server sends the deck's results as a Server-Sent Event at once and
+// after every change (LiveResults); this script redraws the counts and the cards from it, hidden or
+// revealed as the page was served (present-view.js mirrors PresentView.swift). Without JavaScript the
+// page is complete as served and the join instructions never need it.
+
+import { presentedCards, presentedStats } from './present-view.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** One card's list item, as present.mustache serves it. */
+function cardItem(card) {
+  const item = document.createElement('li');
+  item.className = 'present-card';
+  item.dataset.card = String(card.id);
+  item.dataset.verdict = card.verdict;
+  const title = document.createElement('span');
+  title.className = 'present-title';
+  title.dir = 'auto';
+  title.textContent = card.title;
+  const bar = document.createElementNS(SVG, 'svg');
+  bar.setAttribute('class', 'present-bar');
+  bar.setAttribute('width', '100%');
+  bar.setAttribute('height', '24');
+  bar.setAttribute('aria-hidden', 'true');
+  const track = document.createElementNS(SVG, 'rect');
+  track.setAttribute('class', 'present-track');
+  track.setAttribute('width', '100%');
+  track.setAttribute('height', '24');
+  track.setAttribute('rx', '12');
+  const fill = document.createElementNS(SVG, 'rect');
+  fill.setAttribute('class', 'present-fill');
+  fill.setAttribute('width', card.width);
+  fill.setAttribute('height', '24');
+  fill.setAttribute('rx', '12');
+  bar.append(track, fill);
+  const share = document.createElement('span');
+  share.className = 'present-share';
+  share.textContent = card.share;
+  const votes = document.createElement('span');
+  votes.className = 'present-votes';
+  votes.textContent = card.votes;
+  const verdict = document.createElement('span');
+  verdict.className = 'present-verdict';
+  verdict.textContent = card.state;
+  item.append(title, bar, share, votes, verdict);
+  return item;
+}
+
+/** Updates an item in place (the bar's width animates), or says it cannot (another card). */
+function updateItem(item, card) {
+  if (item.dataset.card !== String(card.id)) {
+    return false;
+  }
+  item.dataset.verdict = card.verdict;
+  item.querySelector('.present-title').textContent = card.title;
+  item.querySelector('.present-fill').setAttribute('width', card.width);
+  item.querySelector('.present-share').textContent = card.share;
+  item.querySelector('.present-votes').textContent = card.votes;
+  item.querySelector('.present-verdict').textContent = card.state;
+  return true;
+}
+
+/** Redraws the screen from one results report. */
+function draw(root, report, revealed) {
+  const stats = presentedStats(report, revealed);
+  root.querySelector('[data-stat="people"]').textContent = stats.people;
+  root.querySelector('[data-stat="decisions"]').textContent = stats.decisions;
+  const decision = root.querySelector('[data-stat="decision"]');
+  decision.textContent = stats.decision;
+  decision.hidden = stats.decision === '';
+  const list = root.querySelector('.present-cards');
+  const cards = presentedCards(report, revealed);
+  const items = [...list.children];
+  const same = items.length === cards.length && cards.every((card, index) => updateItem(items[index], card));
+  if (!same) {
+    list.replaceChildren(...cards.map(cardItem));
+  }
+}
+
+function start() {
+  const root = document.querySelector('.present');
+  if (!root || typeof EventSource === 'undefined') {
+    return;
+  }
+  const revealed = root.dataset.revealed === 'true';
+  const source = new EventSource(root.dataset.live);
+  source.addEventListener('results', (event) => {
+    draw(root, JSON.parse(event.data), revealed);
+  });
+}
+
+start();

@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+
+/// The big screen: `/d/{deck}/present` (the deck's owner, signed in) shows the room how to join —
+/// the address to type and the deck's short join code, and a QR code of `/j/{code}` — how many
+/// have decided, and the results per card once revealed (hidden by default); the presenter
+/// reveals or hides them and locks or unlocks the deck (`POST /owner/decks/{deck}/present`).
+/// `/j` takes a typed code (`GET /j?code=`) and `/j/{code}` leads to the deck's page. A code that
+/// no deck has costs the client's network a failed lookup from the budget room codes draw on
+/// (`RoomLookupBudget`): guessing join codes is no cheaper than guessing rooms.
+struct PresentController: Sendable {
+    let store: any Store
+    let access: DeckAccess
+    let share: ShareController
+    let renderer: PageRenderer
+    let lookups: RoomLookupBudget
+    let clock: @Sendable () -> Double
+
+    /// `/j` on `router`; the presenter page and its controls on `pages` (`SessionOwnerMiddleware`:
+    /// anybody else is sent to sign in, and back).
+    func register(on router: Router<AppRequestContext>, pages: RouterGroup<AppRequestContext>) {
+        router.get("/j", use: findCode)
+        router.get("/j/:code", use: follow)
+        pages.get("/d/:deck/present", use: present)
+        pages.post("/owner/decks/:deck/present", use: control)
+    }
+
+    static let notFoundWords = "No deck has that code. Check it on the screen and type it again."
+    static let malformedWords =
+        "A code has \(RoomCode.length) letters and digits, without 0, 1, I, L or O. Check it and type it again."
+
+    /// `GET /j`: the field to type a code in; with `?code=` (as typed: any case, spaces and dashes
+    /// allowed), on to `/j/{code}`, or the field again with why not.
+    @Sendable func findCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let typed = request.uri.queryParameters["code"].map(String.init) else {
+            return try joinPage(typed: "", error: nil, status: .ok)
+        }
+        guard let code = Self.code(typed) else {
+            return try joinPage(typed: typed, error: Self.malformedWords, status: .badRequest)
+        }
+        return .redirect(to: "/j/\(code)", type: .normal)
+    }
+
+    /// `GET /j/{code}`: 303 to the deck of the code (the deck's own access rules then apply), or
+    /// the field with the reason (404). Budgeted as room lookups are.
+    @Sendable func follow(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let typed = try context.parameters.require("code")
+        do {
+            let presentation = try await lookups.guarded(address: context.remoteAddress, now: clock()) {
+                guard let code = Self.code(typed), let found = try await store.presentation(joinCode: code) else {
+                    throw ApiError.joinCodeNotFound
+                }
+                return found
+            }
+            return .redirect(to: "/d/\(try await store.deckSlug(id: presentation.deckId))", type: .normal)
+        } catch ApiError.joinCodeNotFound {
+            return try joinPage(typed: typed, error: Self.notFoundWords, status: .notFound)
+        }
+    }
+
+    /// `typed` as a join code (upper case), or nil when it cannot be one.
+    static func code(_ typed: String) -> String? {
+        RoomCode.normalized(typed.filter { !$0.isWhitespace && $0 != "-" })
+    }
+
+    func joinPage(typed: String, error: String?, status: HTTPResponse.Status) throws -> Response {
+        let view: [String: Any] = [
+            "kind": "join", "pageTitle": "Join", "typed": typed, "error": error ?? "", "hasError": error != nil,
+        ]
+        return try renderer.page("join", view, status: status)
+    }
+
+    /// The deck's presentation, made with a fresh code the first time.
+    func presentation(for deck: Deck) async throws -> Presentation {
+        if let found = try await store.presentation(deckId: deck.id) { return found }
+        // 31⁶ codes: a draw another deck has is rare; a few draws make it vanishingly so.
+        for _ in 0..<8 {
+            if let made = try await store.createPresentation(deckId: deck.id, joinCode: RoomCode.random(), now: clock())
+            {
+                return made
+            }
+        }
+        throw ApiError.internalError
+    }
+
+    /// `/d/{deck}/present`: the big screen, for 1920×1080 and 1280×720 (present.css); present.js
+    /// keeps the counts and cards live.
+    @Sendable func present(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let presentation = try await presentation(for: deck)
+        let report = try await store.results(for: deck)
+        let joinLink = share.absolute("/j/\(presentation.joinCode)", context)
+        let stats = PresentView.presentedStats(report, revealed: presentation.revealed)
+        // Too long a host for a QR code: the screen shows the address and the code alone.
+        let qr = (try? QRCode(encoding: joinLink))?.svg(title: "QR code for \(joinLink)") ?? ""
+        let address = share.absolute("/j", context).replacingOccurrences(of: "https://", with: "")
+            .replacingOccurrences(of: "http://", with: "")
+        let cards = PresentView.presentedCards(report, revealed: presentation.revealed).map { c -> [String: Any] in
+            [
+                "id": c.id, "title": c.title, "votes": c.votes, "share": c.share, "width": c.width, "state": c.state,
+                "verdict": c.verdict,
+            ]
+        }
+        let view: [String: Any] = [
+            "kind": "present", "pageTitle": "\(deck.title) · on the big screen", "slug": deck.slug,
+            "title": deck.title, "code": presentation.joinCode, "address": address, "link": joinLink, "qr": qr,
+            "hasQR": !qr.isEmpty, "people": stats.people, "decisions": stats.decisions, "decision": stats.decision,
+            "hasDecision": !stats.decision.isEmpty, "cards": cards, "revealed": presentation.revealed,
+            "open": deck.isOpen, "csrf": OwnerForms.csrfToken(context), "rightLabel": deck.rightLabel,
+        ]
+        var response = try renderer.page("present", view)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen), or
+    /// `lock` or `unlock` (the deck: a locked deck takes no decision, as one closed in its settings).
+    struct ControlForm: Decodable {
+        var action: String
+    }
+
+    @Sendable func control(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let form = try await OwnerForms.checked(ControlForm.self, request, context)
+        let now = clock()
+        switch form.action {
+        case "reveal", "hide":
+            _ = try await presentation(for: deck)
+            _ = try await store.setRevealed(deckId: deck.id, form.action == "reveal", now: now)
+        case "lock", "unlock":
+            var patch = DeckPatch()
+            patch.open = form.action == "unlock"
+            let changed = try patch.applied(to: deck)
+            _ = try await store.updateDeck(
+                changed, by: context.owner?.ownerId, detail: OwnerDecksController.describe(changed), now: now)
+        default:
+            throw ApiError.invalidField(code: "invalid_action", message: "action must be reveal, hide, lock or unlock.")
+        }
+        return .redirect(to: "/d/\(deck.slug)/present", type: .normal)
+    }
+}

@@ -1,0 +1,53 @@
+import PostgresNIO
+
+extension PostgresStore {
+    static let presentationColumns = "deckId, joinCode, revealed, createdAt, updatedAt"
+
+    /// See `PresentationStore.presentation(deckId:)`.
+    public func presentation(deckId: Int64) async throws -> Presentation? {
+        try await fetchOne(
+            "SELECT \(unescaped: Self.presentationColumns) FROM presentations WHERE deckId = \(deckId)",
+            Self.presentation)
+    }
+
+    /// See `PresentationStore.presentation(joinCode:)`.
+    public func presentation(joinCode: String) async throws -> Presentation? {
+        try await fetchOne(
+            "SELECT \(unescaped: Self.presentationColumns) FROM presentations WHERE joinCode = \(joinCode)",
+            Self.presentation)
+    }
+
+    /// See `PresentationStore.createPresentation`: two servers making one deck's at once both
+    /// read the row that won (the deck is the key); a code another deck has is a unique violation.
+    public func createPresentation(deckId: Int64, joinCode: String, now: Double) async throws -> Presentation? {
+        do {
+            return try await transaction { connection -> Presentation? in
+                try await execute(
+                    """
+                    INSERT INTO presentations (deckId, joinCode, revealed, createdAt, updatedAt)
+                    VALUES (\(deckId), \(joinCode), false, \(now), \(now)) ON CONFLICT (deckId) DO NOTHING
+                    """, on: connection)
+                return try await fetchOne(
+                    "SELECT \(unescaped: Self.presentationColumns) FROM presentations WHERE deckId = \(deckId)",
+                    on: connection, Self.presentation)
+            }
+        } catch let error where Self.isUniqueViolation(error) {
+            return nil
+        }
+    }
+
+    /// See `PresentationStore.setRevealed`.
+    public func setRevealed(deckId: Int64, _ revealed: Bool, now: Double) async throws -> Presentation? {
+        try await fetchOne(
+            """
+            UPDATE presentations SET revealed = \(revealed), updatedAt = \(now) WHERE deckId = \(deckId)
+            RETURNING \(unescaped: Self.presentationColumns)
+            """, Self.presentation)
+    }
+
+    static func presentation(_ c: inout PostgresColumns) throws -> Presentation {
+        Presentation(
+            deckId: try c.next(), joinCode: try c.next(), revealed: try c.next(), createdAt: try c.next(),
+            updatedAt: try c.next())
+    }
+}

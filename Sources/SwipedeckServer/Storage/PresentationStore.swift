@@ -1,0 +1,13 @@
+/// Decks on a big screen (`Presentation`; files `+Presentations`), shared by every server on a
+/// database: a code made on one server is found on all.
+public protocol PresentationStore: Sendable {
+    /// The deck's presentation, nil before its owner first opened the presenter page.
+    func presentation(deckId: Int64) async throws -> Presentation?
+    /// The presentation whose join code is `joinCode` (upper case), nil when none has it.
+    func presentation(joinCode: String) async throws -> Presentation?
+    /// Makes the deck's presentation with `joinCode`, results hidden; a deck that has one already
+    /// keeps it (that one is returned). Nil when another deck has the code (the caller draws again).
+    func createPresentation(deckId: Int64, joinCode: String, now: Double) async throws -> Presentation?
+    /// Shows (`true`) or hides the results on the deck's big screen; nil when it has no presentation.
+    func setRevealed(deckId: Int64, _ revealed: Bool, now: Double) async throws -> Presentation?
+}

@@ -1,0 +1,54 @@
+import GRDB
+
+extension AppDatabase {
+    /// See `PresentationStore.presentation(deckId:)`.
+    public func presentation(deckId: Int64) async throws -> Presentation? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
+                .map(Self.presentation(row:))
+        }
+    }
+
+    /// See `PresentationStore.presentation(joinCode:)`.
+    public func presentation(joinCode: String) async throws -> Presentation? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE joinCode = ?", arguments: [joinCode])
+                .map(Self.presentation(row:))
+        }
+    }
+
+    /// See `PresentationStore.createPresentation`: the deck's row is the key, the code unique.
+    public func createPresentation(deckId: Int64, joinCode: String, now: Double) async throws -> Presentation? {
+        do {
+            return try await writer.write { db -> Presentation? in
+                try db.execute(
+                    sql: """
+                        INSERT INTO presentations (deckId, joinCode, revealed, createdAt, updatedAt)
+                        VALUES (?, ?, 0, ?, ?) ON CONFLICT (deckId) DO NOTHING
+                        """,
+                    arguments: [deckId, joinCode, now, now])
+                return try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
+                    .map(Self.presentation(row:))
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            return nil
+        }
+    }
+
+    /// See `PresentationStore.setRevealed`.
+    public func setRevealed(deckId: Int64, _ revealed: Bool, now: Double) async throws -> Presentation? {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE presentations SET revealed = ?, updatedAt = ? WHERE deckId = ?",
+                arguments: [revealed, now, deckId])
+            return try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
+                .map(Self.presentation(row:))
+        }
+    }
+
+    static func presentation(row r: Row) -> Presentation {
+        Presentation(
+            deckId: r["deckId"], joinCode: r["joinCode"], revealed: r["revealed"], createdAt: r["createdAt"],
+            updatedAt: r["updatedAt"])
+    }
+}

@@ -1,0 +1,110 @@
+"""The big screen (issue 36, its first part) in Chromium, as a presenter and a hall use it: the owner
+signs in by typing, opens /d/{deck}/present on a 1920×1080 projector; a phone types the join code at
+/j (lower case, Enter) and lands on the deck; its swipe shows on the screen within seconds, counts
+only; "Reveal results" shows the share; "Lock voting" closes the deck, and the phone's next swipe is
+refused and its page says the deck is closed; "Unlock voting" opens it again. The page fits
+1920×1080 and 1280×720 without scrolling, with a QR code a back row can scan; screenshots are kept
+(artifacts/screenshots/present-*.png)."""
+from deckkit import PHONE, SHOTS, open_deck, poll, swipes, top_card, wait_thrown
+from test_owner_console import add_owner
+from test_owner_editor import sign_in_typing, type_into
+
+
+def screen_fits(page):
+    """The page's size beside the viewport's, and the QR code's and the join code's boxes."""
+    return page.evaluate("""() => ({
+        scrollWidth: document.documentElement.scrollWidth, scrollHeight: document.documentElement.scrollHeight,
+        width: innerWidth, height: innerHeight,
+        qr: document.querySelector('.present-qr svg').getBoundingClientRect().width,
+        code: parseFloat(getComputedStyle(document.querySelector('.present-code')).fontSize),
+        controls: document.querySelector('.present-controls').getBoundingClientRect().bottom })""")
+
+
+def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromium):
+    add_owner(server, "pia")
+    screen_ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    phone_ctx = chromium.new_context(viewport=PHONE, has_touch=True)
+    try:
+        screen = screen_ctx.new_page()
+        errors = []
+        screen.on("pageerror", lambda e: errors.append(str(e)))
+        sign_in_typing(screen, server, "pia")
+        screen.goto(server.base + "/d/getaways/present")
+        code = screen.locator(".present-code").inner_text()
+        assert len(code) == 6, code
+        assert screen.locator(".present-address").inner_text() == server.base.split("://")[1] + "/j"
+        fits = screen_fits(screen)
+        # The whole screen without scrolling; a QR code of 400 px and more, a code in 80 px letters.
+        assert fits["scrollWidth"] <= fits["width"] and fits["scrollHeight"] <= fits["height"], fits
+        assert fits["qr"] >= 400 and fits["code"] >= 80 and fits["controls"] <= fits["height"], fits
+        assert screen.locator("[data-stat=people]").inner_text() == "0 people"
+
+        # A person in the hall types the code, in lower case, and presses Enter.
+        phone = phone_ctx.new_page()
+        phone.goto(server.base + "/j")
+        type_into(phone, "The code on the screen", code.lower()).press("Enter")
+        phone.wait_for_url(server.base + "/d/getaways")
+        phone.wait_for_function("() => document.documentElement.classList.contains('js') && !!document.querySelector('#stack .card')")
+        first = top_card(phone)
+        phone.click(".ctl-like")
+        wait_thrown(phone, first)
+        poll(lambda: len(swipes(server)) == 1, timeout=10, what="the phone's swipe stored")
+        # The screen counts it by itself (the live results: at most a second after the write).
+        screen.wait_for_function(
+            "() => document.querySelector('[data-stat=people]').textContent === '1 person'"
+            " && document.querySelector('[data-stat=decisions]').textContent === '1 decision'", timeout=10_000)
+        assert screen.locator(".present-share").all_inner_texts() == [""] * screen.locator(".present-card").count()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        screen.screenshot(path=str(SHOTS / "present-1920-hidden.png"))
+
+        screen.get_by_role("button", name="Reveal results").click()
+        screen.wait_for_url(server.base + "/d/getaways/present")
+        liked = screen.locator(f'.present-card[data-card="{first}"]')
+        assert liked.locator(".present-share").inner_text() == "100%"
+        assert screen.locator(".present-card").first.get_attribute("data-card") == first, "ranked: the liked card first"
+        screen.screenshot(path=str(SHOTS / "present-1920-revealed.png"))
+
+        screen.get_by_role("button", name="Lock voting").click()
+        screen.wait_for_url(server.base + "/d/getaways/present")
+        assert "Voting is locked" in screen.locator(".present-state").inner_text()
+        second = top_card(phone)
+        phone.click(".ctl-like")
+        phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
+                                timeout=10_000)
+        assert len(swipes(server)) == 1, "a locked deck took a decision"
+        assert top_card(phone) == second, "the refused card is back on top"
+
+        screen.get_by_role("button", name="Unlock voting").click()
+        screen.wait_for_url(server.base + "/d/getaways/present")
+        assert "Voting is open" in screen.locator(".present-state").inner_text()
+        open_deck(phone, server)
+        third = top_card(phone)
+        phone.click(".ctl-like")
+        wait_thrown(phone, third)
+        poll(lambda: len(swipes(server)) == 2, timeout=10, what="the swipe after Unlock stored")
+
+        # A 1280×720 projector: the same page, still without scrolling.
+        screen.set_viewport_size({"width": 1280, "height": 720})
+        fits = screen_fits(screen)
+        assert fits["scrollWidth"] <= fits["width"] and fits["scrollHeight"] <= fits["height"], fits
+        assert fits["qr"] >= 260 and fits["controls"] <= fits["height"], fits
+        screen.screenshot(path=str(SHOTS / "present-1280.png"))
+        assert not errors, errors
+    finally:
+        screen_ctx.close()
+        phone_ctx.close()
+
+
+def test_without_scripts_the_screen_shows_how_to_join(server, chromium):
+    """The join instructions and the QR code are in the served page: no script needed to read them."""
+    add_owner(server, "pia")
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, java_script_enabled=False)
+    try:
+        page = ctx.new_page()
+        sign_in_typing(page, server, "pia")
+        page.goto(server.base + "/d/getaways/present")
+        assert len(page.locator(".present-code").inner_text()) == 6
+        assert page.locator(".present-qr svg").is_visible()
+        assert "and type" in page.locator(".present-how").inner_text()
+    finally:
+        ctx.close()
