@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # Suites with no storage in them (both targets' pure suites).
-storage_free='^SwipePhysicsTests\.|^SwipedeckServerTests\.(AgreementTests|CommentStripperTests|DomainTests|ImageMetadataTests|ImageSnifferTests|PoolHygieneTests|QRCodeTests|ResultsViewParityTests|RoomRuleTests|StopRuleTests|SwipeRuleTests|SwipeFingerprintTests|TraceCodecTests)/'
+storage_free='^SwipePhysicsTests\.|^SwipedeckServerTests\.(AgreementTests|CommentStripperTests|DomainTests|ImageMetadataTests|ImageSnifferTests|PoolHygieneTests|PresentViewParityTests|QRCodeTests|ResultsViewParityTests|RoomRuleTests|StopRuleTests|SwipeRuleTests|SwipeFingerprintTests|TraceCodecTests)/'
 
 # run NAME [swift test arguments]: one run with its own watchdog report; fails on a failed test or a stall.
 run() {
