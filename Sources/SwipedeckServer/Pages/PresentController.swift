@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// The big screen: `/d/{deck}/present` (the deck's owner, signed in) shows the room how to join —
-/// the address to type and the deck's short join code, and a QR code of `/j/{code}` — how many
+/// the address to type and the deck's short join code, and a QR code of the deck's link — how many
 /// have decided, and the results per card once revealed (hidden by default); the presenter
 /// reveals or hides them and locks or unlocks the deck (`POST /owner/decks/{deck}/present`).
 /// `/j` takes a typed code (`GET /j?code=`) and `/j/{code}` leads to the deck's page. A code that
@@ -91,8 +91,10 @@ struct PresentController: Sendable {
         let report = try await store.results(for: deck)
         let joinLink = share.absolute("/j/\(presentation.joinCode)", context)
         let stats = PresentView.presentedStats(report, revealed: presentation.revealed)
-        // Too long a host for a QR code: the screen shows the address and the code alone.
-        let qr = (try? QRCode(encoding: joinLink))?.svg(title: "QR code for \(joinLink)") ?? ""
+        // The QR code is the deck's own link, as its share panel's: a camera never spends the lookup
+        // budget a hall's typed codes share. Too long a host for a QR code: the address and code alone.
+        let deckLink = share.deckLink(deck.slug, context)
+        let qr = (try? QRCode(encoding: deckLink))?.svg(title: "QR code for \(deckLink)") ?? ""
         let address = share.absolute("/j", context).replacingOccurrences(of: "https://", with: "")
             .replacingOccurrences(of: "http://", with: "")
         let cards = PresentView.presentedCards(report, revealed: presentation.revealed).map { c -> [String: Any] in
