@@ -84,8 +84,17 @@ function start() {
   }
   const revealed = root.dataset.revealed === 'true';
   const source = new EventSource(root.dataset.live);
+  let decidedBefore = null;
   source.addEventListener('results', (event) => {
-    draw(root, JSON.parse(event.data), revealed);
+    const report = JSON.parse(event.data);
+    draw(root, report, revealed);
+    const decided = Boolean(report.decision && report.decision.deckDecided);
+    // A deck whose rule closes it once decided has just closed itself: the page is served again,
+    // locked. Only on the change, so an owner who unlocks a decided deck is not sent round again.
+    if (decidedBefore === false && decided && report.decision.rule.closeWhenDecided) {
+      location.reload();
+    }
+    decidedBefore = decided;
   });
 }
 

@@ -1,13 +1,25 @@
-"""The big screen (issue 36, its first part) in Chromium, as a presenter and a hall use it: the owner
+"""The big screen (issue 36, its first parts) in Chromium, as a presenter and a hall use it: the owner
 signs in by typing, opens /d/{deck}/present on a 1920×1080 projector; a phone types the join code at
 /j (lower case, Enter) and lands on the deck; its swipe shows on the screen within seconds, counts
 only; "Reveal results" shows the share; "Lock voting" closes the deck, and the phone's next swipe is
-refused and its page says the deck is closed; "Unlock voting" opens it again. The page fits
+refused and its page says the deck is closed; "Unlock voting" opens it again. A deck whose stop rule
+closes it once decided (ticked in its settings, Enter to save) closes the moment the last card is
+decided, and the screen says so by itself. The page fits
 1920×1080 and 1280×720 without scrolling, with a QR code a back row can scan; screenshots are kept
 (artifacts/screenshots/present-*.png)."""
-from deckkit import PHONE, SHOTS, open_deck, poll, swipes, top_card, wait_thrown
+import random
+import sys
+
+from deckkit import PHONE, ROOT, SHOTS, open_deck, poll, swipes, top_card, wait_thrown
 from test_owner_console import add_owner
 from test_owner_editor import sign_in_typing, type_into
+from testenv import ADMIN_TOKEN
+
+# The system suites' human-shaped drags (their folder is on the path only when they are collected too).
+sys.path.insert(0, str(ROOT / "Tests" / "System"))
+from sd_helpers import card_ids, swipe_body  # noqa: E402
+
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
 def screen_fits(page):
@@ -106,5 +118,44 @@ def test_without_scripts_the_screen_shows_how_to_join(server, chromium):
         assert len(page.locator(".present-code").inner_text()) == 6
         assert page.locator(".present-qr svg").is_visible()
         assert "and type" in page.locator(".present-how").inner_text()
+    finally:
+        ctx.close()
+
+
+def test_a_deck_that_closes_itself_once_decided_says_so_on_the_screen(server, chromium):
+    add_owner(server, "pia")
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        sign_in_typing(page, server, "pia")
+        page.goto(server.base + "/owner/decks/getaways")
+        settings = page.locator("#settings")
+        settings.locator("summary").click()
+        settings.get_by_label("Settled at a number of votes").check()
+        settings.get_by_label("Close the deck by itself once it is decided").check()
+        type_into(page, "Votes that settle a card", "1")
+        with page.expect_navigation(url="**/owner/decks/getaways?saved=1"):
+            page.keyboard.press("Enter")
+        rule = server.request("GET", "/api/v1/decks/getaways", headers=ADMIN)[2]["stopRule"]
+        assert rule["kind"] == "votes" and rule["votes"] == 1 and rule["closeWhenDecided"] is True, rule
+
+        page.goto(server.base + "/d/getaways/present")
+        ids = card_ids(server)
+        assert page.locator("[data-stat=decision]").inner_text() == f"0 of {len(ids)} cards decided."
+        rng = random.Random(36)
+        for n, card in enumerate(ids):
+            status, _, body = server.request("POST", "/api/v1/decks/getaways/swipes", swipe_body(card, f"v{n}", rng=rng))
+            assert status == 201, body
+        # The screen sees the deck decided, and is served again: locked.
+        poll(lambda: "Voting is locked" in page.locator(".present-state").inner_text(), timeout=10,
+             what="the screen locked by the decision")
+        assert page.locator("[data-stat=decision]").inner_text() == f"{len(ids)} of {len(ids)} cards decided."
+        assert server.request("GET", "/api/v1/decks/getaways", headers=ADMIN)[2]["open"] is False
+        status, _, body = server.request("POST", "/api/v1/decks/getaways/swipes", swipe_body(ids[0], "late", rng=rng))
+        assert status == 409 and body["error"]["code"] == "deck_closed", body
+        page.screenshot(path=str(SHOTS / "present-1920-decided.png"))
+        assert not errors, errors
     finally:
         ctx.close()

@@ -139,6 +139,49 @@ struct DecideApiTests {
         }
     }
 
+    @Test("a deck whose rule says so closes itself once decided: the next swipe is refused; without it, it stays open")
+    func closesWhenDecided() async throws {
+        try await withApp { client, env in
+            let ids = try await client.makeDeck("vote", titles: ["a", "b"])
+            let set = try await client.patchDeck(
+                "vote", #"{"stopRule":{"kind":"votes","votes":2,"closeWhenDecided":true}}"#)
+            #expect(try set.json()["stopRule"]["closeWhenDecided"].bool == true)
+            let open = try await client.makeDeck("stays", titles: ["a", "b"])
+            #expect(try await client.patchDeck("stays", #"{"stopRule":{"kind":"votes","votes":2}}"#).status == .ok)
+            for who in ["p", "q"] {
+                try await Self.like(client, "vote", ids[0], by: who)
+                try await Self.like(client, "stays", open[0], by: who)
+            }
+            // One card decided: the deck is not, and takes swipes.
+            #expect(try await client.get("/api/v1/decks/vote", headers: admin).json()["open"].bool == true)
+            for who in ["p", "q"] {
+                try await Self.pass(client, "vote", ids[1], by: who)
+                try await Self.pass(client, "stays", open[1], by: who)
+            }
+            // The deck's decision closes it: by the deciding swipe's 201, or just after when a check of
+            // the deck was running then (it checks once more when it ends).
+            var stillOpen = true
+            for _ in 0..<250 where stillOpen {
+                stillOpen = try await client.get("/api/v1/decks/vote", headers: admin).json()["open"].bool ?? true
+                if stillOpen { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(!stillOpen, "the decided deck is still open after 5 s")
+            expectAPIError(
+                try await client.swipe("vote", card: ids[0], direction: "right", participant: "r"), .conflict,
+                "deck_closed")
+            #expect(try await client.get("/api/v1/decks/stays", headers: admin).json()["open"].bool == true)
+            #expect(
+                try await client.swipe("stays", card: open[0], direction: "right", participant: "r").status == .created)
+            let closed = "SELECT COUNT(*) FROM deckEvents WHERE kind = 'settings' AND detail = ?"
+            #expect(try await env.count(closed, [DeckDecisions.closedDetail]) == 1)
+            // Reopened by its owner, a decided deck stays open: it closes on being decided, not while it is.
+            #expect(try await client.patchDeck("vote", #"{"open":true}"#).status == .ok)
+            #expect(
+                try await client.swipe("vote", card: ids[0], direction: "right", participant: "r").status == .created)
+            #expect(try await client.get("/api/v1/decks/vote", headers: admin).json()["open"].bool == true)
+        }
+    }
+
     @Test("cards and the deck decided are recorded once, however many swipes and servers notice them, and told once")
     func decidedOnce() async throws {
         try await withApp { client, env in

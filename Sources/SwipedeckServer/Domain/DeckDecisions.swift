@@ -6,7 +6,8 @@ import Synchronization
 /// of any change, records each card's and the deck's verdict when it differs from the last one
 /// recorded (`DecisionLedger`: a deck event per revision — `card_decided` or `card_undecided`,
 /// `deck_decided` or `deck_undecided` — carrying the revision and the previous state) and posts
-/// its notice (`card.decided`, `card.undecided`, `deck.decided`, `deck.undecided`).
+/// its notice (`card.decided`, `card.undecided`, `deck.decided`, `deck.undecided`); a deck whose
+/// rule says so (`StopRule.closeWhenDecided`) is closed by the server that records its decision.
 ///
 /// It follows every write that can change a deck's results (`DeckChanges.listen`): swipes through
 /// the API or the page's forms, undos, flips, exclusions and inclusions (the owner's, a lockstep
@@ -200,12 +201,26 @@ public final class DeckDecisions: Sendable {
                 key: DecisionLedger.deckKey(revision: revision), detail: try Self.json(payload), now: now)
             {
                 told.append(try DeckNotice(kind: kind, deckId: deck.id, at: now, payload: payload))
+                if decision.deckDecided && deck.stopRule.closeWhenDecided { try await close(deck.slug, now: now) }
             } else {
                 lost = true
             }
         }
         if !told.isEmpty { await notices.post(told) }
         return lost
+    }
+
+    /// The settings event's detail of a deck its rule closed (`StopRule.closeWhenDecided`).
+    static let closedDetail = #"{"open":false,"closedBy":"stopRule"}"#
+
+    /// Closes a deck whose rule closes it once decided, as its owner's Lock would (the deck as
+    /// stored now, so an edit made meanwhile stays); a deck closed already stays as it is.
+    private func close(_ slug: String, now: Double) async throws {
+        guard let current = try await store.deck(slug: slug), current.isOpen else { return }
+        var patch = DeckPatch()
+        patch.open = false
+        _ = try await store.updateDeck(try patch.applied(to: current), by: nil, detail: Self.closedDetail, now: now)
+        catalog.invalidate(slug)
     }
 
     static func json<Payload: Encodable>(_ payload: Payload) throws -> String {

@@ -65,6 +65,10 @@ public struct StopRule: Sendable, Hashable, Codable {
     public var topK: Int?
     /// Whether an adaptive deck keeps dealing decided cards (last); default false: they retire.
     public var keepDecided: Bool
+    /// Whether the deck closes itself the moment it is decided (`DeckDecisions`: the server that
+    /// records the deck's decision closes it, once); default false. A deck undecided later, or
+    /// reopened by its owner, stays as it is then.
+    public var closeWhenDecided: Bool
 
     /// Defaults of the owner's fields (documented on each property).
     public static let defaultThreshold = 0.5
@@ -86,7 +90,7 @@ public struct StopRule: Sendable, Hashable, Codable {
         errorRate: Double = StopRule.defaultErrorRate,
         votes: Int = StopRule.defaultVotes, width: Double = StopRule.defaultWidth, votesCap: Int? = nil,
         topK: Int? = nil,
-        keepDecided: Bool = false
+        keepDecided: Bool = false, closeWhenDecided: Bool = false
     ) {
         self.kind = kind
         self.threshold = threshold
@@ -96,9 +100,12 @@ public struct StopRule: Sendable, Hashable, Codable {
         self.votesCap = votesCap
         self.topK = topK
         self.keepDecided = keepDecided
+        self.closeWhenDecided = closeWhenDecided
     }
 
-    enum CodingKeys: String, CodingKey { case kind, threshold, errorRate, votes, width, votesCap, topK, keepDecided }
+    enum CodingKeys: String, CodingKey {
+        case kind, threshold, errorRate, votes, width, votesCap, topK, keepDecided, closeWhenDecided
+    }
 
     /// Absent fields take their defaults, so a stored rule and an API body read alike.
     public init(from decoder: any Decoder) throws {
@@ -111,6 +118,7 @@ public struct StopRule: Sendable, Hashable, Codable {
         votesCap = try c.decodeIfPresent(Int.self, forKey: .votesCap)
         topK = try c.decodeIfPresent(Int.self, forKey: .topK)
         keepDecided = try c.decodeIfPresent(Bool.self, forKey: .keepDecided) ?? false
+        closeWhenDecided = try c.decodeIfPresent(Bool.self, forKey: .closeWhenDecided) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -123,6 +131,7 @@ public struct StopRule: Sendable, Hashable, Codable {
         try c.encode(votesCap, forKey: .votesCap)
         try c.encode(topK, forKey: .topK)
         try c.encode(keepDecided, forKey: .keepDecided)
+        try c.encode(closeWhenDecided, forKey: .closeWhenDecided)
     }
 
     /// The stored form: the rule's JSON (keys sorted, so equal rules store equal texts).

@@ -75,6 +75,7 @@ struct DeckFormView {
         let cap: String
         let topK: String
         let keepDecided: Bool
+        let closeWhenDecided: Bool
 
         init(rule: StopRule) {
             none = rule.kind == .none
@@ -88,6 +89,7 @@ struct DeckFormView {
             cap = rule.votesCap.map(String.init) ?? ""
             topK = rule.topK.map(String.init) ?? ""
             keepDecided = rule.keepDecided
+            closeWhenDecided = rule.closeWhenDecided
         }
 
         /// The fields as the owner typed them (shown again with an error).
@@ -104,6 +106,7 @@ struct DeckFormView {
             cap = form["stopCap"] ?? ""
             topK = form["stopTopK"] ?? ""
             keepDecided = form.checked("keepDecided")
+            closeWhenDecided = form.checked("closeWhenDecided")
         }
 
         /// 0.05 → "5", 0.125 → "12.5".
@@ -263,6 +266,7 @@ struct DeckFormView {
             form["stopCap"], code: "invalid_stop_votes_cap", "stopCap must be a whole number.")
         rule.topK = try wholeNumber(form["stopTopK"], code: "invalid_stop_top_k", "stopTopK must be a whole number.")
         rule.keepDecided = form.checked("keepDecided")
+        rule.closeWhenDecided = form.checked("closeWhenDecided")
         return rule
     }
 
