@@ -2,12 +2,7 @@
 // present.js from the live results. Hidden, the cards in the deck's order with their votes and
 // whether they are decided; revealed, in the ranking with their share of likes and verdicts.
 
-import { percent, ratePercent, verdictText, votesText, decisionText } from './results-view.js';
-
-/** Whether a stop-rule state is a verdict (CardVerdict.isDecided). */
-function isDecided(state) {
-  return state === 'yes' || state === 'no' || state === 'settled';
-}
+import { decisionText, isDecided, percent, ratePercent, verdictText, votesText } from './results-view.js';
 
 /** The active cards as the screen lists them (PresentView.presentedCards). */
 export function presentedCards(report, revealed) {

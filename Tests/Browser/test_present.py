@@ -32,15 +32,21 @@ def screen_fits(page):
         controls: document.querySelector('.present-controls').getBoundingClientRect().bottom })""")
 
 
-def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromium):
+def presenter(server, chromium, **options):
+    """A 1920×1080 context with the owner "pia" signed in by typing: (context, page, the page's errors)."""
     add_owner(server, "pia")
-    screen_ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, **options)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_in_typing(page, server, "pia")
+    return ctx, page, errors
+
+
+def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromium):
+    screen_ctx, screen, errors = presenter(server, chromium)
     phone_ctx = chromium.new_context(viewport=PHONE, has_touch=True)
     try:
-        screen = screen_ctx.new_page()
-        errors = []
-        screen.on("pageerror", lambda e: errors.append(str(e)))
-        sign_in_typing(screen, server, "pia")
         screen.goto(server.base + "/d/getaways/present")
         code = screen.locator(".present-code").inner_text()
         assert len(code) == 6, code
@@ -109,11 +115,8 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
 
 def test_without_scripts_the_screen_shows_how_to_join(server, chromium):
     """The join instructions and the QR code are in the served page: no script needed to read them."""
-    add_owner(server, "pia")
-    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, java_script_enabled=False)
+    ctx, page, _ = presenter(server, chromium, java_script_enabled=False)
     try:
-        page = ctx.new_page()
-        sign_in_typing(page, server, "pia")
         page.goto(server.base + "/d/getaways/present")
         assert len(page.locator(".present-code").inner_text()) == 6
         assert page.locator(".present-qr svg").is_visible()
@@ -123,13 +126,8 @@ def test_without_scripts_the_screen_shows_how_to_join(server, chromium):
 
 
 def test_a_deck_that_closes_itself_once_decided_says_so_on_the_screen(server, chromium):
-    add_owner(server, "pia")
-    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    ctx, page, errors = presenter(server, chromium)
     try:
-        page = ctx.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        sign_in_typing(page, server, "pia")
         page.goto(server.base + "/owner/decks/getaways")
         settings = page.locator("#settings")
         settings.locator("summary").click()

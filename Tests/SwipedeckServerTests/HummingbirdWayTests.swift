@@ -184,6 +184,9 @@ struct HummingbirdWayTests {
         (.post, "/owner/decks/sample/expected"),
         (.get, "/owner/decks/sample/webhooks"), (.post, "/owner/decks/sample/webhooks"),
         (.post, "/owner/decks/sample/webhooks/1/disable"),
+        (.post, "/owner/decks/sample/present"),
+        // The big screen is an owner page outside /owner (its address is the deck's).
+        (.get, "/d/sample/present"),
     ]
 
     @Test("every owner page route sends anybody without an owner session (nobody, the admin token) to the sign-in page")
