@@ -2,14 +2,25 @@
 // present.js from the live results. Hidden, the cards in the deck's order with their votes and
 // whether they are decided; revealed, in the ranking with their share of likes and verdicts.
 
-import { decisionText, isDecided, percent, ratePercent, verdictText, votesText } from './results-view.js';
+import { decisionText, percent, ratePercent, verdictText, votesText } from './results-view.js';
+
+/** A verdict as the hidden screen words it: as revealed, less the side (PresentView.hiddenWord). */
+function hiddenWord(state) {
+  if (state === 'yes' || state === 'no') {
+    return 'Decided';
+  }
+  if (state === 'settled') {
+    return 'Settled';
+  }
+  return 'Deciding';
+}
 
 /** The active cards as the screen lists them (PresentView.presentedCards). */
 export function presentedCards(report, revealed) {
   const active = report.cards.filter((card) => !card.archived);
   const ordered = revealed ? active : [...active].sort((a, b) => a.cardId - b.cardId);
   return ordered.map((card) => {
-    const hiddenState = card.state ? (isDecided(card.state) ? 'Decided' : 'Deciding') : '';
+    const hiddenState = card.state ? hiddenWord(card.state) : '';
     return {
       id: card.cardId,
       title: card.title,

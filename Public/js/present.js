@@ -25,12 +25,12 @@ function cardItem(card) {
   const track = document.createElementNS(SVG, 'rect');
   track.setAttribute('class', 'present-track');
   track.setAttribute('width', '100%');
-  track.setAttribute('height', '24');
+  track.setAttribute('height', '100%');
   track.setAttribute('rx', '12');
   const fill = document.createElementNS(SVG, 'rect');
   fill.setAttribute('class', 'present-fill');
   fill.setAttribute('width', card.width);
-  fill.setAttribute('height', '24');
+  fill.setAttribute('height', '100%');
   fill.setAttribute('rx', '12');
   bar.append(track, fill);
   const share = document.createElement('span');

@@ -188,7 +188,7 @@ export function archivedCards(cards) {
 }
 
 /** Whether a stop-rule state is a verdict (CardVerdict.isDecided): 'yes', 'no' or 'settled'. */
-export function isDecided(state) {
+function isDecided(state) {
   return state === 'yes' || state === 'no' || state === 'settled';
 }
 

@@ -32,6 +32,11 @@ def screen_fits(page):
         controls: document.querySelector('.present-controls').getBoundingClientRect().bottom })""")
 
 
+def join_code(page):
+    """The join code as the screen shows it (after its label for screen readers)."""
+    return page.eval_on_selector(".present-code", "e => e.lastChild.textContent")
+
+
 def presenter(server, chromium, **options):
     """A 1920×1080 context with the owner "pia" signed in by typing: (context, page, the page's errors)."""
     add_owner(server, "pia")
@@ -48,7 +53,7 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
     phone_ctx = chromium.new_context(viewport=PHONE, has_touch=True)
     try:
         screen.goto(server.base + "/d/getaways/present")
-        code = screen.locator(".present-code").inner_text()
+        code = join_code(screen)
         assert len(code) == 6, code
         assert screen.locator(".present-address").inner_text() == server.base.split("://")[1] + "/j"
         fits = screen_fits(screen)
@@ -85,6 +90,8 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
         screen.get_by_role("button", name="Lock voting").click()
         screen.wait_for_url(server.base + "/d/getaways/present")
         assert "Voting is locked" in screen.locator(".present-state").inner_text()
+        assert screen.locator(".present-locked").inner_text() == "Voting is closed"
+        screen.screenshot(path=str(SHOTS / "present-1920-locked.png"))
         second = top_card(phone)
         phone.click(".ctl-like")
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
@@ -118,7 +125,7 @@ def test_without_scripts_the_screen_shows_how_to_join(server, chromium):
     ctx, page, _ = presenter(server, chromium, java_script_enabled=False)
     try:
         page.goto(server.base + "/d/getaways/present")
-        assert len(page.locator(".present-code").inner_text()) == 6
+        assert len(join_code(page)) == 6
         assert page.locator(".present-qr svg").is_visible()
         assert "and type" in page.locator(".present-how").inner_text()
     finally:

@@ -174,11 +174,26 @@ struct DecideApiTests {
                 try await client.swipe("stays", card: open[0], direction: "right", participant: "r").status == .created)
             let closed = "SELECT COUNT(*) FROM deckEvents WHERE kind = 'settings' AND detail = ?"
             #expect(try await env.count(closed, [DeckDecisions.closedDetail]) == 1)
-            // Reopened by its owner, a decided deck stays open: it closes on being decided, not while it is.
+            // Reopened by its owner, a decided deck stays open: it closes on its first decision only, so
+            // a vote undone (the deck deciding again) and cast again (decided again) closes nothing.
             #expect(try await client.patchDeck("vote", #"{"open":true}"#).status == .ok)
             #expect(
                 try await client.swipe("vote", card: ids[0], direction: "right", participant: "r").status == .created)
+            // p undoes their pass on the second card (one of its two passes is theirs).
+            var undone = 0
+            for row in try await env.rows("SELECT id FROM swipes WHERE cardId = ?", [ids[1]]) {
+                let id: String = try #require(row.value(at: 0))
+                let r = try await client.execute(uri: "/api/v1/swipes/\(id)?participant=\(pid("p"))", method: .delete)
+                if r.status == .ok { undone += 1 }
+            }
+            #expect(undone == 1)
+            #expect(
+                try await client.get("/api/v1/decks/vote/results", headers: admin).json()["decision"]["deckDecided"]
+                    .bool == false)
+            try await Self.pass(client, "vote", ids[1], by: "s")
+            #expect(try await env.count("SELECT COUNT(*) FROM deckEvents WHERE kind = 'deck_decided'") == 2)
             #expect(try await client.get("/api/v1/decks/vote", headers: admin).json()["open"].bool == true)
+            #expect(try await env.count(closed, [DeckDecisions.closedDetail]) == 1)
         }
     }
 

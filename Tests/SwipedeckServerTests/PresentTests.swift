@@ -11,8 +11,10 @@ import Testing
 struct PresentTests {
     /// The join code a presenter page shows.
     static func code(_ html: String) -> String {
-        guard let r = html.range(of: #"<p class="present-code" aria-label="Join code "#) else { return "" }
-        return String(html[r.upperBound...].prefix { $0 != "\"" })
+        guard let r = html.range(of: #"<p class="present-code"><span class="sr-only">Join code: </span>"#) else {
+            return ""
+        }
+        return String(html[r.upperBound...].prefix { $0 != "<" })
     }
 
     /// The presenter's control form, posted with the page's csrf token.
@@ -37,6 +39,11 @@ struct PresentTests {
             let code = Self.code(page.text)
             #expect(RoomCode.normalized(code) == code, "a code from the room alphabet: \(code)")
             #expect(page.text.contains(#"Go to <b class="present-address">decks.test/j</b> and type"#))
+            #expect(!page.text.contains("points at this computer itself"))
+            // Served as 127.0.0.1, the screen warns as the share panel does: no phone can reach it.
+            let local = try await client.get(
+                "/d/getaways/present", headers: merged(dee, [.init("Host")!: "127.0.0.1:8080"]))
+            #expect(local.text.contains("This link points at this computer itself (127.0.0.1)"))
             let svg = try #require(page.text.range(of: "<svg").map { String(page.text[$0.lowerBound...]) })
             let qr = String(svg[..<svg.range(of: "</svg>")!.upperBound])
             #expect(try await ShareTests.decode(svg: qr) == "http://decks.test/d/getaways")
@@ -62,14 +69,20 @@ struct PresentTests {
             #expect(form.status == .ok)
             #expect(form.text.contains(#"<label for="join-code">The code on the screen</label>"#))
             #expect(!form.text.contains("field-error"))
+            // The way in mints nobody (the deck's page does): sweeping /j spends no join budget.
+            #expect(form.headers[.setCookie] == nil)
             let typed = " " + code.prefix(3).lowercased() + "-" + code.dropFirst(3).lowercased()
             let found = try await client.get(
                 "/j?code=\(typed.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
             #expect(found.status == .seeOther)
             #expect(found.headers[.location] == "/j/\(code)")
+            // A GET form sends a typed space as `+`.
+            let plus = try await client.get("/j?code=\(code.prefix(3).lowercased())+\(code.dropFirst(3))")
+            #expect(plus.headers[.location] == "/j/\(code)", "\(plus.status)")
             let deck = try await client.get("/j/\(code)")
             #expect(deck.status == .seeOther)
             #expect(deck.headers[.location] == "/d/getaways")
+            #expect(deck.headers[.setCookie] == nil)
             let malformed = try await client.get("/j?code=O0I1")
             #expect(malformed.status == .badRequest)
             #expect(malformed.text.contains(PresentController.malformedWords))
@@ -92,6 +105,8 @@ struct PresentTests {
             let refused = try await client.get("/j/ZZZZZZ")
             #expect(refused.status == .tooManyRequests)
             #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // The field again, with the wait in words next to it.
+            #expect(refused.text.contains(#"<input id="join-code""#) && refused.text.contains("Too many wrong codes"))
             // The same budget: a room code from this network is refused too.
             expectAPIError(
                 try await client.postJSON("/api/v1/rooms/ZZZZZZ/members", "{}", headers: json), .tooManyRequests,

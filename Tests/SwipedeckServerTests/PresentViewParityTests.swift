@@ -70,6 +70,7 @@ struct PresentViewParityTests {
         #expect(hidden.map(\.id) == [1, 2, 3, 4, 6])
         #expect(hidden.allSatisfy { $0.share.isEmpty && $0.width == "0.0%" && $0.verdict.isEmpty })
         #expect(Set(hidden.map(\.state)) == ["Decided", "Deciding"])
+        #expect(PresentView.hiddenWord(.settled) == "Settled" && PresentView.hiddenWord(.no) == "Decided")
         let revealed = PresentView.presentedCards(report, revealed: true)
         #expect(revealed.map(\.id) == [6, 4, 3, 2, 1])
         #expect(revealed.first { $0.id == 1 }?.state == "Decided: yes")

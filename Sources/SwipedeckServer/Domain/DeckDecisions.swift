@@ -7,7 +7,7 @@ import Synchronization
 /// recorded (`DecisionLedger`: a deck event per revision — `card_decided` or `card_undecided`,
 /// `deck_decided` or `deck_undecided` — carrying the revision and the previous state) and posts
 /// its notice (`card.decided`, `card.undecided`, `deck.decided`, `deck.undecided`); a deck whose
-/// rule says so (`StopRule.closeWhenDecided`) is closed by the server that records its decision.
+/// rule says so (`StopRule.closeWhenDecided`) is closed by the server that records its first decision.
 ///
 /// It follows every write that can change a deck's results (`DeckChanges.listen`): swipes through
 /// the API or the page's forms, undos, flips, exclusions and inclusions (the owner's, a lockstep
@@ -201,7 +201,11 @@ public final class DeckDecisions: Sendable {
                 key: DecisionLedger.deckKey(revision: revision), detail: try Self.json(payload), now: now)
             {
                 told.append(try DeckNotice(kind: kind, deckId: deck.id, at: now, payload: payload))
-                if decision.deckDecided && deck.stopRule.closeWhenDecided { try await close(deck.slug, now: now) }
+                // The deck's first decision only: one undone and made again (by whoever) closes nothing
+                // its owner opened since.
+                if decision.deckDecided && revision == 1 && deck.stopRule.closeWhenDecided {
+                    try await close(deck.slug, now: now)
+                }
             } else {
                 lost = true
             }

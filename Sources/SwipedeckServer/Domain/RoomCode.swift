@@ -17,6 +17,12 @@ public enum RoomCode {
         return random(using: &g)
     }
 
+    /// A code as a person typed it into a form: any case, with spaces, dashes, or the `+` a GET
+    /// form sends for a space (the query is read as a URI's, not a form's); nil when it cannot be one.
+    public static func typed(_ text: String) -> String? {
+        normalized(text.filter { !$0.isWhitespace && $0 != "-" && $0 != "+" })
+    }
+
     /// `text` as a code (upper-cased), or nil when it cannot be one.
     public static func normalized(_ text: String) -> String? {
         let upper = text.uppercased()

@@ -65,9 +65,9 @@ public struct StopRule: Sendable, Hashable, Codable {
     public var topK: Int?
     /// Whether an adaptive deck keeps dealing decided cards (last); default false: they retire.
     public var keepDecided: Bool
-    /// Whether the deck closes itself the moment it is decided (`DeckDecisions`: the server that
-    /// records the deck's decision closes it, once); default false. A deck undecided later, or
-    /// reopened by its owner, stays as it is then.
+    /// Whether the deck closes itself the moment it is first decided (`DeckDecisions`: the server
+    /// that records the deck's first decision closes it); default false. A deck its owner opens
+    /// again stays open, even if it is undecided and decided again later.
     public var closeWhenDecided: Bool
 
     /// Defaults of the owner's fields (documented on each property).

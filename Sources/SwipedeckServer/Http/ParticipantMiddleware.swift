@@ -13,7 +13,8 @@ import Hummingbird
 ///   the join budget of the client's network (`JoinBudget`, which `POST …/participants` shares);
 ///   past it the page is served without one (a deck whose owner raised its join limit then
 ///   admits the visitor to that deck alone: `PageController.deckPage`). Static assets never
-///   mint: a `Set-Cookie` would keep shared caches from storing them.
+///   mint: a `Set-Cookie` would keep shared caches from storing them; nor does the way in by a
+///   join code (`isWayIn`).
 struct ParticipantMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_pid"
@@ -34,7 +35,9 @@ struct ParticipantMiddleware: RouterMiddleware {
             }
             context.participantRejected = true
         }
-        guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path) else {
+        guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path),
+            !Self.isWayIn(request.uri.path)
+        else {
             return try await next(request, context)
         }
         if let wait = try await joins.take(address: context.remoteAddress, deck: nil, now: now) {
@@ -72,6 +75,13 @@ struct ParticipantMiddleware: RouterMiddleware {
             }
         }
         return found
+    }
+
+    /// `/j` and `/j/{code}`: a field and a redirect to a deck, whose page mints if it must. Minting
+    /// there would only spend the join budget (a script sweeping `/j` from many networks drained
+    /// the shared pool).
+    static func isWayIn(_ path: String) -> Bool {
+        path == "/j" || path.hasPrefix("/j/")
     }
 
     /// Scripts, stylesheets (the per-profile stack CSS too), images (QR codes too), the OpenAPI

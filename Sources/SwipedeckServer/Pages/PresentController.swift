@@ -32,7 +32,9 @@ struct PresentController: Sendable {
     /// `GET /j`: the field to type a code in; with `?code=` (as typed: any case, spaces and dashes
     /// allowed), on to `/j/{code}`, or the field again with why not.
     @Sendable func findCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let typed = request.uri.queryParameters["code"].map(String.init) else {
+        // A GET form sends a space as `+`: shown back as the person typed it.
+        guard let typed = request.uri.queryParameters["code"].map({ $0.replacingOccurrences(of: "+", with: " ") })
+        else {
             return try joinPage(typed: "", error: nil, status: .ok)
         }
         guard let code = Self.code(typed) else {
@@ -55,12 +57,21 @@ struct PresentController: Sendable {
             return .redirect(to: "/d/\(try await store.deckSlug(id: presentation.deckId))", type: .normal)
         } catch ApiError.joinCodeNotFound {
             return try joinPage(typed: typed, error: Self.notFoundWords, status: .notFound)
+        } catch ApiError.rateLimited(let wait) {
+            // The field again with the wait in words, not the bare refusal: the right code typed on a
+            // network that just spent its wrong guesses gets in once the budget refills.
+            var response = try joinPage(
+                typed: typed,
+                error: "Too many wrong codes from your network just now. Wait \(wait) s and press Join again.",
+                status: .tooManyRequests)
+            response.headers[.retryAfter] = String(wait)
+            return response
         }
     }
 
-    /// `typed` as a join code (upper case), or nil when it cannot be one.
+    /// `typed` as a join code (upper case), or nil when it cannot be one (`RoomCode.typed`).
     static func code(_ typed: String) -> String? {
-        RoomCode.normalized(typed.filter { !$0.isWhitespace && $0 != "-" })
+        RoomCode.typed(typed)
     }
 
     func joinPage(typed: String, error: String?, status: HTTPResponse.Status) throws -> Response {
@@ -94,6 +105,7 @@ struct PresentController: Sendable {
         // The QR code is the deck's own link, as its share panel's: a camera never spends the lookup
         // budget a hall's typed codes share. Too long a host for a QR code: the address and code alone.
         let deckLink = share.deckLink(deck.slug, context)
+        let reach = LinkReach(link: deckLink)
         let qr = (try? QRCode(encoding: deckLink))?.svg(title: "QR code for \(deckLink)") ?? ""
         let address = share.absolute("/j", context).replacingOccurrences(of: "https://", with: "")
             .replacingOccurrences(of: "http://", with: "")
@@ -103,13 +115,17 @@ struct PresentController: Sendable {
                 "verdict": c.verdict,
             ]
         }
-        let view: [String: Any] = [
+        var view: [String: Any] = [
             "kind": "present", "pageTitle": "\(deck.title) · on the big screen", "slug": deck.slug,
             "title": deck.title, "code": presentation.joinCode, "address": address, "link": joinLink, "qr": qr,
             "hasQR": !qr.isEmpty, "people": stats.people, "decisions": stats.decisions, "decision": stats.decision,
             "hasDecision": !stats.decision.isEmpty, "cards": cards, "revealed": presentation.revealed,
             "open": deck.isOpen, "csrf": OwnerForms.csrfToken(context), "rightLabel": deck.rightLabel,
+            "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
+            "noCards": cards.isEmpty,
         ]
+        // The share panel's warning: phones cannot open a link to this computer itself.
+        if reach == .thisComputer { view["thisComputer"] = URL(string: deckLink)?.host ?? deckLink }
         var response = try renderer.page("present", view)
         response.headers[.cacheControl] = "no-store"
         return response

@@ -14,8 +14,8 @@ enum PresentView {
         var share: String
         /// The bar's width, "64.0%"; "0.0%" hidden.
         var width: String
-        /// Revealed: `ResultsView.verdict`; hidden: "Decided" or "Deciding" under a stop rule
-        /// (not which way); "" without a rule.
+        /// Revealed: `ResultsView.verdict`; hidden, under a stop rule: "Decided" (yes or no, not
+        /// which), "Settled" (which has no side) or "Deciding"; "" without a rule.
         var state: String
         /// The verdict's key (`CardVerdict` raw value) when revealed, else "".
         var verdict: String
@@ -26,13 +26,22 @@ enum PresentView {
         let active = r.cards.filter { !$0.archived }
         let ordered = revealed ? active : active.sorted { $0.cardId < $1.cardId }
         return ordered.map { c in
-            let hiddenState = c.state.map { $0.isDecided ? "Decided" : "Deciding" } ?? ""
+            let hiddenState = c.state.map(hiddenWord) ?? ""
             return Card(
                 id: c.cardId, title: c.title, votes: ResultsView.votes(c.total),
                 share: revealed && c.total > 0 ? ResultsView.ratePercent(c.likeRate) : "",
                 width: ResultsView.percent(revealed ? c.likeRate : 0),
                 state: revealed ? ResultsView.verdict(c) : hiddenState,
                 verdict: revealed ? c.state?.rawValue ?? "" : "")
+        }
+    }
+
+    /// A verdict as the hidden screen words it: the same word as revealed, less the side.
+    static func hiddenWord(_ state: CardVerdict) -> String {
+        switch state {
+        case .yes, .no: return "Decided"
+        case .settled: return "Settled"
+        case .deciding: return "Deciding"
         }
     }
 

@@ -31,9 +31,10 @@ struct RoomPageController: Sendable {
     /// The deck page's "Join a room" without scripts: `?code=` as typed (lower case, spaces and dashes
     /// allowed); a code that cannot be one (400) or that no room has (404) is said next to the field.
     @Sendable func findRoom(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let typed = request.uri.queryParameters["code"].map(String.init) ?? ""
-        let cleaned = typed.filter { !$0.isWhitespace && $0 != "-" }
-        guard let code = RoomCode.normalized(cleaned) else {
+        // A GET form sends a space as `+`: shown back as the person typed it.
+        let typed = (request.uri.queryParameters["code"].map(String.init) ?? "").replacingOccurrences(
+            of: "+", with: " ")
+        guard let code = RoomCode.typed(typed) else {
             return try missing(
                 typed: typed,
                 error:
