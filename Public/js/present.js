@@ -1,7 +1,8 @@
 // The big screen's live part: the server sends the deck's results as a Server-Sent Event at once and
 // after every change (LiveResults); this script redraws the counts and the cards from it, hidden or
-// revealed as the page was served (present-view.js mirrors PresentView.swift). Without JavaScript the
-// page is complete as served and the join instructions never need it.
+// revealed as the page was served (present-view.js mirrors PresentView.swift), and serves the page
+// again when the deck is locked, unlocked, revealed or hidden anywhere. Without JavaScript the page is
+// complete as served and the join instructions never need it.
 
 import { presentedCards, presentedStats } from './present-view.js';
 
@@ -83,19 +84,24 @@ function start() {
     return;
   }
   const revealed = root.dataset.revealed === 'true';
+  const open = root.dataset.open === 'true';
   const source = new EventSource(root.dataset.live);
-  let decidedBefore = null;
   source.addEventListener('results', (event) => {
-    const report = JSON.parse(event.data);
-    draw(root, report, revealed);
-    const decided = Boolean(report.decision && report.decision.deckDecided);
-    // A deck whose rule closes it once decided has just closed itself: the page is served again,
-    // locked. Only on the change, so an owner who unlocks a decided deck is not sent round again.
-    if (decidedBefore === false && decided && report.decision.rule.closeWhenDecided) {
-      location.reload();
-    }
-    decidedBefore = decided;
+    draw(root, JSON.parse(event.data), revealed);
   });
+  // Locked, unlocked, revealed or hidden elsewhere (another window, the deck's settings, its rule
+  // closing it): the page is served again as it now is. A failed ask changes nothing.
+  setInterval(async () => {
+    try {
+      const response = await fetch(root.dataset.state, { headers: { Accept: 'application/json' } });
+      const state = await response.json();
+      if (state.open !== open || state.revealed !== revealed) {
+        location.reload();
+      }
+    } catch (error) {
+      return;
+    }
+  }, Number(root.dataset.poll));
 }
 
 start();

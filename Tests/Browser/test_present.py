@@ -87,8 +87,12 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
         assert screen.locator(".present-card").first.get_attribute("data-card") == first, "ranked: the liked card first"
         screen.screenshot(path=str(SHOTS / "present-1920-revealed.png"))
 
+        # The projector's own window, the same session: it follows what the laptop's window does.
+        projector = screen_ctx.new_page()
+        projector.goto(server.base + "/d/getaways/present")
         screen.get_by_role("button", name="Lock voting").click()
         screen.wait_for_url(server.base + "/d/getaways/present")
+        projector.wait_for_selector(".present-locked", timeout=10_000)
         assert "Voting is locked" in screen.locator(".present-state").inner_text()
         assert screen.locator(".present-locked").inner_text() == "Voting is closed"
         screen.screenshot(path=str(SHOTS / "present-1920-locked.png"))
@@ -101,6 +105,7 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
 
         screen.get_by_role("button", name="Unlock voting").click()
         screen.wait_for_url(server.base + "/d/getaways/present")
+        projector.wait_for_selector(".present-locked", state="detached", timeout=10_000)
         assert "Voting is open" in screen.locator(".present-state").inner_text()
         open_deck(phone, server)
         third = top_card(phone)

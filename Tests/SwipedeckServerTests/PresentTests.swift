@@ -138,6 +138,8 @@ struct PresentTests {
             let reveal = try await Self.control(client, dee, "reveal")
             #expect(reveal.status == .seeOther)
             #expect(reveal.headers[.location] == "/d/getaways/present")
+            let state = try await client.get("/d/getaways/present/state", headers: dee)
+            #expect(try state.json()["revealed"].bool == true && state.json()["open"].bool == true, "\(state.text)")
             let shown = try await client.get("/d/getaways/present", headers: dee)
             #expect(shown.text.contains(#"data-revealed="true""#))
             #expect(shown.text.contains(#"<span class="present-share">100%</span>"#))
@@ -168,6 +170,8 @@ struct PresentTests {
             let locked = try await client.get("/d/getaways/present", headers: dee)
             #expect(locked.text.contains("Voting is locked"))
             #expect(locked.text.contains("Unlock voting"))
+            let state = try await client.get("/d/getaways/present/state", headers: dee)
+            #expect(try state.json()["open"].bool == false && state.json()["revealed"].bool == false, "\(state.text)")
             expectAPIError(
                 try await client.swipe("getaways", card: cards[0], direction: "right"), .conflict, "deck_closed")
             #expect(try await Self.control(client, dee, "unlock").status == .seeOther)

@@ -22,6 +22,7 @@ struct PresentController: Sendable {
         router.get("/j", use: findCode)
         router.get("/j/:code", use: follow)
         pages.get("/d/:deck/present", use: present)
+        pages.get("/d/:deck/present/state", use: state)
         pages.post("/owner/decks/:deck/present", use: control)
     }
 
@@ -121,6 +122,7 @@ struct PresentController: Sendable {
             "hasQR": !qr.isEmpty, "people": stats.people, "decisions": stats.decisions, "decision": stats.decision,
             "hasDecision": !stats.decision.isEmpty, "cards": cards, "revealed": presentation.revealed,
             "open": deck.isOpen, "csrf": OwnerForms.csrfToken(context), "rightLabel": deck.rightLabel,
+            "pollMs": PresentState.pollSeconds * 1000,
             "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
             "noCards": cards.isEmpty,
         ]
@@ -129,6 +131,21 @@ struct PresentController: Sendable {
         var response = try renderer.page("present", view)
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// What a big screen shows of the deck's state: whether it takes votes, whether the results
+    /// show. present.js asks every `PresentState.pollSeconds` and is served again when either
+    /// changed (pressed in another window, the deck's settings, or its rule closing it).
+    struct PresentState: ResponseEncodable, Equatable {
+        var open: Bool
+        var revealed: Bool
+        /// How often a screen asks, seconds (present.js reads it from the page).
+        static let pollSeconds = 2
+    }
+
+    @Sendable func state(_ request: Request, context: AppRequestContext) async throws -> PresentState {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        return PresentState(open: deck.isOpen, revealed: try await store.presentation(deckId: deck.id)?.revealed == true)
     }
 
     /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen), or
