@@ -145,7 +145,8 @@ struct PresentController: Sendable {
 
     @Sendable func state(_ request: Request, context: AppRequestContext) async throws -> PresentState {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return PresentState(open: deck.isOpen, revealed: try await store.presentation(deckId: deck.id)?.revealed == true)
+        return PresentState(
+            open: deck.isOpen, revealed: try await store.presentation(deckId: deck.id)?.revealed == true)
     }
 
     /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen), or
