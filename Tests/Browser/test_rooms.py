@@ -77,6 +77,8 @@ def test_two_windows_in_one_room_see_the_match(server, engine):
     try:
         code = start_room(phone, server)
         click(phone, ".room-go")
+        # The deck page being left is ready too: first the room's address, then its page ready.
+        phone.wait_for("(path) => location.pathname === path", f"/r/{code}", what="the room's address")
         wait_ready(phone, "the phone's room page")
         assert phone.text(".room-code") == code
 
