@@ -62,13 +62,13 @@ final class RawHTTPConnection {
     }
 
     /// What the server sends until `marker` is in it (without one: until anything came) and it has
-    /// then been quiet for a second, waiting up to 5 s for each next bytes before (a loaded machine
-    /// running the whole suite on PostgreSQL answers a stream's head late, and a stream's head and
-    /// its first event may come seconds apart). As text; it ends early when the server closes.
+    /// then been quiet for a second, waiting up to 15 s for each next bytes before (a loaded machine
+    /// running the whole suite answers a stream's head late: a full run waited over 5 s for one, and a
+    /// stream's head and its first event may come seconds apart). As text; it ends early when the server closes.
     func receive(until marker: String? = nil) -> String {
         var received: [UInt8] = []
         var found = false
-        while let bytes = read(waitingMilliseconds: found ? 1_000 : 5_000), !bytes.isEmpty {
+        while let bytes = read(waitingMilliseconds: found ? 1_000 : 15_000), !bytes.isEmpty {
             received += bytes
             found = found || marker.map { String(decoding: received, as: UTF8.self).contains($0) } ?? true
         }

@@ -424,7 +424,7 @@ struct WebhookOutboxTests {
                     store: store, names: ParticipantNames(signer: CredentialTests.signer, store: store),
                     logger: Logger(label: "test")),
                 secretKey: testSecretKey, logger: Logger(label: "test"), pollInterval: .milliseconds(50),
-                attemptDeadline: .seconds(4))
+                attemptDeadline: .seconds(10))
             let service = Task { try await dispatcher.run() }
             defer { service.cancel() }
             // The slow target has the first delivery and trickles its answer's body, a byte at a time.
