@@ -82,6 +82,36 @@ export function stackState(known, cardsShown, remaining, decided, quota) {
   return 'open';
 }
 
+/**
+ * The state only the server can tell once a deck on a big screen says whether it is `open` (its
+ * stage, /d/{deck}/stage): `known` as stackState takes it, `served` the state the page came with.
+ * Locked, the deck is closed (a deck without cards stays without); unlocked, a deck locked while
+ * the page was open is open again, and a page that came closed (without its cards) is 'reload'.
+ */
+export function stageState(known, open, served) {
+  if (!open) {
+    return known === 'noCards' ? 'noCards' : 'closed';
+  }
+  if (known !== 'closed') {
+    return known;
+  }
+  return served === 'closed' ? 'reload' : 'open';
+}
+
+/**
+ * What the page says of a big screen's results (DeckStage.bannerWords on the server): shown, or shown
+ * in `revealIn` seconds by the presenter's timer, or nothing.
+ */
+export function stageWords(revealed, revealIn) {
+  if (revealed) {
+    return 'The results are on the big screen.';
+  }
+  if (revealIn !== null && revealIn !== undefined) {
+    return `The results show in ${Math.max(revealIn, 0)} s.`;
+  }
+  return '';
+}
+
 /** The cards this person may still decide, as the counter says (StackState.cardsLeft). */
 export function cardsLeft(remaining, decided, quota) {
   if (quota === null) {

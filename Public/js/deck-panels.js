@@ -1,5 +1,6 @@
 // The deck page's words around the stack: the panel of the stack's state, the count left, what a
-// screen reader hears, the first-visit hint, the offline banner and the out-of-cards offline panel.
+// screen reader hears, the first-visit hint, the offline banner, the big screen's banner and the
+// out-of-cards offline panel.
 // deck.js says what holds; this module shows it. Its sentences are deck-model.js's.
 import { announcement, offlineBannerText, offlineDescription } from './deck-model.js';
 
@@ -15,6 +16,7 @@ export function createPanels({ root, storage, hintKey, springScale }) {
   const statePanels = root.querySelectorAll('.stack-state');
   const offlineState = root.querySelector('.offline-state');
   const offlineBanner = root.querySelector('.offline-banner');
+  const stageBanner = root.querySelector('.stage-banner');
   const hint = root.querySelector('.swipe-hint');
   const head = root.querySelector('.deck-head');
   const description = root.querySelector('.deck-description');
@@ -63,6 +65,14 @@ export function createPanels({ root, storage, hintKey, springScale }) {
     }
   }
 
+  // A deck on a big screen: its results shown, or soon (`words`, deck-model.js stageWords), with the
+  // way to this person's decisions beside the room's once they show.
+  function showStage(words, revealed) {
+    stageBanner.hidden = !words;
+    stageBanner.querySelector('.stage-words').textContent = words;
+    stageBanner.querySelector('.stage-room').hidden = !revealed;
+  }
+
   // What stands above the stack beyond a one-line title (more title lines, the description, the
   // offline notice) comes off the stack's height (--head-extra in app.css).
   function fitStack() {
@@ -72,6 +82,9 @@ export function createPanels({ root, storage, hintKey, springScale }) {
     }
     if (!offlineBanner.hidden) {
       extra += offlineBanner.offsetHeight;
+    }
+    if (stageBanner && !stageBanner.hidden) {
+      extra += stageBanner.offsetHeight;
     }
     root.style.setProperty('--head-extra', `${Math.max(extra, 0)}px`);
   }
@@ -103,7 +116,7 @@ export function createPanels({ root, storage, hintKey, springScale }) {
   hint.querySelector('.hint-dismiss').addEventListener('click', dismissHint);
 
   return {
-    announce, showCount, showState, showOfflineState, showOfflineBanner, fitStack, showHint,
+    announce, showCount, showState, showOfflineState, showOfflineBanner, showStage, fitStack, showHint,
     dismissHint,
   };
 }

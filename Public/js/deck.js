@@ -12,7 +12,7 @@
 // helpers are deck-model.js. The browser's parts are gathered once, at the end of this file.
 import {
   cardsLeft, feedbackMessage, isRefusal, mayActWithoutDrag, refetchDelayMs, refusalEffect, refusalMessage,
-  requestTimeoutMs, stackState,
+  requestTimeoutMs, stackState, stageState, stageWords,
 } from './deck-model.js';
 import { createControls } from './deck-controls.js';
 import { createDelivery } from './deck-delivery.js';
@@ -345,6 +345,38 @@ export function createDeckPage(root, profile, browser) {
       fetchMore();
     }
     layout();
+  }
+
+  // A deck on a big screen (data-stage: its stage stream): a Lock, an Unlock and a Reveal reach
+  // this page as they happen, and a reveal timer counts down here. The stream reconnects by itself.
+  let revealDue = null;
+  let revealTick = null;
+  function onStage(event) {
+    const stage = JSON.parse(event.data);
+    const next = stageState(knownState, stage.open, settings.state);
+    if (next === 'reload') {
+      location.reload();
+      return;
+    }
+    knownState = next;
+    const timed = !stage.revealed && typeof stage.revealIn === 'number';
+    revealDue = timed ? clock.now() + stage.revealIn * 1000 : null;
+    showStage(stage.revealed);
+    layout();
+  }
+
+  function showStage(revealed) {
+    timers.clearTimeout(revealTick);
+    const left = revealDue === null ? null : Math.ceil((revealDue - clock.now()) / 1000);
+    panels.showStage(stageWords(revealed, left), revealed);
+    if (left !== null && left > 0) {
+      revealTick = timers.setTimeout(() => showStage(false), 1000);
+    }
+  }
+
+  if (settings.stage && window.EventSource) {
+    const stage = new window.EventSource(settings.stage);
+    stage.addEventListener('stage', onStage);
   }
 
   window.addEventListener('storage', onStorage);

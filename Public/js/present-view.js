@@ -46,3 +46,12 @@ export function presentedStats(report, revealed) {
     decision: decision,
   };
 }
+
+/**
+ * Whether the deck's stage as the server answers it (`DeckStage`: open, revealed, revealIn) is not
+ * the one a page was served with (`open`, `revealed`, and whether a reveal timer ran: `timing`).
+ */
+export function stageChanged(stage, open, revealed, timing) {
+  const timed = typeof stage.revealIn === 'number';
+  return stage.open !== open || stage.revealed !== revealed || timed !== timing;
+}

@@ -1,10 +1,10 @@
 // The big screen's live part: the server sends the deck's results as a Server-Sent Event at once and
 // after every change (LiveResults); this script redraws the counts and the cards from it, hidden or
 // revealed as the page was served (present-view.js mirrors PresentView.swift), and serves the page
-// again when the deck is locked, unlocked, revealed or hidden anywhere. Without JavaScript the page is
-// complete as served and the join instructions never need it.
+// again when the deck is locked, unlocked, revealed, hidden or timed anywhere; the phone remote shares
+// that part. Without JavaScript the page is complete as served and the join instructions never need it.
 
-import { presentedCards, presentedStats } from './present-view.js';
+import { presentedCards, presentedStats, stageChanged } from './present-view.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -79,23 +79,34 @@ function draw(root, report, revealed) {
 }
 
 function start() {
-  const root = document.querySelector('.present');
-  if (!root || typeof EventSource === 'undefined') {
+  const root = document.querySelector('.present, .remote');
+  if (!root) {
     return;
   }
   const revealed = root.dataset.revealed === 'true';
   const open = root.dataset.open === 'true';
-  const source = new EventSource(root.dataset.live);
-  source.addEventListener('results', (event) => {
-    draw(root, JSON.parse(event.data), revealed);
-  });
-  // Locked, unlocked, revealed or hidden elsewhere (another window, the deck's settings, its rule
-  // closing it): the page is served again as it now is. A failed ask changes nothing.
+  const timing = root.dataset.revealIn !== '';
+  if (root.dataset.live && typeof EventSource !== 'undefined') {
+    const source = new EventSource(root.dataset.live);
+    source.addEventListener('results', (event) => {
+      draw(root, JSON.parse(event.data), revealed);
+    });
+  }
+  // A reveal timer counts down here; the server reveals when it runs out, and the next ask sees it.
+  const countdown = root.querySelector('.present-countdown');
+  const due = Date.now() + Number(root.dataset.revealIn) * 1000;
+  if (countdown) {
+    setInterval(() => {
+      countdown.textContent = String(Math.max(0, Math.ceil((due - Date.now()) / 1000)));
+    }, 1000);
+  }
+  // Locked, unlocked, revealed, hidden or timed elsewhere (another window, the remote, the deck's
+  // settings, its rule closing it, a timer running out): the page is served again as it now is. A
+  // failed ask changes nothing.
   setInterval(async () => {
     try {
       const response = await fetch(root.dataset.state, { headers: { Accept: 'application/json' } });
-      const state = await response.json();
-      if (state.open !== open || state.revealed !== revealed) {
+      if (stageChanged(await response.json(), open, revealed, timing)) {
         location.reload();
       }
     } catch (error) {

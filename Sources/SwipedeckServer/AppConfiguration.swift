@@ -138,6 +138,11 @@ public struct AppConfiguration: Sendable {
     /// Default 64: a classroom or an office on one network, each with a phone and a laptop.
     /// (Per participant credential the cap is `StreamLimiter.maxRoomStreamsPerParticipant`.)
     public var maxRoomStreamsPerNetwork: Int = 64
+    /// Most stage streams (`GET /d/{deck}/stage`: phones following a deck on a big screen) open at
+    /// once, a pool of their own; not capped per address or network, since a hall on one Wi-Fi is
+    /// one address, but per participant credential (`StreamLimiter.maxStageStreamsPerParticipant`).
+    /// Default 2,000: two halls of a thousand (40–70 KB each: about 140 MB at the cap).
+    public var maxStageStreams: Int = 2000
     /// Time between two `: ping` comments on a quiet live results stream, which keep proxies
     /// from closing it and find watchers that left. Default 15 s; must stay below
     /// `idleTimeout` (and a proxy's read timeout, nginx's 60 s).
@@ -170,7 +175,7 @@ public struct AppConfiguration: Sendable {
                 "The live results heartbeat (\(sseHeartbeat)) must be shorter than the idle timeout (\(idleTimeout))."
         }
         if maxConnections < 1 || maxConnectionsPerAddress < 1 || maxStreams < 1 || maxStreamsPerClient < 1
-            || maxRoomStreams < 1 || maxRoomStreamsPerClient < 1 || maxRoomStreamsPerNetwork < 1
+            || maxRoomStreams < 1 || maxRoomStreamsPerClient < 1 || maxRoomStreamsPerNetwork < 1 || maxStageStreams < 1
         {
             return "Connection and stream caps must be at least 1."
         }

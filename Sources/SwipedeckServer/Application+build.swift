@@ -224,8 +224,17 @@ public func buildApplication(
         store: store, catalog: catalog, rooms: rooms, swipes: swipes, pages: pages, share: share, renderer: renderer,
         clock: clock
     ).register(on: router)
+    // Phones following a deck on a big screen: one read per deck and interval, a stream pool of their own.
+    let stages = StageHub(store: store, interval: config.liveInterval, clock: clock, logger: logger)
+    StageController(
+        catalog: catalog, swipes: swipes, hub: stages,
+        streams: StreamLimiter(
+            maxTotal: config.maxStageStreams, maxPerClient: config.maxStageStreams,
+            maxPerParticipant: StreamLimiter.maxStageStreamsPerParticipant),
+        heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), clock: clock
+    ).register(on: router)
     PresentController(
-        store: store, access: access, share: share, renderer: renderer, lookups: lookups, clock: clock
+        store: store, access: access, share: share, renderer: renderer, lookups: lookups, stages: stages, clock: clock
     ).register(on: router, pages: ownerPages)
     ImagesController(
         store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels,

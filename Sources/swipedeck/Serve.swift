@@ -127,6 +127,11 @@ struct Serve: AsyncParsableCommand {
     var maxRoomStreamsPerNetwork: Int?
     @Option(
         help:
+            "Most stage streams (phones following a deck on a big screen) open at once, a pool of their own (env SWIPEDECK_MAX_STAGE_STREAMS); default 2000."
+    )
+    var maxStageStreams: Int?
+    @Option(
+        help:
             "Seconds between heartbeats on a quiet live results stream, below --idle-timeout (env SWIPEDECK_SSE_HEARTBEAT); default 15."
     )
     var sseHeartbeat: Double?
@@ -286,6 +291,9 @@ struct Serve: AsyncParsableCommand {
         }
         if let n = try maxRoomStreamsPerNetwork ?? env.int("SWIPEDECK_MAX_ROOM_STREAMS_PER_NETWORK", example: "64") {
             config.maxRoomStreamsPerNetwork = n
+        }
+        if let n = try maxStageStreams ?? env.int("SWIPEDECK_MAX_STAGE_STREAMS", example: "2000") {
+            config.maxStageStreams = n
         }
         if let s = try sseHeartbeat ?? env.double("SWIPEDECK_SSE_HEARTBEAT", example: "15") {
             config.sseHeartbeat = try seconds(s, "sse-heartbeat")

@@ -96,18 +96,24 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
         assert "Voting is locked" in screen.locator(".present-state").inner_text()
         assert screen.locator(".present-locked").inner_text() == "Voting is closed"
         screen.screenshot(path=str(SHOTS / "present-1920-locked.png"))
-        second = top_card(phone)
-        phone.click(".ctl-like")
+        # The phone hears the Lock by itself (its stage stream): closed without a swipe or a reload.
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
                                 timeout=10_000)
+        assert phone.locator(".state-closed").is_visible()
+        assert phone.locator(".ctl-like").is_disabled()
+        # A swipe that was on its way is refused all the same (a decision posted as the Lock came).
+        status, _, body = server.request(
+            "POST", "/api/v1/decks/getaways/swipes", swipe_body(int(top_card(phone)), "late", rng=random.Random(3)))
+        assert status == 409 and body["error"]["code"] == "deck_closed", body
         assert len(swipes(server)) == 1, "a locked deck took a decision"
-        assert top_card(phone) == second, "the refused card is back on top"
 
         screen.get_by_role("button", name="Unlock voting").click()
         screen.wait_for_url(server.base + "/d/getaways/present")
         projector.wait_for_selector(".present-locked", state="detached", timeout=10_000)
         assert "Voting is open" in screen.locator(".present-state").inner_text()
-        open_deck(phone, server)
+        # And the Unlock: the same page takes decisions again.
+        phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'open'",
+                                timeout=10_000)
         third = top_card(phone)
         phone.click(".ctl-like")
         wait_thrown(phone, third)
@@ -169,3 +175,65 @@ def test_a_deck_that_closes_itself_once_decided_says_so_on_the_screen(server, ch
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_phone_remote_drives_the_room_and_every_phone_follows(server, chromium):
+    """The presenter's phone remote (signed in by typing, tapped with a thumb) locks and unlocks the
+    deck and starts a reveal timer; a swiper's phone follows each change by itself, counts the timer
+    down, and once the results show, opens its picks beside the room's; the big screen follows too."""
+    screen_ctx, screen, errors = presenter(server, chromium)
+    remote_ctx = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    phone_ctx = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        screen.goto(server.base + "/d/getaways/present")
+        remote = remote_ctx.new_page()
+        remote.on("pageerror", lambda e: errors.append(str(e)))
+        sign_in_typing(remote, server, "pia")
+        remote.goto(server.base + "/d/getaways/present/remote")
+        assert "Voting is open · results hidden" in remote.locator(".remote-state").inner_text()
+        for name in ("Reveal results", "Start the timer", "Lock voting"):
+            box = remote.get_by_role("button", name=name).bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 200, (name, box)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        remote.screenshot(path=str(SHOTS / "present-remote.png"))
+
+        phone = phone_ctx.new_page()
+        phone.on("pageerror", lambda e: errors.append(str(e)))
+        first = open_deck(phone, server)
+        phone.locator(".ctl-like").tap()
+        wait_thrown(phone, first)
+        poll(lambda: len(swipes(server)) == 1, timeout=10, what="the phone's swipe stored")
+
+        remote.get_by_role("button", name="Lock voting").tap()
+        remote.wait_for_url(server.base + "/d/getaways/present/remote")
+        assert "Voting is locked" in remote.locator(".remote-state").inner_text()
+        phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
+                                timeout=10_000)
+        poll(lambda: "Voting is locked" in screen.locator(".present-state").inner_text(), timeout=10,
+             what="the big screen following the remote's Lock")
+        remote.get_by_role("button", name="Unlock voting").tap()
+        remote.wait_for_url(server.base + "/d/getaways/present/remote")
+        phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'open'",
+                                timeout=10_000)
+
+        # A 15 s timer: the phone counts it down, then the results show everywhere by themselves.
+        remote.get_by_label("or reveal in").select_option("15")
+        remote.get_by_role("button", name="Start the timer").tap()
+        remote.wait_for_url(server.base + "/d/getaways/present/remote")
+        banner = phone.locator(".stage-banner")
+        banner.locator(".stage-words").filter(has_text="The results show in").wait_for(timeout=10_000)
+        assert banner.locator(".stage-room").is_hidden()
+        phone.screenshot(path=str(SHOTS / "present-phone-timer.png"))
+        banner.locator(".stage-words").filter(has_text="The results are on the big screen.").wait_for(timeout=30_000)
+        poll(lambda: screen.locator(".present").get_attribute("data-revealed") == "true", timeout=10,
+             what="the big screen revealed by the timer")
+        phone.screenshot(path=str(SHOTS / "present-phone-revealed.png"))
+        banner.get_by_role("link", name="See your picks beside the room's").tap()
+        phone.wait_for_url(server.base + "/d/getaways/history")
+        row = phone.locator(".row").first
+        assert "The room: 100% LIKE · 1 vote" in row.inner_text(), row.inner_text()
+        assert not errors, errors
+    finally:
+        screen_ctx.close()
+        remote_ctx.close()
+        phone_ctx.close()

@@ -186,7 +186,7 @@ struct HummingbirdWayTests {
         (.post, "/owner/decks/sample/webhooks/1/disable"),
         (.post, "/owner/decks/sample/present"),
         // The big screen is an owner page outside /owner (its address is the deck's).
-        (.get, "/d/sample/present"), (.get, "/d/sample/present/state"),
+        (.get, "/d/sample/present"), (.get, "/d/sample/present/state"), (.get, "/d/sample/present/remote"),
     ]
 
     @Test("every owner page route sends anybody without an owner session (nobody, the admin token) to the sign-in page")

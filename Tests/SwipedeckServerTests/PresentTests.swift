@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import SwipedeckServer
@@ -153,7 +154,7 @@ struct PresentTests {
             #expect(!(try await client.get("/d/getaways/present", headers: dee)).text.contains("present-share\">100%"))
             let shout = try await Self.control(client, dee, "shout")
             #expect(shout.status == .badRequest)
-            #expect(shout.text.contains("action must be reveal, hide, lock or unlock."))
+            #expect(shout.text.contains("action must be reveal, hide, timer, lock or unlock."))
             // Without the page's token the form changes nothing.
             let forged = try await client.postForm("/owner/decks/getaways/present", "action=reveal", headers: dee)
             #expect(forged.status == .forbidden)
@@ -179,6 +180,176 @@ struct PresentTests {
             #expect(try await client.swipe("getaways", card: cards[0], direction: "right").status == .created)
             // Both are changes in the deck's event log, like any other settings change.
             #expect(try await env.count("SELECT COUNT(*) FROM deckEvents WHERE detail LIKE '%\"open\":false%'") == 1)
+        }
+    }
+
+    @Test(
+        "a presented deck's stage: a reveal timer shows the results when it runs out; a timer counting down is no change"
+    )
+    func stageRule() {
+        let presentation = Presentation(
+            deckId: 1, joinCode: "ABCDEF", revealed: false, revealAt: 130, createdAt: 100, updatedAt: 100)
+        #expect(
+            DeckStage.of(open: true, presentation: nil, now: 100)
+                == DeckStage(open: true, revealed: false, revealIn: nil))
+        #expect(DeckStage.of(open: true, presentation: presentation, now: 100.2).revealIn == 30)
+        #expect(
+            DeckStage.of(open: false, presentation: presentation, now: 129.5)
+                == DeckStage(open: false, revealed: false, revealIn: 1))
+        #expect(
+            DeckStage.of(open: true, presentation: presentation, now: 130)
+                == DeckStage(open: true, revealed: true, revealIn: nil))
+        var shown = presentation
+        shown.revealed = true
+        shown.revealAt = nil
+        #expect(DeckStage.of(open: true, presentation: shown, now: 0).revealed)
+        let timing = DeckStage(open: true, revealed: false, revealIn: 30)
+        #expect(!DeckStage(open: true, revealed: false, revealIn: 20).differs(from: timing, elapsed: 10))
+        #expect(DeckStage(open: true, revealed: false, revealIn: 60).differs(from: timing, elapsed: 10), "a new timer")
+        #expect(DeckStage(open: false, revealed: false, revealIn: 20).differs(from: timing, elapsed: 10))
+        #expect(DeckStage(open: true, revealed: false, revealIn: nil).differs(from: timing, elapsed: 10), "cleared")
+        #expect(!timing.differs(from: timing, elapsed: 0))
+        #expect(
+            DeckStage(open: true, revealed: true, revealIn: nil).bannerWords == "The results are on the big screen.")
+        #expect(timing.bannerWords == "The results show in 30 s.")
+        #expect(DeckStage(open: true, revealed: false, revealIn: nil).bannerWords == "")
+    }
+
+    @Test("Reveal by a timer: the screen counts down, the results show once it ran out; only the listed timers")
+    func revealTimer() async throws {
+        let clock = TestClock()
+        try await withApp(clock: clock.read) { client, env in
+            let dee = try await OwnerAuthTests.signIn(client, "dee", adding: env)
+            let page = try await client.get("/d/getaways/present", headers: dee)
+            #expect(page.text.contains(#"<option value="30">30 s</option>"#) && page.text.contains("2 min"))
+            let csrf = OwnerAuthTests.csrf(page.text)
+            let started = try await client.postForm(
+                "/owner/decks/getaways/present", "csrf=\(csrf)&action=timer&seconds=30", headers: dee)
+            #expect(started.status == .seeOther)
+            let state = try await client.get("/d/getaways/present/state", headers: dee)
+            #expect(try state.json()["revealIn"].int == 30 && state.json()["revealed"].bool == false, "\(state.text)")
+            let counting = try await client.get("/d/getaways/present", headers: dee)
+            #expect(counting.text.contains(#"results in <span class="present-countdown">30</span> s"#))
+            #expect(counting.text.contains(#"data-revealed="false""#))
+            clock.advance(by: 31)
+            let shown = try await client.get("/d/getaways/present/state", headers: dee)
+            #expect(try shown.json()["revealed"].bool == true && shown.json()["revealIn"].isNull, "\(shown.text)")
+            #expect(try await client.get("/d/getaways/present", headers: dee).text.contains(#"data-revealed="true""#))
+            let odd = try await client.postForm(
+                "/owner/decks/getaways/present", "csrf=\(csrf)&action=timer&seconds=7", headers: dee)
+            #expect(odd.status == .badRequest)
+            #expect(odd.text.contains("seconds must be one of 15, 30, 60, 120, 300."))
+            // Hide clears the timer that ran out: hidden again.
+            #expect(try await Self.control(client, dee, "hide").status == .seeOther)
+            let hidden = try await client.get("/d/getaways/present/state", headers: dee)
+            #expect(try hidden.json()["revealed"].bool == false && hidden.json()["revealIn"].isNull, "\(hidden.text)")
+        }
+    }
+
+    @Test("the phone remote: the owner's, the same controls, back to the remote after each press")
+    func remote() async throws {
+        try await withApp { client, env in
+            let dee = try await OwnerAuthTests.signIn(client, "dee", adding: env)
+            let eli = try await OwnerAuthTests.signIn(client, "eli", adding: env)
+            let page = try await client.get("/d/getaways/present/remote", headers: dee)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("Reveal results") && page.text.contains("Lock voting"))
+            #expect(page.text.contains(#"<input type="hidden" name="back" value="remote">"#))
+            #expect(page.text.contains("Voting is open · results hidden"))
+            #expect(try await client.get("/d/getaways/present/remote", headers: eli).status == .forbidden)
+            let csrf = OwnerAuthTests.csrf(page.text)
+            let lock = try await client.postForm(
+                "/owner/decks/getaways/present", "csrf=\(csrf)&action=lock&back=remote", headers: dee)
+            #expect(lock.headers[.location] == "/d/getaways/present/remote")
+            let after = try await client.get("/d/getaways/present/remote", headers: dee)
+            #expect(after.text.contains("Voting is locked · results hidden") && after.text.contains("Unlock voting"))
+        }
+    }
+
+    @Test("you and the room: after Reveal a person's picks show the room's share beside them, not before")
+    func youAndTheRoom() async throws {
+        try await withApp { client, env in
+            let dee = try await OwnerAuthTests.signIn(client, "dee", adding: env)
+            let cards = try await client.cardIds("getaways")
+            #expect(
+                try await client.swipe("getaways", card: cards[0], direction: "right", participant: "ann").status
+                    == .created)
+            #expect(
+                try await client.swipe("getaways", card: cards[0], direction: "right", participant: "bo").status
+                    == .created)
+            #expect(
+                try await client.swipe(
+                    "getaways", card: cards[0], direction: "left", trace: leftDrag(), participant: "cy"
+                ).status == .created)
+            _ = try await client.get("/d/getaways/present", headers: dee)
+            let before = try await client.get("/d/getaways/history", headers: cookie("ann"))
+            #expect(before.status == .ok)
+            #expect(!before.text.contains("The room:") && !before.text.contains("room-hint"))
+            // The deck page follows the stage and says nothing yet.
+            let deckPage = try await client.get("/d/getaways", headers: cookie("ann"))
+            #expect(deckPage.text.contains(#"data-stage="/d/getaways/stage""#))
+            #expect(deckPage.text.contains(#"<p class="stage-banner" role="status" hidden>"#))
+            #expect(try await Self.control(client, dee, "reveal").status == .seeOther)
+            let after = try await client.get("/d/getaways/history", headers: cookie("ann"))
+            #expect(after.text.contains("The room: 67% LIKE · 3 votes"), "\(after.text)")
+            #expect(after.text.contains("room-hint"))
+            let revealedPage = try await client.get("/d/getaways", headers: cookie("ann"))
+            #expect(revealedPage.text.contains("The results are on the big screen."))
+            #expect(!revealedPage.text.contains(#"<p class="stage-banner" role="status" hidden>"#))
+        }
+    }
+
+    @Test(
+        "phones follow the stage live: Lock and a reveal timer arrive on the stream; strangers 403, a third stream 429",
+        .timeLimit(.minutes(3)))
+    func phonesFollowTheStage() async throws {
+        try await withApp({ $0.liveInterval = .milliseconds(200) }, testing: .live) { client, env in
+            let dee = try await OwnerAuthTests.signIn(client, "dee", adding: env)
+            let port = try #require(client.port)
+            // Never presented: the page follows nothing.
+            #expect(!(try await client.get("/d/getaways", headers: cookie("ann"))).text.contains("data-stage"))
+            _ = try await client.get("/d/getaways/present", headers: dee)
+            #expect(try await client.get("/d/getaways/stage").status == .forbidden, "nobody the deck knows")
+            let request = Array(
+                "GET /d/getaways/stage HTTP/1.1\r\nHost: localhost\r\nCookie: sd_pid=\(pid("ann"))\r\n\r\n".utf8)
+            let firstSeen = Mutex(false)
+            async let streamed: String = RawHTTPConnection.run {
+                let stream = try RawHTTPConnection(port: port)
+                _ = stream.send(request)
+                var received = ""
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline, received.components(separatedBy: "event: stage").count < 4 {
+                    guard let bytes = stream.read(waitingMilliseconds: 500) else { break }
+                    received += String(decoding: bytes, as: UTF8.self)
+                    if received.contains("event: stage") { firstSeen.withLock { $0 = true } }
+                }
+                return received
+            }
+            for _ in 0..<150 where !firstSeen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+            // Two streams per person at most (the first one above is ann's): a third is refused.
+            async let second: String = RawHTTPConnection.run {
+                let stream = try RawHTTPConnection(port: port)
+                _ = stream.send(request)
+                return stream.receive(until: "event: stage")
+            }
+            #expect(try await second.contains("event: stage"))
+            #expect(try await Self.control(client, dee, "lock").status == .seeOther)
+            let page = try await client.get("/d/getaways/present", headers: dee)
+            let csrf = OwnerAuthTests.csrf(page.text)
+            let timer = try await client.postForm(
+                "/owner/decks/getaways/present", "csrf=\(csrf)&action=timer&seconds=60", headers: dee)
+            #expect(timer.status == .seeOther)
+            let text = try await streamed
+            #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(300))\n\(env.diagnosis())")
+            #expect(text.lowercased().contains("content-type: text/event-stream"))
+            let events = text.components(separatedBy: "event: stage\ndata: ").dropFirst().map {
+                String($0.prefix { $0 != "\n" })
+            }
+            #expect(events.count == 3, "\(events)\n\(env.diagnosis())")
+            #expect(
+                events.first?.contains(#""open":true"#) == true && events.first?.contains(#""revealed":false"#) == true)
+            #expect(events.dropFirst().first?.contains(#""open":false"#) == true, "\(events)")
+            #expect(events.last?.contains(#""revealIn":"#) == true && events.last?.contains(#""open":false"#) == true)
         }
     }
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   announcement, cardsLeft, deliveryRequest, feedbackMessage, isParticipantRefusal, isRefusal, isWorthRetrying,
   keyAction, mayActWithoutDrag, maxRetrySeconds, offlineBannerText, offlineDescription, overlayFamily, pendingPhrase,
-  refusalEffect, refusalMessage, retrySeconds, stackState, waitingPhrase,
+  refusalEffect, refusalMessage, retrySeconds, stackState, stageState, stageWords, waitingPhrase,
 } from '../../Public/js/deck-model.js';
 
 const answer = (retryAfter) => ({ headers: new Headers(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) });
@@ -155,4 +155,24 @@ test('keys typed into a field are typing, not the deck\'s (a room code with a Z)
   assert.equal(isTyping({ tagName: 'BUTTON' }), false);
   assert.equal(isTyping({ tagName: 'SECTION' }), false);
   assert.equal(isTyping({}), false, 'the window itself');
+});
+
+test('stageState: a Lock closes the page, an Unlock opens it again, a page served closed is served again', () => {
+  assert.equal(stageState('open', false, 'open'), 'closed');
+  assert.equal(stageState('open', false, 'finished'), 'closed');
+  assert.equal(stageState('noCards', false, 'noCards'), 'noCards');
+  assert.equal(stageState('closed', true, 'open'), 'open');
+  assert.equal(stageState('closed', true, 'limitReached'), 'open');
+  assert.equal(stageState('closed', true, 'closed'), 'reload');
+  assert.equal(stageState('open', true, 'open'), 'open');
+  assert.equal(stageState('noCards', true, 'noCards'), 'noCards');
+});
+
+test('stageWords: the results shown, a timer counting down (never below 0), or nothing (DeckStage.bannerWords in Swift)', () => {
+  assert.equal(stageWords(true, null), 'The results are on the big screen.');
+  assert.equal(stageWords(true, 12), 'The results are on the big screen.');
+  assert.equal(stageWords(false, 30), 'The results show in 30 s.');
+  assert.equal(stageWords(false, -2), 'The results show in 0 s.');
+  assert.equal(stageWords(false, null), '');
+  assert.equal(stageWords(false, undefined), '');
 });

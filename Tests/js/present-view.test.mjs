@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { presentedCards, presentedStats } from '../../Public/js/present-view.js';
+import { presentedCards, presentedStats, stageChanged } from '../../Public/js/present-view.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../Fixtures/present-view.json', import.meta.url), 'utf8'));
 const { report, expected } = fixture;
@@ -18,4 +18,14 @@ test('hidden: the cards in deck order with their votes, decided or not, and no s
 test('revealed: the cards ranked with their shares and verdicts', () => {
   assert.deepEqual(presentedCards(report, true), expected.revealed.cards);
   assert.deepEqual(presentedStats(report, true), expected.revealed.stats);
+});
+
+test('stageChanged: a screen is served again when the deck opens or closes, the results show or hide, a timer starts or ends', () => {
+  const open = { open: true, revealed: false };
+  assert.equal(stageChanged(open, true, false, false), false);
+  assert.equal(stageChanged({ open: false, revealed: false }, true, false, false), true);
+  assert.equal(stageChanged({ open: true, revealed: true }, true, false, false), true);
+  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 30 }, true, false, false), true);
+  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 29 }, true, false, true), false);
+  assert.equal(stageChanged(open, true, false, true), true);
 });

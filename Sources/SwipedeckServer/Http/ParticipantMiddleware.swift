@@ -14,7 +14,7 @@ import Hummingbird
 ///   past it the page is served without one (a deck whose owner raised its join limit then
 ///   admits the visitor to that deck alone: `PageController.deckPage`). Static assets never
 ///   mint: a `Set-Cookie` would keep shared caches from storing them; nor does the way in by a
-///   join code (`isWayIn`).
+///   join code (`isWayIn`), nor a deck's stage stream (`isStage`).
 struct ParticipantMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "sd_pid"
@@ -36,7 +36,7 @@ struct ParticipantMiddleware: RouterMiddleware {
             context.participantRejected = true
         }
         guard request.method == .get || request.method == .head, !Self.isAsset(request.uri.path),
-            !Self.isWayIn(request.uri.path)
+            !Self.isWayIn(request.uri.path), !Self.isStage(request.uri.path)
         else {
             return try await next(request, context)
         }
@@ -82,6 +82,12 @@ struct ParticipantMiddleware: RouterMiddleware {
     /// the shared pool).
     static func isWayIn(_ path: String) -> Bool {
         path == "/j" || path.hasPrefix("/j/")
+    }
+
+    /// `/d/{deck}/stage`: a stream only a person the deck knows may follow (`StageController`); a
+    /// credential minted for it would be refused by it all the same.
+    static func isStage(_ path: String) -> Bool {
+        path.hasPrefix("/d/") && path.hasSuffix("/stage")
     }
 
     /// Scripts, stylesheets (the per-profile stack CSS too), images (QR codes too), the OpenAPI

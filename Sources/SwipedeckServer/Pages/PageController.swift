@@ -64,11 +64,15 @@ struct PageController: Sendable {
         // link (all in the key), so its HTML is rendered once per combination. Any change to the
         // deck or its cards bumps the revision. A room's link is this page's own address: the Share
         // panel's warning when only this computer opens it.
+        // A deck on a big screen: the page follows its stage (StageController) and says once its
+        // results show (a reveal timer's countdown is the stream's to tell: it changes every second).
+        let presentation = try await store.presentation(deckId: deck.id)
+        let revealed = presentation?.isRevealed(at: clock()) == true
         let host = context.host.flatMap { URL(string: "http://\($0)")?.host } ?? ""
         let thisComputer = deck.rooms && LinkReach(link: "http://" + (context.host ?? "")) == .thisComputer ? host : nil
         let key =
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(dealt.retired)|\(joinWait ?? -1)|"
-            + "\(thisComputer ?? "")|"
+            + "\(thisComputer ?? "")|\(presentation != nil)|\(revealed)|"
             + cards.map { String($0.id) }.joined(separator: ",")
         let pageContext: () -> [String: Any] = {
             var ctx = stackContext(
@@ -80,6 +84,12 @@ struct PageController: Sendable {
             ctx["rooms"] = deck.rooms
             ctx["roomsOrRoom"] = deck.rooms
             ctx["thisComputer"] = thisComputer
+            if presentation != nil {
+                ctx["stage"] = "/d/\(deck.slug)/stage"
+                ctx["stageWords"] =
+                    revealed ? DeckStage(open: deck.isOpen, revealed: true, revealIn: nil).bannerWords : ""
+                ctx["stageRevealed"] = revealed
+            }
             return ctx
         }
         var response: Response
@@ -398,9 +408,20 @@ struct PageController: Sendable {
         var entries: [HistoryEntry] = []
         if let participant { entries = try await store.history(deckId: deck.id, participant: participant) }
         let now = clock()
+        // You and the room: once the big screen revealed the results (or they are public), the room's
+        // share beside each of this person's picks.
+        var roomShares: [Int64: String] = [:]
+        let revealed = try await store.presentation(deckId: deck.id)?.isRevealed(at: now) == true
+        if !entries.isEmpty, revealed || deck.resultsPublic {
+            for c in try await store.results(for: deck).cards where c.total > 0 {
+                roomShares[c.cardId] =
+                    "The room: \(ResultsView.ratePercent(c.likeRate)) \(deck.rightLabel) · \(ResultsView.votes(c.total))"
+            }
+        }
         let rows = entries.map { e -> [String: Any] in
             let d = e.swipe.direction
             return [
+                "room": roomShares[e.card.id] ?? "",
                 "id": e.swipe.id, "title": e.card.title, "image": renderer.assets.url(for: e.card.image),
                 "accent": e.card.accent, "hasImage": !e.card.image.isEmpty, "direction": d.rawValue,
                 "label": deck.label(for: d), "ago": Self.ago(now - e.swipe.createdAt),
@@ -416,6 +437,7 @@ struct PageController: Sendable {
         ctx["pageTitle"] = "My swipes · \(deck.title)"
         ctx["rows"] = rows
         ctx["hasRows"] = !rows.isEmpty
+        ctx["withRoom"] = !roomShares.isEmpty
         ctx["profileJSON"] = PageRenderer.scriptSafeJSON(SwipeProfile.reveal)
         ctx["listProfileJSON"] = PageRenderer.scriptSafeJSON(SwipeProfile.springList)
         return try renderer.page("history", ctx)

@@ -4,7 +4,8 @@ import Hummingbird
 /// The big screen: `/d/{deck}/present` (the deck's owner, signed in) shows the room how to join —
 /// the address to type and the deck's short join code, and a QR code of the deck's link — how many
 /// have decided, and the results per card once revealed (hidden by default); the presenter
-/// reveals or hides them and locks or unlocks the deck (`POST /owner/decks/{deck}/present`).
+/// reveals or hides them (at once, or by a timer) and locks or unlocks the deck
+/// (`POST /owner/decks/{deck}/present`); every phone on the deck follows (`StageController`).
 /// `/j` takes a typed code (`GET /j?code=`) and `/j/{code}` leads to the deck's page. A code that
 /// no deck has costs the client's network a failed lookup from the budget room codes draw on
 /// (`RoomLookupBudget`): guessing join codes is no cheaper than guessing rooms.
@@ -14,6 +15,8 @@ struct PresentController: Sendable {
     let share: ShareController
     let renderer: PageRenderer
     let lookups: RoomLookupBudget
+    /// Told of every Reveal, Hide, timer, Lock and Unlock: the phones hear it at once.
+    let stages: StageHub
     let clock: @Sendable () -> Double
 
     /// `/j` on `router`; the presenter page and its controls on `pages` (`SessionOwnerMiddleware`:
@@ -23,6 +26,7 @@ struct PresentController: Sendable {
         router.get("/j/:code", use: follow)
         pages.get("/d/:deck/present", use: present)
         pages.get("/d/:deck/present/state", use: state)
+        pages.get("/d/:deck/present/remote", use: remote)
         pages.post("/owner/decks/:deck/present", use: control)
     }
 
@@ -100,9 +104,10 @@ struct PresentController: Sendable {
     @Sendable func present(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let presentation = try await presentation(for: deck)
+        let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, now: clock())
         let report = try await store.results(for: deck)
         let joinLink = share.absolute("/j/\(presentation.joinCode)", context)
-        let stats = PresentView.presentedStats(report, revealed: presentation.revealed)
+        let stats = PresentView.presentedStats(report, revealed: stage.revealed)
         // The QR code is the deck's own link, as its share panel's: a camera never spends the lookup
         // budget a hall's typed codes share. Too long a host for a QR code: the address and code alone.
         let deckLink = share.deckLink(deck.slug, context)
@@ -110,7 +115,7 @@ struct PresentController: Sendable {
         let qr = (try? QRCode(encoding: deckLink))?.svg(title: "QR code for \(deckLink)") ?? ""
         let address = share.absolute("/j", context).replacingOccurrences(of: "https://", with: "")
             .replacingOccurrences(of: "http://", with: "")
-        let cards = PresentView.presentedCards(report, revealed: presentation.revealed).map { c -> [String: Any] in
+        let cards = PresentView.presentedCards(report, revealed: stage.revealed).map { c -> [String: Any] in
             [
                 "id": c.id, "title": c.title, "votes": c.votes, "share": c.share, "width": c.width, "state": c.state,
                 "verdict": c.verdict,
@@ -120,9 +125,11 @@ struct PresentController: Sendable {
             "kind": "present", "pageTitle": "\(deck.title) · on the big screen", "slug": deck.slug,
             "title": deck.title, "code": presentation.joinCode, "address": address, "link": joinLink, "qr": qr,
             "hasQR": !qr.isEmpty, "people": stats.people, "decisions": stats.decisions, "decision": stats.decision,
-            "hasDecision": !stats.decision.isEmpty, "cards": cards, "revealed": presentation.revealed,
+            "hasDecision": !stats.decision.isEmpty, "cards": cards, "revealed": stage.revealed,
             "open": deck.isOpen, "csrf": OwnerForms.csrfToken(context), "rightLabel": deck.rightLabel,
-            "pollMs": PresentState.pollSeconds * 1000,
+            "pollMs": Self.pollSeconds * 1000, "revealIn": stage.revealIn.map(String.init) ?? "",
+            "timing": stage.revealIn != nil,
+            "timers": Presentation.revealTimers.map { ["seconds": $0, "words": Self.timerWords($0)] },
             "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
             "noCards": cards.isEmpty,
         ]
@@ -133,26 +140,50 @@ struct PresentController: Sendable {
         return response
     }
 
-    /// What a big screen shows of the deck's state: whether it takes votes, whether the results
-    /// show. present.js asks every `PresentState.pollSeconds` and is served again when either
-    /// changed (pressed in another window, the deck's settings, or its rule closing it).
-    struct PresentState: ResponseEncodable, Equatable {
-        var open: Bool
-        var revealed: Bool
-        /// How often a screen asks, seconds (present.js reads it from the page).
-        static let pollSeconds = 2
-    }
-
-    @Sendable func state(_ request: Request, context: AppRequestContext) async throws -> PresentState {
+    /// `/d/{deck}/present/remote`: the big screen's controls on the presenter's phone, usable with
+    /// one thumb while the projector shows the screen; served again when the stage changes.
+    @Sendable func remote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return PresentState(
-            open: deck.isOpen, revealed: try await store.presentation(deckId: deck.id)?.revealed == true)
+        let presentation = try await presentation(for: deck)
+        let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, now: clock())
+        let view: [String: Any] = [
+            "kind": "remote", "pageTitle": "Remote · \(deck.title)", "slug": deck.slug, "title": deck.title,
+            "code": presentation.joinCode, "csrf": OwnerForms.csrfToken(context), "remote": true,
+            "revealed": stage.revealed, "open": stage.open, "revealIn": stage.revealIn.map(String.init) ?? "",
+            "timing": stage.revealIn != nil, "pollMs": Self.pollSeconds * 1000,
+            "timers": Presentation.revealTimers.map { ["seconds": $0, "words": Self.timerWords($0)] },
+        ]
+        var response = try renderer.page("present-remote", view)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
-    /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen), or
-    /// `lock` or `unlock` (the deck: a locked deck takes no decision, as one closed in its settings).
+    /// How often a big screen asks for the deck's stage, seconds (present.js reads it from the page).
+    static let pollSeconds = 2
+
+    /// A reveal timer as the presenter picks it: "15 s", "1 min", "2 min".
+    static func timerWords(_ seconds: Int) -> String {
+        seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min"
+    }
+
+    /// What a big screen shows of the deck's state (`DeckStage`): whether it takes votes, whether
+    /// the results show, and a reveal timer's seconds left. present.js asks every `pollSeconds`
+    /// and is served again when it changed (pressed in another window, the deck's settings, its
+    /// rule closing it, a timer running out).
+    @Sendable func state(_ request: Request, context: AppRequestContext) async throws -> DeckStage {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        return DeckStage.of(
+            open: deck.isOpen, presentation: try await store.presentation(deckId: deck.id), now: clock())
+    }
+
+    /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen, at
+    /// once), `timer` (the results show in `seconds`, one of `Presentation.revealTimers`), or `lock`
+    /// or `unlock` (the deck: a locked deck takes no decision, as one closed in its settings).
     struct ControlForm: Decodable {
         var action: String
+        var seconds: Int?
+        /// `remote`: the press came from the phone remote, which is served again.
+        var back: String?
     }
 
     @Sendable func control(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -162,7 +193,16 @@ struct PresentController: Sendable {
         switch form.action {
         case "reveal", "hide":
             _ = try await presentation(for: deck)
-            _ = try await store.setRevealed(deckId: deck.id, form.action == "reveal", now: now)
+            _ = try await store.setRevealed(deckId: deck.id, form.action == "reveal", revealAt: nil, now: now)
+        case "timer":
+            guard let seconds = form.seconds, Presentation.revealTimers.contains(seconds) else {
+                throw ApiError.invalidField(
+                    code: "invalid_timer",
+                    message:
+                        "seconds must be one of \(Presentation.revealTimers.map(String.init).joined(separator: ", ")).")
+            }
+            _ = try await presentation(for: deck)
+            _ = try await store.setRevealed(deckId: deck.id, false, revealAt: now + Double(seconds), now: now)
         case "lock", "unlock":
             var patch = DeckPatch()
             patch.open = form.action == "unlock"
@@ -170,8 +210,10 @@ struct PresentController: Sendable {
             _ = try await store.updateDeck(
                 changed, by: context.owner?.ownerId, detail: OwnerDecksController.describe(changed), now: now)
         default:
-            throw ApiError.invalidField(code: "invalid_action", message: "action must be reveal, hide, lock or unlock.")
+            throw ApiError.invalidField(
+                code: "invalid_action", message: "action must be reveal, hide, timer, lock or unlock.")
         }
-        return .redirect(to: "/d/\(deck.slug)/present", type: .normal)
+        stages.poke(deck.id)
+        return .redirect(to: "/d/\(deck.slug)/present\(form.back == "remote" ? "/remote" : "")", type: .normal)
     }
 }

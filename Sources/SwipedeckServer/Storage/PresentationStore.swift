@@ -8,6 +8,7 @@ public protocol PresentationStore: Sendable {
     /// Makes the deck's presentation with `joinCode`, results hidden; a deck that has one already
     /// keeps it (that one is returned). Nil when another deck has the code (the caller draws again).
     func createPresentation(deckId: Int64, joinCode: String, now: Double) async throws -> Presentation?
-    /// Shows (`true`) or hides the results on the deck's big screen; nil when it has no presentation.
-    func setRevealed(deckId: Int64, _ revealed: Bool, now: Double) async throws -> Presentation?
+    /// Shows (`true`) or hides the results on the deck's big screen, and sets its reveal timer
+    /// (`revealAt`; nil: none); nil when the deck has no presentation.
+    func setRevealed(deckId: Int64, _ revealed: Bool, revealAt: Double?, now: Double) async throws -> Presentation?
 }

@@ -6,9 +6,10 @@ import Synchronization
 /// without a cap one client could pile them up. A stream beyond any cap is answered 429
 /// `too_many_streams` with `Retry-After: retryAfterSeconds`.
 ///
-/// The server keeps two pools: the owners' live results streams (`GET …/results/live`) and the
-/// room event streams (`GET /api/v1/rooms/{code}/events`), so anonymous room streams can never
-/// take the places an owner's live results need.
+/// The server keeps three pools: the owners' live results streams (`GET …/results/live`), the
+/// room event streams (`GET /api/v1/rooms/{code}/events`) and the phones' stage streams
+/// (`GET /d/{deck}/stage`), so anonymous streams can never take the places an owner's live
+/// results need.
 public final class StreamLimiter: Sendable {
     /// The keys one stream is counted under.
     struct Keys: Sendable {
@@ -45,6 +46,10 @@ public final class StreamLimiter: Sendable {
     /// Room event streams one participant credential may hold at once: 4 — a phone, a laptop
     /// and two tabs; more is one credential hoarding the pool.
     public static let maxRoomStreamsPerParticipant = 4
+
+    /// Stage streams (`GET /d/{deck}/stage`) one participant credential may hold at once: 2 — a
+    /// phone and a second tab; the pool has no per-address cap, so this is the one per person.
+    public static let maxStageStreamsPerParticipant = 2
 
     /// Most streams open at once (at least 1).
     public let maxTotal: Int

@@ -184,8 +184,8 @@ public struct CopyTable: Sendable {
         CopyTable(
             "presentations", key: ["deckId"],
             [
-                ("deckId", .int), ("joinCode", .text), ("revealed", .bool), ("createdAt", .double),
-                ("updatedAt", .double),
+                ("deckId", .int), ("joinCode", .text), ("revealed", .bool), ("revealAt", .double),
+                ("createdAt", .double), ("updatedAt", .double),
             ]),
     ]
 

@@ -221,6 +221,8 @@ extension PostgresStore {
                 updatedAt double precision NOT NULL)
             """
         ),
+        // A big screen's reveal timer, as SQLite's v16-reveal-timer.
+        ("v13-reveal-timer", "ALTER TABLE presentations ADD COLUMN revealAt double precision"),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

@@ -1,7 +1,7 @@
 import PostgresNIO
 
 extension PostgresStore {
-    static let presentationColumns = "deckId, joinCode, revealed, createdAt, updatedAt"
+    static let presentationColumns = "deckId, joinCode, revealed, revealAt, createdAt, updatedAt"
 
     /// See `PresentationStore.presentation(deckId:)`.
     public func presentation(deckId: Int64) async throws -> Presentation? {
@@ -37,17 +37,21 @@ extension PostgresStore {
     }
 
     /// See `PresentationStore.setRevealed`.
-    public func setRevealed(deckId: Int64, _ revealed: Bool, now: Double) async throws -> Presentation? {
+    public func setRevealed(deckId: Int64, _ revealed: Bool, revealAt: Double?, now: Double) async throws
+        -> Presentation?
+    {
         try await fetchOne(
             """
-            UPDATE presentations SET revealed = \(revealed), updatedAt = \(now) WHERE deckId = \(deckId)
+            UPDATE presentations SET revealed = \(revealed), revealAt = \(revealAt), updatedAt = \(now)
+            WHERE deckId = \(deckId)
             RETURNING \(unescaped: Self.presentationColumns)
             """, Self.presentation)
     }
 
     static func presentation(_ c: inout PostgresColumns) throws -> Presentation {
         Presentation(
-            deckId: try c.next(), joinCode: try c.next(), revealed: try c.next(), createdAt: try c.next(),
+            deckId: try c.next(), joinCode: try c.next(), revealed: try c.next(), revealAt: try c.next(),
+            createdAt: try c.next(),
             updatedAt: try c.next())
     }
 }

@@ -236,6 +236,10 @@ extension AppDatabase {
                         updatedAt REAL NOT NULL);
                     """)
         }
+        // A big screen's reveal timer (`Presentation.revealAt`).
+        m.registerMigration("v16-reveal-timer") { db in
+            try db.execute(sql: "ALTER TABLE presentations ADD COLUMN revealAt REAL")
+        }
         return m
     }
 }

@@ -36,11 +36,13 @@ extension AppDatabase {
     }
 
     /// See `PresentationStore.setRevealed`.
-    public func setRevealed(deckId: Int64, _ revealed: Bool, now: Double) async throws -> Presentation? {
+    public func setRevealed(deckId: Int64, _ revealed: Bool, revealAt: Double?, now: Double) async throws
+        -> Presentation?
+    {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE presentations SET revealed = ?, updatedAt = ? WHERE deckId = ?",
-                arguments: [revealed, now, deckId])
+                sql: "UPDATE presentations SET revealed = ?, revealAt = ?, updatedAt = ? WHERE deckId = ?",
+                arguments: [revealed, revealAt, now, deckId])
             return try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
                 .map(Self.presentation(row:))
         }
@@ -48,7 +50,8 @@ extension AppDatabase {
 
     static func presentation(row r: Row) -> Presentation {
         Presentation(
-            deckId: r["deckId"], joinCode: r["joinCode"], revealed: r["revealed"], createdAt: r["createdAt"],
+            deckId: r["deckId"], joinCode: r["joinCode"], revealed: r["revealed"], revealAt: r["revealAt"],
+            createdAt: r["createdAt"],
             updatedAt: r["updatedAt"])
     }
 }
