@@ -191,11 +191,11 @@ def test_a_phone_remote_drives_the_room_and_every_phone_follows(server, chromium
         sign_in_typing(remote, server, "pia")
         remote.goto(server.base + "/d/getaways/present/remote")
         assert "Voting is open · results hidden" in remote.locator(".remote-state").inner_text()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        remote.screenshot(path=str(SHOTS / "present-remote.png"))
         for name in ("Reveal results", "Start the timer", "Lock voting"):
             box = remote.get_by_role("button", name=name).bounding_box()
             assert box["height"] >= 44 and box["width"] >= 200, (name, box)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        remote.screenshot(path=str(SHOTS / "present-remote.png"))
 
         phone = phone_ctx.new_page()
         phone.on("pageerror", lambda e: errors.append(str(e)))
@@ -204,22 +204,22 @@ def test_a_phone_remote_drives_the_room_and_every_phone_follows(server, chromium
         wait_thrown(phone, first)
         poll(lambda: len(swipes(server)) == 1, timeout=10, what="the phone's swipe stored")
 
-        remote.get_by_role("button", name="Lock voting").tap()
-        remote.wait_for_url(server.base + "/d/getaways/present/remote")
+        with remote.expect_navigation(url=server.base + "/d/getaways/present/remote"):
+            remote.get_by_role("button", name="Lock voting").tap()
         assert "Voting is locked" in remote.locator(".remote-state").inner_text()
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
                                 timeout=10_000)
         poll(lambda: "Voting is locked" in screen.locator(".present-state").inner_text(), timeout=10,
              what="the big screen following the remote's Lock")
-        remote.get_by_role("button", name="Unlock voting").tap()
-        remote.wait_for_url(server.base + "/d/getaways/present/remote")
+        with remote.expect_navigation(url=server.base + "/d/getaways/present/remote"):
+            remote.get_by_role("button", name="Unlock voting").tap()
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'open'",
                                 timeout=10_000)
 
         # A 15 s timer: the phone counts it down, then the results show everywhere by themselves.
         remote.get_by_label("or reveal in").select_option("15")
-        remote.get_by_role("button", name="Start the timer").tap()
-        remote.wait_for_url(server.base + "/d/getaways/present/remote")
+        with remote.expect_navigation(url=server.base + "/d/getaways/present/remote"):
+            remote.get_by_role("button", name="Start the timer").tap()
         banner = phone.locator(".stage-banner")
         banner.locator(".stage-words").filter(has_text="The results show in").wait_for(timeout=10_000)
         assert banner.locator(".stage-room").is_hidden()
