@@ -14,7 +14,11 @@ import Testing
 /// suspends.
 @Suite("Pool hygiene")
 struct PoolHygieneTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository read: this checkout, or the one `SWIPEDECK_HYGIENE_ROOT` names (to show the
+    /// reading fails on an older tree: `git worktree add /tmp/old 05b04be` and point it there).
+    static let root =
+        ProcessInfo.processInfo.environment["SWIPEDECK_HYGIENE_ROOT"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// Calls that block the calling thread until something else happens.
