@@ -77,6 +77,27 @@ struct DeckApiTests {
         }
     }
 
+    @Test("POST /api/v1/decks takes the settings a PATCH takes, under its rules (the stop rule was dropped)")
+    func createWithSettings() async throws {
+        try await withApp { client, _ in
+            let body = """
+                {"slug":"vote","title":"Vote","listed":false,"open":false,"rooms":true,
+                 "stopRule":{"kind":"votes","votes":3,"closeWhenDecided":true},"cards":[{"title":"A"}]}
+                """
+            let r = try await client.createDeck(body)
+            #expect(r.status == .created, "\(r.text)")
+            let j = try r.json()
+            #expect(j["listed"].bool == false && j["open"].bool == false && j["rooms"].bool == true)
+            #expect(j["stopRule"]["kind"].string == "votes" && j["stopRule"]["votes"].int == 3)
+            #expect(j["stopRule"]["closeWhenDecided"].bool == true)
+            let bad = #"{"slug":"bad","title":"Bad","stopRule":{"kind":"votes","votes":0},"cards":[{"title":"A"}]}"#
+            let refused = try await client.createDeck(bad)
+            #expect(refused.status == .badRequest)
+            #expect(try refused.json()["error"]["code"].string?.hasPrefix("invalid_stop") == true, "\(refused.text)")
+            #expect(try await client.get("/api/v1/decks/bad").status == .notFound, "nothing stored")
+        }
+    }
+
     @Test("POST /api/v1/decks: 201 with Location, stored deck and cards, then 409 slug_taken")
     func createDeck() async throws {
         try await withApp { client, env in

@@ -161,6 +161,9 @@ struct StackStateTests {
             for gone in ["shut", "hidden", "bare"] {
                 #expect(!html.contains(#"href="/d/\#(gone)""#), "\(gone) is not listed")
             }
+            // Nor does the API list it to anybody but its owner (the attacker read unlisted slugs there).
+            #expect(!(try await client.get("/api/v1/decks").text.contains(#""slug":"hidden""#)))
+            #expect(try await client.get("/api/v1/decks", headers: admin).text.contains(#""slug":"hidden""#))
             // An unlisted deck is still reachable by its link.
             #expect(try await client.get("/d/hidden").status == .ok)
             #expect(try await client.patchDeck("hidden", #"{"listed":true}"#).status == .ok)

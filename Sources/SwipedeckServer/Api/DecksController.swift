@@ -36,9 +36,10 @@ struct DecksController: Sendable {
     }
 
     @Sendable func listDecks(_ request: Request, context: AppRequestContext) async throws -> [String: [DeckJSON]] {
-        // Decks that take invited people only are listed to their owner alone.
+        // Decks that take invited people only, and unlisted decks (reached by their link only), are
+        // listed to their owner alone.
         let decks = try await store.decks().filter {
-            $0.deck.access == .link || context.owner?.manages($0.deck) == true
+            ($0.deck.access == .link && $0.deck.listed) || context.owner?.manages($0.deck) == true
         }
         return [
             "decks": decks.map {
@@ -55,8 +56,11 @@ struct DecksController: Sendable {
 
     @Sendable func createDeck(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<DeckJSON> {
         guard let owner = context.owner else { throw ApiError.unauthorized }
-        let input = try await decoding.decodeJSON(DeckInput.self, from: request)
-        var (deck, cards) = try input.validated(now: clock())
+        let body = try await decoding.collectJSONBody(request)
+        var (deck, cards) = try RequestDecoding.decode(DeckInput.self, body).validated(now: clock())
+        // The settings a PATCH takes (open, access, listed, rooms, stopRule, quality, …) may come with
+        // the new deck itself, under the same rules: none is dropped without a word.
+        deck = try RequestDecoding.decode(DeckPatch.self, body).applied(to: deck)
         deck.ownerId = owner.ownerId
         let stored = try await store.importDeck(deck, cards: cards)
         return EditedResponse(
