@@ -55,3 +55,16 @@ export function stageChanged(stage, open, revealed, timing) {
   const timed = typeof stage.revealIn === 'number';
   return stage.open !== open || stage.revealed !== revealed || timed !== timing;
 }
+
+/**
+ * What a key does on the big screen: 'results' (Reveal or Hide), 'voting' (Lock or Unlock),
+ * 'fullscreen', 'counts' (hide or show how many joined and decided), or '' (nothing). Letters in
+ * either case; a key with Ctrl, Alt or Meta is the browser's.
+ */
+export function presentKeyAction(key, modified) {
+  if (modified) {
+    return '';
+  }
+  const actions = { r: 'results', l: 'voting', f: 'fullscreen', c: 'counts' };
+  return actions[key.toLowerCase()] || '';
+}

@@ -4,7 +4,8 @@
 // again when the deck is locked, unlocked, revealed, hidden or timed anywhere; the phone remote shares
 // that part. Without JavaScript the page is complete as served and the join instructions never need it.
 
-import { presentedCards, presentedStats, stageChanged } from './present-view.js';
+import { isTyping } from './deck-model.js';
+import { presentKeyAction, presentedCards, presentedStats, stageChanged } from './present-view.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -78,6 +79,46 @@ function draw(root, report, revealed) {
   }
 }
 
+/**
+ * The presenter's keys (the controls' hint says them): R reveals or hides, L locks or unlocks (each
+ * presses the form's button, so the server does it as for a click), F fills the screen, C hides or
+ * shows the counts on this screen (kept for the tab). Typing in a field is left alone.
+ */
+function keys(root) {
+  const counts = 'sd-present-counts-hidden';
+  root.classList.toggle('counts-hidden', sessionStorage.getItem(counts) === '1');
+  const full = root.querySelector('.present-fullscreen');
+  if (full && document.fullscreenEnabled) {
+    full.hidden = false;
+    full.addEventListener('click', toggleFullscreen);
+  }
+  document.addEventListener('keydown', (event) => {
+    if (isTyping(event.target)) {
+      return;
+    }
+    const action = presentKeyAction(event.key, event.ctrlKey || event.altKey || event.metaKey);
+    if (action === 'results' || action === 'voting') {
+      const values = action === 'results' ? ['reveal', 'hide'] : ['lock', 'unlock'];
+      const button = root.querySelector(values.map((value) => `button[value="${value}"]`).join(', '));
+      button?.click();
+    } else if (action === 'fullscreen') {
+      toggleFullscreen();
+    } else if (action === 'counts') {
+      const hidden = root.classList.toggle('counts-hidden');
+      sessionStorage.setItem(counts, hidden ? '1' : '0');
+    }
+  });
+}
+
+function toggleFullscreen() {
+  // A refusal (no user gesture, a browser's policy) leaves the page as it is: nothing to say.
+  if (document.fullscreenElement) {
+    document.exitFullscreen().catch(() => null);
+  } else {
+    document.documentElement.requestFullscreen().catch(() => null);
+  }
+}
+
 function start() {
   const root = document.querySelector('.present, .remote');
   if (!root) {
@@ -92,6 +133,7 @@ function start() {
       draw(root, JSON.parse(event.data), revealed);
     });
   }
+  keys(root);
   // A reveal timer counts down here; the server reveals when it runs out, and the next ask sees it.
   const countdown = root.querySelector('.present-countdown');
   const due = Date.now() + Number(root.dataset.revealIn) * 1000;

@@ -228,6 +228,17 @@ def test_a_phone_remote_drives_the_room_and_every_phone_follows(server, chromium
         poll(lambda: screen.locator(".present").get_attribute("data-revealed") == "true", timeout=10,
              what="the big screen revealed by the timer")
         phone.screenshot(path=str(SHOTS / "present-phone-revealed.png"))
+        # The screen's keys: C hides the counts (kept on reload), L locks as the button does.
+        screen.keyboard.press("c")
+        assert screen.locator(".present.counts-hidden").count() == 1
+        assert screen.locator("[data-stat=people]").is_hidden()
+        screen.reload()
+        assert screen.locator(".present.counts-hidden").count() == 1
+        with screen.expect_navigation():
+            screen.keyboard.press("l")
+        assert "Voting is locked" in screen.locator(".present-state").inner_text()
+        phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
+                                timeout=10_000)
         banner.get_by_role("link", name="See your picks beside the room's").tap()
         phone.wait_for_url(server.base + "/d/getaways/history")
         row = phone.locator(".row").first

@@ -152,6 +152,12 @@ struct PresentTests {
 
             #expect(try await Self.control(client, dee, "hide").status == .seeOther)
             #expect(!(try await client.get("/d/getaways/present", headers: dee)).text.contains("present-share\">100%"))
+            // Public results are readable however the screen hides them: the screen says so.
+            #expect(!(try await client.get("/d/getaways/present", headers: dee)).text.contains("results are public"))
+            #expect(try await client.patchDeck("getaways", #"{"resultsPublic":true}"#).status == .ok)
+            #expect(
+                try await client.get("/d/getaways/present", headers: dee).text.contains(
+                    "This deck's results are public"))
             let shout = try await Self.control(client, dee, "shout")
             #expect(shout.status == .badRequest)
             #expect(shout.text.contains("action must be reveal, hide, timer, lock or unlock."))

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { presentedCards, presentedStats, stageChanged } from '../../Public/js/present-view.js';
+import { presentKeyAction, presentedCards, presentedStats, stageChanged } from '../../Public/js/present-view.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../Fixtures/present-view.json', import.meta.url), 'utf8'));
 const { report, expected } = fixture;
@@ -28,4 +28,15 @@ test('stageChanged: a screen is served again when the deck opens or closes, the 
   assert.equal(stageChanged({ open: true, revealed: false, revealIn: 30 }, true, false, false), true);
   assert.equal(stageChanged({ open: true, revealed: false, revealIn: 29 }, true, false, true), false);
   assert.equal(stageChanged(open, true, false, true), true);
+});
+
+test('presentKeyAction: R, L, F and C in either case; other keys and modified ones do nothing', () => {
+  assert.equal(presentKeyAction('r', false), 'results');
+  assert.equal(presentKeyAction('R', false), 'results');
+  assert.equal(presentKeyAction('l', false), 'voting');
+  assert.equal(presentKeyAction('f', false), 'fullscreen');
+  assert.equal(presentKeyAction('C', false), 'counts');
+  assert.equal(presentKeyAction('r', true), '');
+  assert.equal(presentKeyAction('x', false), '');
+  assert.equal(presentKeyAction('Enter', false), '');
 });

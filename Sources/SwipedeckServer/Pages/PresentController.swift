@@ -131,7 +131,7 @@ struct PresentController: Sendable {
             "timing": stage.revealIn != nil,
             "timers": Presentation.revealTimers.map { ["seconds": $0, "words": Self.timerWords($0)] },
             "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
-            "noCards": cards.isEmpty,
+            "noCards": cards.isEmpty, "resultsPublic": deck.resultsPublic,
         ]
         // The share panel's warning: phones cannot open a link to this computer itself.
         if reach == .thisComputer { view["thisComputer"] = URL(string: deckLink)?.host ?? deckLink }
