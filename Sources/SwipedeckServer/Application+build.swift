@@ -234,7 +234,7 @@ public func buildApplication(
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), clock: clock
     ).register(on: router)
     PresentController(
-        store: store, access: access, share: share, renderer: renderer, lookups: lookups, stages: stages, clock: clock
+        store: store, access: access, share: share, renderer: renderer, lookups: lookups, clock: clock
     ).register(on: router, pages: ownerPages)
     ImagesController(
         store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels,

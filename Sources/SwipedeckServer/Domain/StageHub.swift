@@ -5,10 +5,10 @@ import Synchronization
 /// read once for all of the deck's streams.
 ///
 /// Each followed deck has one task that reads the deck and its presentation, works out the
-/// stage at the clock's time and hands it to every stream of the deck: at once when this server
-/// changed the deck's stage (`poke`: a Reveal, Lock or Unlock, its settings, its rule closing
-/// it), and otherwise every `interval` — which is how a change made on another server, a reveal
-/// timer running out, and a heartbeat reach the streams. So a thousand phones on one deck cost
+/// stage at the clock's time and hands it to every stream of the deck: at once when the deck was
+/// edited (`Store.edits`: a Reveal, a timer, Lock or Unlock, its settings, its rule closing it —
+/// on this server, or on another through PostgreSQL's notification), and otherwise every
+/// `interval`, which is how a reveal timer running out and a heartbeat reach the streams. So a thousand phones on one deck cost
 /// one read per `interval`, not a thousand. The task ends with the deck's last stream.
 public final class StageHub: Sendable {
     private struct Follower {
@@ -36,9 +36,10 @@ public final class StageHub: Sendable {
         self.interval = interval
         self.clock = clock
         self.logger = logger
+        store.edits.listen { [weak self] deckId in self?.wake(deckId) }
     }
 
-    /// The deck's stage for one stream, every `interval` and at once after a `poke`, until the
+    /// The deck's stage for one stream, every `interval` and at once after an edit of the deck, until the
     /// caller stops iterating (the first comes with the deck's first read).
     public func follow(deckId: Int64, slug: String) -> AsyncStream<DeckStage> {
         let (stream, continuation) = AsyncStream.makeStream(of: DeckStage.self, bufferingPolicy: .bufferingNewest(1))
@@ -62,9 +63,11 @@ public final class StageHub: Sendable {
         return stream
     }
 
-    /// This server changed the deck's stage: its streams hear it now.
-    public func poke(_ deckId: Int64) {
-        followers.withLock { $0[deckId]?.wake }?.yield()
+    /// Wakes the reader of the deck (nil: of every followed deck), told of an edit here or, through
+    /// PostgreSQL's notification, on another server.
+    private func wake(_ deckId: Int64?) {
+        let wakes = followers.withLock { f in deckId.map { f[$0].map { [$0.wake] } ?? [] } ?? f.values.map(\.wake) }
+        for wake in wakes { wake.yield() }
     }
 
     private func unfollow(deckId: Int64, stream: Int) {

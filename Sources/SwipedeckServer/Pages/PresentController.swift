@@ -15,8 +15,6 @@ struct PresentController: Sendable {
     let share: ShareController
     let renderer: PageRenderer
     let lookups: RoomLookupBudget
-    /// Told of every Reveal, Hide, timer, Lock and Unlock: the phones hear it at once.
-    let stages: StageHub
     let clock: @Sendable () -> Double
 
     /// `/j` on `router`; the presenter page and its controls on `pages` (`SessionOwnerMiddleware`:
@@ -213,7 +211,6 @@ struct PresentController: Sendable {
             throw ApiError.invalidField(
                 code: "invalid_action", message: "action must be reveal, hide, timer, lock or unlock.")
         }
-        stages.poke(deck.id)
         return .redirect(to: "/d/\(deck.slug)/present\(form.back == "remote" ? "/remote" : "")", type: .normal)
     }
 }

@@ -19,8 +19,21 @@ public final class DeckEdits: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told of every later edit (`listen`): a deck id, or nil for any deck (`markAll`).
+    private let listeners = Mutex<[@Sendable (Int64?) -> Void]>([])
 
     public init() {}
+
+    /// Calls `listener` with the deck of every later edit, and with nil when any deck may have been
+    /// edited (`StageHub`: the phones of a deck on a big screen hear a Lock or a Reveal at once). It
+    /// runs on the marking thread, so it must only hand the id on.
+    public func listen(_ listener: @escaping @Sendable (Int64?) -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
+
+    private func tell(_ deckId: Int64?) {
+        for listener in listeners.withLock({ $0 }) { listener(deckId) }
+    }
 
     /// The current generation, to keep with what is read after it.
     public var generation: Int { state.withLock { $0.generation } }
@@ -31,6 +44,7 @@ public final class DeckEdits: Sendable {
             s.generation += 1
             s.edited[deckId] = s.generation
         }
+        tell(deckId)
     }
 
     /// Records that any deck may have been edited.
@@ -39,6 +53,7 @@ public final class DeckEdits: Sendable {
             s.generation += 1
             s.all = s.generation
         }
+        tell(nil)
     }
 
     /// Whether `deckId` was (or may have been) edited after `generation`.

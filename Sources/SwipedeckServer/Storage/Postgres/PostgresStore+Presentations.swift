@@ -40,12 +40,15 @@ extension PostgresStore {
     public func setRevealed(deckId: Int64, _ revealed: Bool, revealAt: Double?, now: Double) async throws
         -> Presentation?
     {
-        try await fetchOne(
-            """
-            UPDATE presentations SET revealed = \(revealed), revealAt = \(revealAt), updatedAt = \(now)
-            WHERE deckId = \(deckId)
-            RETURNING \(unescaped: Self.presentationColumns)
-            """, Self.presentation)
+        // An edit of the deck, notified to every server: its phones and screens there hear it at once.
+        try await editing(deckId) { connection in
+            try await fetchOne(
+                """
+                UPDATE presentations SET revealed = \(revealed), revealAt = \(revealAt), updatedAt = \(now)
+                WHERE deckId = \(deckId)
+                RETURNING \(unescaped: Self.presentationColumns)
+                """, on: connection, Self.presentation)
+        }
     }
 
     static func presentation(_ c: inout PostgresColumns) throws -> Presentation {

@@ -39,7 +39,8 @@ extension AppDatabase {
     public func setRevealed(deckId: Int64, _ revealed: Bool, revealAt: Double?, now: Double) async throws
         -> Presentation?
     {
-        try await writer.write { db in
+        // An edit of the deck: its phones and screens hear it (`DeckEdits` listeners).
+        try await editing(deckId) { db in
             try db.execute(
                 sql: "UPDATE presentations SET revealed = ?, revealAt = ?, updatedAt = ? WHERE deckId = ?",
                 arguments: [revealed, revealAt, now, deckId])
