@@ -22,7 +22,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := chromium webkit2gtk-driver xvfb firefox-esr wrk esbuild sqlite3 postgresql-15 zbar-tools librsvg2-bin zlib1g-dev nginx-light openssl
 
-.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing bench-crowd bench-rooms bench-connections fuzz clean
+.PHONY: run test deps apt venv style-test swift-test node-test py-test engine-test bench bench-postgres bench-large bench-page bench-physics bench-decide bench-stuffing bench-crowd bench-rooms bench-connections bench-stage fuzz clean
 
 run:
 	swift run swipedeck
@@ -128,6 +128,12 @@ bench-rooms:
 	swift build -c release --product swipedeck
 	python3 scripts/bench_rooms.py
 	python3 scripts/bench_rooms.py --only a --pace 8
+
+# The big screen's phones: 1,000 stage streams on one server, then on two servers on one PostgreSQL;
+# from the presenter's Lock, Unlock, Reveal and Hide to every phone (p50, p99), and memory.
+bench-stage: apt
+	swift build -c release --product swipedeck
+	python3 scripts/bench_stage.py
 
 # Memory per open connection against the bare Hummingbird server, in one run.
 bench-connections:
