@@ -14,8 +14,6 @@ fan-out). Loopback only; each run is bounded (10 s per press). Usage:
 import argparse
 import asyncio
 import json
-import os
-import re
 import resource
 import shutil
 import statistics
@@ -23,27 +21,17 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "Tests"))
-from local_server import start_server  # noqa: E402
+from local_server import start_server, swipedeck_binary  # noqa: E402
+from presenter import Presenter  # noqa: E402
 from signed_ids import PARTICIPANT_SECRET, pid  # noqa: E402
 
 PASSWORD = "correct horse battery staple"
 PRESSES = [("lock", "open", False), ("unlock", "open", True), ("reveal", "revealed", True), ("hide", "revealed", False)]
-
-
-def binary():
-    for build in ("release", "debug"):
-        path = ROOT / ".build" / build / "swipedeck"
-        if path.exists():
-            return path
-    sys.exit("build first: swift build -c release --product swipedeck")
 
 
 def rss_mb(pid_):
@@ -58,44 +46,6 @@ def server_args(phones):
             "--rate-ip", "0", "--rate-mint", "0", "--max-stage-streams", str(phones + 100),
             "--max-connections", str(phones + 500), "--max-connections-per-address", str(phones + 100),
             "--idle-timeout", "600", "--sse-heartbeat", "30"]
-
-
-class Presenter:
-    """The deck's owner over HTTP: signs in, opens the big screen (which makes the deck's presentation)
-    and presses its buttons."""
-
-    class _Stay(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    def __init__(self, base):
-        self.base, self.cookie = base, None
-        form = urllib.parse.urlencode({"name": "presenter", "password": PASSWORD, "next": "/owner"})
-        status, headers, _ = self.send("POST", "/owner/sign-in", form)
-        assert status == 303, f"sign-in answered {status}"
-        self.cookie = headers["Set-Cookie"].split(";")[0]
-
-    def send(self, method, path, form=None):
-        headers = {"Origin": self.base}
-        if form is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if self.cookie:
-            headers["Cookie"] = self.cookie
-        request = urllib.request.Request(self.base + path, data=form and form.encode(), method=method, headers=headers)
-        try:
-            with urllib.request.build_opener(self._Stay).open(request, timeout=30) as r:
-                return r.status, r.headers, r.read().decode()
-        except urllib.error.HTTPError as e:
-            return e.code, e.headers, e.read().decode()
-
-    def csrf(self):
-        status, _, html = self.send("GET", "/d/getaways/present")
-        assert status == 200, f"the big screen answered {status}"
-        return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-
-    def press(self, action, csrf):
-        status, _, _ = self.send("POST", "/owner/decks/getaways/present", f"csrf={csrf}&action={action}")
-        assert status == 303, f"{action} answered {status}"
 
 
 class Phone:
@@ -173,14 +123,14 @@ def report(title, rows, phones, rss):
 
 
 def add_owner(database):
-    result = subprocess.run([str(binary()), "owner", "add", "presenter", "--password-stdin", "--db", database],
+    result = subprocess.run([str(swipedeck_binary()), "owner", "add", "presenter", "--password-stdin", "--db", database],
                             input=PASSWORD + "\n", text=True, capture_output=True, timeout=60)
     if result.returncode != 0:
         sys.exit(result.stderr)
 
 
 async def run(ports, pids, phones, title):
-    presenter = Presenter(f"http://127.0.0.1:{ports[0]}")
+    presenter = Presenter(f"http://127.0.0.1:{ports[0]}", "presenter", PASSWORD)
     csrf = presenter.csrf()
     before = [rss_mb(p) for p in pids]
     crowd, tasks = await follow(ports, phones)
@@ -201,12 +151,12 @@ def main():
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    print(f"bench_stage: {binary()}")
+    print(f"bench_stage: {swipedeck_binary()}")
     if args.only in (None, "sqlite"):
         folder = Path(tempfile.mkdtemp(prefix="swipedeck-bench-stage-"))
         database = str(folder / "stage.sqlite")
         # The sample deck first (the server seeds it), then its owner (who adopts it).
-        process, base = start_server(binary(), database, server_args(args.phones), name="bench_stage")
+        process, base = start_server(swipedeck_binary(), database, server_args(args.phones), name="bench_stage")
         add_owner(database)
         try:
             asyncio.run(run([int(base.rsplit(":", 1)[1])], [process.pid], args.phones, "One server, SQLite"))
@@ -220,10 +170,10 @@ def main():
                              text=True, check=True).stdout.strip()
         processes = []
         try:
-            first, base = start_server(binary(), url, server_args(args.phones), name="bench_stage (1)")
+            first, base = start_server(swipedeck_binary(), url, server_args(args.phones), name="bench_stage (1)")
             processes.append(first)
             add_owner(url)
-            second, base2 = start_server(binary(), url, server_args(args.phones), name="bench_stage (2)")
+            second, base2 = start_server(swipedeck_binary(), url, server_args(args.phones), name="bench_stage (2)")
             processes.append(second)
             ports = [int(b.rsplit(":", 1)[1]) for b in (base, base2)]
             asyncio.run(run(ports, [p.pid for p in processes], args.phones,

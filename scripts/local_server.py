@@ -34,3 +34,13 @@ def start_server(binary, database, extra_args=(), name="server", log=subprocess.
             time.sleep(0.05)
     process.kill()
     sys.exit(f"{name}: the server did not start")
+
+
+def swipedeck_binary():
+    """The release build of `swipedeck` when there is one, else the debug build; exits with how to
+    build it when there is neither."""
+    for build in ("release", "debug"):
+        path = ROOT / ".build" / build / "swipedeck"
+        if path.exists():
+            return path
+    sys.exit("build first: swift build -c release --product swipedeck")

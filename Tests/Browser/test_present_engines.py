@@ -8,54 +8,13 @@ Reveal shows "The results are on the big screen." with the way to its picks besi
 the room's share stands beside the card it liked. Screenshots: artifacts/screenshots/present-phone-{engine}.png."""
 import random
 import re
-import urllib.error
-import urllib.parse
-import urllib.request
 
 from deckkit import PHONE, SHOTS, poll, swipes
 from engines import drag_points
 from enginekit import card_centre_of, top_card, wait_thrown
+from presenter import Presenter
 from test_owner_console import PASSWORD, add_owner
 from test_rooms import click, type_text, wait_ready
-
-
-class Presenter:
-    """The deck's owner over HTTP: signed in, the big screen's page read, its buttons pressed."""
-
-    class _Stay(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    def __init__(self, server, name):
-        self.base = server.base
-        add_owner(server, name)
-        form = urllib.parse.urlencode({"name": name, "password": PASSWORD, "next": "/owner"})
-        status, headers, _ = self._send("POST", "/owner/sign-in", form)
-        assert status == 303, status
-        self.cookie = headers["Set-Cookie"].split(";")[0]
-
-    def _send(self, method, path, form=None):
-        headers = {"Origin": self.base}
-        if form is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if getattr(self, "cookie", None):
-            headers["Cookie"] = self.cookie
-        request = urllib.request.Request(self.base + path, data=form and form.encode(), method=method, headers=headers)
-        try:
-            with urllib.request.build_opener(self._Stay).open(request, timeout=30) as r:
-                return r.status, r.headers, r.read().decode()
-        except urllib.error.HTTPError as e:
-            return e.code, e.headers, e.read().decode()
-
-    def screen(self):
-        status, _, html = self._send("GET", "/d/getaways/present")
-        assert status == 200, status
-        return html
-
-    def press(self, action):
-        csrf = re.search(r'name="csrf" value="([^"]+)"', self.screen()).group(1)
-        status, headers, _ = self._send("POST", "/owner/decks/getaways/present", f"csrf={csrf}&action={action}")
-        assert status == 303 and headers["Location"] == "/d/getaways/present", (status, action)
 
 
 def stack_state(page, state, what):
@@ -63,7 +22,8 @@ def stack_state(page, state, what):
 
 
 def test_a_phone_in_each_engine_joins_by_code_and_follows_the_big_screen(server, engine):
-    presenter = Presenter(server, "pia")
+    add_owner(server, "pia")
+    presenter = Presenter(server.base, "pia", PASSWORD)
     phone = engine.new_page(viewport=PHONE, touch=True)
     try:
         screen = presenter.screen()
