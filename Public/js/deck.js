@@ -87,7 +87,10 @@ export function createDeckPage(root, profile, browser) {
     puzzle,
     solve: (issued) => solvePuzzle(issued, digest),
     // Tests and the page benchmark read how long joining took.
-    onJoined: () => clock.mark('deck-joined'),
+    onJoined: () => {
+      clock.mark('deck-joined');
+      followStage();
+    },
     onReachability: showOfflineBanner,
     onAnswer: explainRefusal,
   });
@@ -374,10 +377,25 @@ export function createDeckPage(root, profile, browser) {
     }
   }
 
-  if (settings.stage && window.EventSource) {
-    const stage = new window.EventSource(settings.stage);
-    stage.addEventListener('stage', onStage);
+  // Followed once this browser holds a credential (a page past the join budget gets one when it
+  // joins). Refused or cut off for good (a browser's EventSource gives up on a 429 or a 403), it is
+  // asked again after the server's wait for a stream (data-stage-retry, seconds).
+  let stageSource = null;
+  function followStage() {
+    if (!settings.stage || !window.EventSource || stageSource || delivery.isJoining()) {
+      return;
+    }
+    stageSource = new window.EventSource(settings.stage);
+    stageSource.addEventListener('stage', onStage);
+    stageSource.addEventListener('error', () => {
+      if (stageSource.readyState === window.EventSource.CLOSED) {
+        stageSource = null;
+        timers.setTimeout(followStage, Number(settings.stageRetry) * 1000);
+      }
+    });
   }
+
+  followStage();
 
   window.addEventListener('storage', onStorage);
   window.addEventListener('online', onOnline);

@@ -49,11 +49,19 @@ export function presentedStats(report, revealed) {
 
 /**
  * Whether the deck's stage as the server answers it (`DeckStage`: open, revealed, revealIn) is not
- * the one a page was served with (`open`, `revealed`, and whether a reveal timer ran: `timing`).
+ * the one a screen was served with `elapsed` seconds ago (`open`, `revealed`, `revealIn`: a reveal
+ * timer's seconds then, or null): it opened or closed, the results showed or hid, or a timer
+ * started, ended or was started anew (more than 2 s off the one counting here).
  */
-export function stageChanged(stage, open, revealed, timing) {
+export function stageChanged(stage, open, revealed, revealIn, elapsed) {
+  if (stage.open !== open || stage.revealed !== revealed) {
+    return true;
+  }
   const timed = typeof stage.revealIn === 'number';
-  return stage.open !== open || stage.revealed !== revealed || timed !== timing;
+  if (timed !== (revealIn !== null)) {
+    return true;
+  }
+  return timed && Math.abs(revealIn - elapsed - stage.revealIn) > 2;
 }
 
 /**

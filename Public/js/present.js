@@ -79,23 +79,23 @@ function draw(root, report, revealed) {
   }
 }
 
+const COUNTS_KEY = 'sd-present-counts-hidden';
+
+// The screen now shown: its root and how to stop what it started (its stream and timers).
+let shown = null;
+
 /**
  * The presenter's keys (the controls' hint says them): R reveals or hides, L locks or unlocks (each
  * presses the form's button, so the server does it as for a click), F fills the screen, C hides or
- * shows the counts on this screen (kept for the tab). Typing in a field is left alone.
+ * shows the counts on this screen (kept for the tab). Typing in a field is left alone. Listened to
+ * once, for whichever screen is shown.
  */
-function keys(root) {
-  const counts = 'sd-present-counts-hidden';
-  root.classList.toggle('counts-hidden', sessionStorage.getItem(counts) === '1');
-  const full = root.querySelector('.present-fullscreen');
-  if (full && document.fullscreenEnabled) {
-    full.hidden = false;
-    full.addEventListener('click', toggleFullscreen);
-  }
+function listenForKeys() {
   document.addEventListener('keydown', (event) => {
-    if (isTyping(event.target)) {
+    if (!shown || isTyping(event.target)) {
       return;
     }
+    const root = shown.root;
     const action = presentKeyAction(event.key, event.ctrlKey || event.altKey || event.metaKey);
     if (action === 'results' || action === 'voting') {
       const values = action === 'results' ? ['reveal', 'hide'] : ['lock', 'unlock'];
@@ -105,7 +105,7 @@ function keys(root) {
       toggleFullscreen();
     } else if (action === 'counts') {
       const hidden = root.classList.toggle('counts-hidden');
-      sessionStorage.setItem(counts, hidden ? '1' : '0');
+      sessionStorage.setItem(COUNTS_KEY, hidden ? '1' : '0');
     }
   });
 }
@@ -119,42 +119,96 @@ function toggleFullscreen() {
   }
 }
 
-function start() {
-  const root = document.querySelector('.present, .remote');
-  if (!root) {
+/**
+ * The page as the server now serves it (`html`, the whole document) in place of the shown one: a
+ * projector in full screen stays so, and nothing flashes. A page without a screen (signed out, say)
+ * is loaded whole.
+ */
+function swap(html) {
+  const next = new DOMParser().parseFromString(html, 'text/html').querySelector('.present, .remote');
+  if (!next) {
+    location.reload();
     return;
   }
+  shown.stop();
+  shown.root.replaceWith(next);
+  shown = mount(next);
+}
+
+async function refresh() {
+  const response = await fetch(location.href, { headers: { Accept: 'text/html' } });
+  swap(await response.text());
+}
+
+/**
+ * Starts one served screen (the big screen, or the remote): the live results, the reveal timer's
+ * countdown, the presses sent without leaving the page, the ask for the deck's stage. Returns
+ * {root, stop}.
+ */
+function mount(root) {
   const revealed = root.dataset.revealed === 'true';
   const open = root.dataset.open === 'true';
-  const timing = root.dataset.revealIn !== '';
+  const revealIn = root.dataset.revealIn === '' ? null : Number(root.dataset.revealIn);
+  const servedAt = Date.now();
+  const intervals = [];
+  let source = null;
+  root.classList.toggle('counts-hidden', sessionStorage.getItem(COUNTS_KEY) === '1');
   if (root.dataset.live && typeof EventSource !== 'undefined') {
-    const source = new EventSource(root.dataset.live);
+    source = new EventSource(root.dataset.live);
     source.addEventListener('results', (event) => {
       draw(root, JSON.parse(event.data), revealed);
     });
   }
-  keys(root);
+  const full = root.querySelector('.present-fullscreen');
+  if (full && document.fullscreenEnabled) {
+    full.hidden = false;
+    full.addEventListener('click', toggleFullscreen);
+  }
+  // A press is posted here and the screen it answers with (the server's redirect) replaces this one.
+  const form = root.querySelector('.present-controls');
+  form?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = new URLSearchParams(new FormData(form, event.submitter));
+    try {
+      const response = await fetch(form.action, { method: 'POST', body });
+      swap(await response.text());
+    } catch (error) {
+      // Not sent (offline): the form as the browser sends it, which says what went wrong.
+      form.submit();
+    }
+  });
   // A reveal timer counts down here; the server reveals when it runs out, and the next ask sees it.
   const countdown = root.querySelector('.present-countdown');
-  const due = Date.now() + Number(root.dataset.revealIn) * 1000;
   if (countdown) {
-    setInterval(() => {
-      countdown.textContent = String(Math.max(0, Math.ceil((due - Date.now()) / 1000)));
-    }, 1000);
+    intervals.push(setInterval(() => {
+      countdown.textContent = String(Math.max(0, Math.ceil(revealIn - (Date.now() - servedAt) / 1000)));
+    }, 1000));
   }
   // Locked, unlocked, revealed, hidden or timed elsewhere (another window, the remote, the deck's
-  // settings, its rule closing it, a timer running out): the page is served again as it now is. A
-  // failed ask changes nothing.
-  setInterval(async () => {
+  // settings, its rule closing it, a timer running out or started anew): the screen is served again
+  // as it now is. A failed ask changes nothing.
+  intervals.push(setInterval(async () => {
     try {
       const response = await fetch(root.dataset.state, { headers: { Accept: 'application/json' } });
-      if (stageChanged(await response.json(), open, revealed, timing)) {
-        location.reload();
+      const elapsed = (Date.now() - servedAt) / 1000;
+      if (stageChanged(await response.json(), open, revealed, revealIn, elapsed)) {
+        await refresh();
       }
     } catch (error) {
       return;
     }
-  }, Number(root.dataset.poll));
+  }, Number(root.dataset.poll)));
+  return {
+    root,
+    stop: () => {
+      source?.close();
+      intervals.forEach((id) => clearInterval(id));
+    },
+  };
 }
 
-start();
+const first = document.querySelector('.present, .remote');
+if (first) {
+  shown = mount(first);
+  listenForKeys();
+}

@@ -140,7 +140,7 @@ public struct AppConfiguration: Sendable {
     public var maxRoomStreamsPerNetwork: Int = 64
     /// Most stage streams (`GET /d/{deck}/stage`: phones following a deck on a big screen) open at
     /// once, a pool of their own; not capped per address or network, since a hall on one Wi-Fi is
-    /// one address, but per participant credential (`StreamLimiter.maxStageStreamsPerParticipant`).
+    /// one address, but per participant credential (`StageSessions.maxPerCredential`).
     /// Default 2,000: two halls of a thousand (40–70 KB each: about 140 MB at the cap).
     public var maxStageStreams: Int = 2000
     /// Time between two `: ping` comments on a quiet live results stream, which keep proxies

@@ -227,10 +227,9 @@ public func buildApplication(
     // Phones following a deck on a big screen: one read per deck and interval, a stream pool of their own.
     let stages = StageHub(store: store, interval: config.liveInterval, clock: clock, logger: logger)
     StageController(
-        catalog: catalog, swipes: swipes, hub: stages,
-        streams: StreamLimiter(
-            maxTotal: config.maxStageStreams, maxPerClient: config.maxStageStreams,
-            maxPerParticipant: StreamLimiter.maxStageStreamsPerParticipant),
+        store: store, catalog: catalog, swipes: swipes, hub: stages,
+        streams: StreamLimiter(maxTotal: config.maxStageStreams, maxPerClient: config.maxStageStreams),
+        sessions: StageSessions(),
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), clock: clock
     ).register(on: router)
     PresentController(

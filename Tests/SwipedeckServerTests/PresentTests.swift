@@ -80,6 +80,9 @@ struct PresentTests {
             // A GET form sends a typed space as `+`.
             let plus = try await client.get("/j?code=\(code.prefix(3).lowercased())+\(code.dropFirst(3))")
             #expect(plus.headers[.location] == "/j/\(code)", "\(plus.status)")
+            // Typed into the address bar with a space.
+            let spaced = try await client.get("/j/\(code.prefix(3).lowercased())%20\(code.dropFirst(3).lowercased())")
+            #expect(spaced.headers[.location] == "/d/getaways", "\(spaced.status)")
             let deck = try await client.get("/j/\(code)")
             #expect(deck.status == .seeOther)
             #expect(deck.headers[.location] == "/d/getaways")
@@ -306,7 +309,7 @@ struct PresentTests {
     }
 
     @Test(
-        "phones follow the stage live: Lock and a reveal timer arrive on the stream; strangers 403, a third stream 429",
+        "phones follow the stage live: Lock and a reveal timer arrive on the stream; strangers 403, a second tab too",
         .timeLimit(.minutes(3)))
     func phonesFollowTheStage() async throws {
         // A reading every 20 s: what the phone hears within the test comes from the edits themselves.
@@ -333,7 +336,7 @@ struct PresentTests {
                 return received
             }
             for _ in 0..<150 where !firstSeen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
-            // Two streams per person at most (the first one above is ann's): a third is refused.
+            // A second tab of the same person follows too.
             async let second: String = RawHTTPConnection.run {
                 let stream = try RawHTTPConnection(port: port)
                 _ = stream.send(request)
@@ -357,6 +360,42 @@ struct PresentTests {
                 events.first?.contains(#""open":true"#) == true && events.first?.contains(#""revealed":false"#) == true)
             #expect(events.dropFirst().first?.contains(#""open":false"#) == true, "\(events)")
             #expect(events.last?.contains(#""revealIn":"#) == true && events.last?.contains(#""open":false"#) == true)
+        }
+    }
+
+    @Test(
+        "a person's newest stage stream takes over from their oldest (a phone that reloads keeps following); none before the big screen",
+        .timeLimit(.minutes(3)))
+    func newestStreamTakesOver() async throws {
+        try await withApp({ $0.liveInterval = .milliseconds(200) }, testing: .live) { client, env in
+            let dee = try await OwnerAuthTests.signIn(client, "dee", adding: env)
+            let port = try #require(client.port)
+            #expect(try await client.get("/d/getaways/stage", headers: cookie("ann")).status == .notFound)
+            _ = try await client.get("/d/getaways/present", headers: dee)
+            let request = Array(
+                "GET /d/getaways/stage HTTP/1.1\r\nHost: localhost\r\nCookie: sd_pid=\(pid("ann"))\r\n\r\n".utf8)
+            let (third, firstEnded) = try await RawHTTPConnection.run { () throws -> (String, Bool) in
+                let first = try RawHTTPConnection(port: port)
+                _ = first.send(request)
+                _ = first.receive(until: "event: stage")
+                let second = try RawHTTPConnection(port: port)
+                _ = second.send(request)
+                _ = second.receive(until: "event: stage")
+                let third = try RawHTTPConnection(port: port)
+                _ = third.send(request)
+                let head = third.receive(until: "event: stage")
+                // The oldest ends within a reading or so: its response's last chunk comes.
+                var tail = ""
+                let deadline = Date().addingTimeInterval(10)
+                func lastChunk() -> Bool { tail.hasPrefix("0\r\n\r\n") || tail.contains("\r\n0\r\n\r\n") }
+                while Date() < deadline, !lastChunk() {
+                    guard let bytes = first.read(waitingMilliseconds: 500) else { return (head, true) }
+                    tail += String(decoding: bytes, as: UTF8.self)
+                }
+                return (head, lastChunk())
+            }
+            #expect(third.hasPrefix("HTTP/1.1 200") && third.contains("event: stage"), "\(third.prefix(200))")
+            #expect(firstEnded, "the oldest stream did not end\n\(env.diagnosis())")
         }
     }
 }

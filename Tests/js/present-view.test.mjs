@@ -20,14 +20,16 @@ test('revealed: the cards ranked with their shares and verdicts', () => {
   assert.deepEqual(presentedStats(report, true), expected.revealed.stats);
 });
 
-test('stageChanged: a screen is served again when the deck opens or closes, the results show or hide, a timer starts or ends', () => {
+test('stageChanged: served again when the deck opens or closes, the results show or hide, a timer starts, ends or is replaced', () => {
   const open = { open: true, revealed: false };
-  assert.equal(stageChanged(open, true, false, false), false);
-  assert.equal(stageChanged({ open: false, revealed: false }, true, false, false), true);
-  assert.equal(stageChanged({ open: true, revealed: true }, true, false, false), true);
-  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 30 }, true, false, false), true);
-  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 29 }, true, false, true), false);
-  assert.equal(stageChanged(open, true, false, true), true);
+  assert.equal(stageChanged(open, true, false, null, 5), false);
+  assert.equal(stageChanged({ open: false, revealed: false }, true, false, null, 5), true);
+  assert.equal(stageChanged({ open: true, revealed: true }, true, false, null, 5), true);
+  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 30 }, true, false, null, 5), true);
+  assert.equal(stageChanged(open, true, false, 30, 5), true);
+  // A timer counting down as served is no change; one started anew elsewhere is.
+  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 25 }, true, false, 30, 5), false);
+  assert.equal(stageChanged({ open: true, revealed: false, revealIn: 15 }, true, false, 300, 5), true);
 });
 
 test('presentKeyAction: R, L, F and C in either case; other keys and modified ones do nothing', () => {

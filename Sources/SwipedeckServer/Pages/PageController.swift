@@ -86,6 +86,7 @@ struct PageController: Sendable {
             ctx["thisComputer"] = thisComputer
             if presentation != nil {
                 ctx["stage"] = "/d/\(deck.slug)/stage"
+                ctx["stageRetry"] = StreamLimiter.retryAfterSeconds
                 ctx["stageWords"] =
                     revealed ? DeckStage(open: deck.isOpen, revealed: true, revealIn: nil).bannerWords : ""
                 ctx["stageRevealed"] = revealed

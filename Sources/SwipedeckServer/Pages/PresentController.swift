@@ -49,7 +49,9 @@ struct PresentController: Sendable {
     /// `GET /j/{code}`: 303 to the deck of the code (the deck's own access rules then apply), or
     /// the field with the reason (404). Budgeted as room lookups are.
     @Sendable func follow(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let typed = try context.parameters.require("code")
+        // A code typed into the address bar: `923%20qww` is `923 qww`.
+        let raw = try context.parameters.require("code")
+        let typed = raw.removingPercentEncoding ?? raw
         do {
             let presentation = try await lookups.guarded(address: context.remoteAddress, now: clock()) {
                 guard let code = Self.code(typed), let found = try await store.presentation(joinCode: code) else {

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Synchronization
 
 extension DeckStage: ResponseEncodable {}
 
@@ -29,18 +30,21 @@ extension DeckStage {
 /// deck's stage (`DeckStage`: open or locked, results shown or when they will be) for the people
 /// swiping it, so every phone shows the state the room is in as the presenter changes it.
 ///
-/// Only for a person the deck knows (its participant cookie, or its admission on a deck for
-/// invited people; else 403 `unknown_participant`). The deck page opens it when the deck has a
-/// presentation. A hall on one Wi-Fi is one client address, so the streams have a pool of their own
-/// capped in total (`--max-stage-streams`) and per participant credential
-/// (`StreamLimiter.maxStageStreamsPerParticipant`), not per address; beyond either, 429
-/// `too_many_streams`. Credentials cost a crowd's join budget or a join puzzle each, so one host
-/// cannot take the pool without paying for every place.
+/// Only for a deck on a big screen (one with a presentation; else 404) and a person the deck knows
+/// (its participant cookie, or its admission on a deck for invited people; else 403
+/// `unknown_participant`). A hall on one Wi-Fi is one client address, so the streams have a pool of
+/// their own capped in total (`--max-stage-streams`; beyond it 429 `too_many_streams`), not per
+/// address; per credential, across every deck, `StageSessions.maxPerCredential` streams follow at
+/// once, and a newer one ends the oldest (a phone that reloads keeps following; a credential
+/// holds no more places however many decks it asks for). Credentials cost a crowd's join budget
+/// or a join puzzle each.
 struct StageController: Sendable {
+    let store: any Store
     let catalog: Catalog
     let swipes: SwipeService
     let hub: StageHub
     let streams: StreamLimiter
+    let sessions: StageSessions
     /// Hub readings between two `: ping` comments on a quiet stream.
     let heartbeatTicks: Int
     let clock: @Sendable () -> Double
@@ -53,12 +57,17 @@ struct StageController: Sendable {
     /// `: ping` every heartbeat of quiet; ends on graceful shutdown or when the client goes away.
     @Sendable func stage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await catalog.deck(try context.parameters.require("deck"))
-        guard let participant = swipes.cookieIdentity(context.cookies, deck: deck) else {
+        guard try await store.presentation(deckId: deck.id) != nil else { throw ApiError.notFound("stage") }
+        guard swipes.cookieIdentity(context.cookies, deck: deck) != nil,
+            let credential = context.cookies.credential(for: deck.id)
+        else {
             throw ApiError.unknownParticipant
         }
-        guard let ticket = streams.take(client: nil, participant: participant) else {
+        guard let ticket = streams.take(client: nil) else {
             throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
         }
+        let session = sessions.enter(credential.body)
+        let sessions = sessions
         let stages = hub.follow(deckId: deck.id, slug: deck.slug)
         let clock = clock
         let heartbeatTicks = heartbeatTicks
@@ -66,10 +75,15 @@ struct StageController: Sendable {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
-                defer { ticket.release() }
+                defer {
+                    sessions.leave(session)
+                    ticket.release()
+                }
                 var sent: (stage: DeckStage, at: Double)?
                 var quiet = 0
                 for await stage in stages.cancelOnGracefulShutdown() {
+                    // A newer stream of the same credential took over (within one reading).
+                    if session.isEnded { break }
                     let now = clock()
                     if let last = sent, !stage.differs(from: last.stage, elapsed: now - last.at) {
                         quiet += 1
@@ -84,4 +98,50 @@ struct StageController: Sendable {
                 try await writer.finish(nil)
             })
     }
+}
+
+/// The stage streams each participant credential holds, oldest first, across every deck: past
+/// `maxPerCredential` a new stream ends the oldest, which notices at its next reading and gives
+/// its place back.
+final class StageSessions: Sendable {
+    /// One stream's place in its credential's list.
+    final class Session: Sendable {
+        fileprivate let key: String
+        private let ended = Atomic<Bool>(false)
+
+        fileprivate init(key: String) { self.key = key }
+
+        /// A newer stream of the same credential took over: this one ends.
+        var isEnded: Bool { ended.load(ordering: .relaxed) }
+        fileprivate func end() { ended.store(true, ordering: .relaxed) }
+    }
+
+    /// Streams one credential follows at once: 2 — a phone and a second tab.
+    static let maxPerCredential = 2
+    private let open = Mutex<[String: [Session]]>([:])
+
+    /// A new stream of the credential whose body is `key`; the oldest past the cap is ended.
+    func enter(_ key: String) -> Session {
+        let session = Session(key: key)
+        let ended = open.withLock { open -> [Session] in
+            var list = open[key, default: []]
+            list.append(session)
+            let over = Array(list.prefix(max(0, list.count - Self.maxPerCredential)))
+            open[key] = Array(list.dropFirst(over.count))
+            return over
+        }
+        for old in ended { old.end() }
+        return session
+    }
+
+    /// The stream ended (or was ended): its place in the list goes.
+    func leave(_ session: Session) {
+        open.withLock { open in
+            open[session.key]?.removeAll { $0 === session }
+            if open[session.key]?.isEmpty == true { open[session.key] = nil }
+        }
+    }
+
+    /// Credentials with a stream now (the tests check that ended streams leave).
+    var credentials: Int { open.withLock { $0.count } }
 }

@@ -47,10 +47,6 @@ public final class StreamLimiter: Sendable {
     /// and two tabs; more is one credential hoarding the pool.
     public static let maxRoomStreamsPerParticipant = 4
 
-    /// Stage streams (`GET /d/{deck}/stage`) one participant credential may hold at once: 2 — a
-    /// phone and a second tab; the pool has no per-address cap, so this is the one per person.
-    public static let maxStageStreamsPerParticipant = 2
-
     /// Most streams open at once (at least 1).
     public let maxTotal: Int
     /// Most streams open at once from one client address (at least 1).
