@@ -170,7 +170,8 @@ function mount(root) {
     event.preventDefault();
     const body = new URLSearchParams(new FormData(form, event.submitter));
     try {
-      const response = await fetch(form.action, { method: 'POST', body });
+      // The attribute: `form.action` is the buttons named "action".
+      const response = await fetch(form.getAttribute('action'), { method: 'POST', body });
       swap(await response.text());
     } catch (error) {
       // Not sent (offline): the form as the browser sends it, which says what went wrong.

@@ -80,8 +80,10 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
         SHOTS.mkdir(parents=True, exist_ok=True)
         screen.screenshot(path=str(SHOTS / "present-1920-hidden.png"))
 
+        # Pressed in place (the screen is swapped for the one the server answers: full screen stays).
         screen.get_by_role("button", name="Reveal results").click()
-        screen.wait_for_url(server.base + "/d/getaways/present")
+        screen.wait_for_selector('.present[data-revealed="true"]', timeout=10_000)
+        assert screen.url == server.base + "/d/getaways/present"
         liked = screen.locator(f'.present-card[data-card="{first}"]')
         assert liked.locator(".present-share").inner_text() == "100%"
         assert screen.locator(".present-card").first.get_attribute("data-card") == first, "ranked: the liked card first"
@@ -91,7 +93,7 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
         projector = screen_ctx.new_page()
         projector.goto(server.base + "/d/getaways/present")
         screen.get_by_role("button", name="Lock voting").click()
-        screen.wait_for_url(server.base + "/d/getaways/present")
+        screen.wait_for_selector('.present[data-open="false"]', timeout=10_000)
         projector.wait_for_selector(".present-locked", timeout=10_000)
         assert "Voting is locked" in screen.locator(".present-state").inner_text()
         assert screen.locator(".present-locked").inner_text() == "Voting is closed"
@@ -108,7 +110,7 @@ def test_a_presenter_shows_the_room_how_to_join_reveals_and_locks(server, chromi
         assert len(swipes(server)) == 1, "a locked deck took a decision"
 
         screen.get_by_role("button", name="Unlock voting").click()
-        screen.wait_for_url(server.base + "/d/getaways/present")
+        screen.wait_for_selector('.present[data-open="true"]', timeout=10_000)
         projector.wait_for_selector(".present-locked", state="detached", timeout=10_000)
         assert "Voting is open" in screen.locator(".present-state").inner_text()
         # And the Unlock: the same page takes decisions again.
@@ -204,22 +206,23 @@ def test_a_phone_remote_drives_the_room_and_every_phone_follows(server, chromium
         wait_thrown(phone, first)
         poll(lambda: len(swipes(server)) == 1, timeout=10, what="the phone's swipe stored")
 
-        with remote.expect_navigation(url=server.base + "/d/getaways/present/remote"):
-            remote.get_by_role("button", name="Lock voting").tap()
+        remote.get_by_role("button", name="Lock voting").tap()
+        remote.wait_for_selector('.remote[data-open="false"]', timeout=10_000)
         assert "Voting is locked" in remote.locator(".remote-state").inner_text()
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
                                 timeout=10_000)
         poll(lambda: "Voting is locked" in screen.locator(".present-state").inner_text(), timeout=10,
              what="the big screen following the remote's Lock")
-        with remote.expect_navigation(url=server.base + "/d/getaways/present/remote"):
-            remote.get_by_role("button", name="Unlock voting").tap()
+        remote.get_by_role("button", name="Unlock voting").tap()
+        remote.wait_for_selector('.remote[data-open="true"]', timeout=10_000)
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'open'",
                                 timeout=10_000)
 
         # A 15 s timer: the phone counts it down, then the results show everywhere by themselves.
         remote.get_by_label("or reveal in").select_option("15")
-        with remote.expect_navigation(url=server.base + "/d/getaways/present/remote"):
-            remote.get_by_role("button", name="Start the timer").tap()
+        remote.get_by_role("button", name="Start the timer").tap()
+        remote.wait_for_selector(".remote .present-countdown", timeout=10_000)
+        assert remote.get_by_role("button", name="Cancel the timer").is_visible()
         banner = phone.locator(".stage-banner")
         banner.locator(".stage-words").filter(has_text="The results show in").wait_for(timeout=10_000)
         assert banner.locator(".stage-room").is_hidden()
@@ -234,8 +237,16 @@ def test_a_phone_remote_drives_the_room_and_every_phone_follows(server, chromium
         assert screen.locator("[data-stat=people]").is_hidden()
         screen.reload()
         assert screen.locator(".present.counts-hidden").count() == 1
-        with screen.expect_navigation():
-            screen.keyboard.press("l")
+        screen.keyboard.press("l")
+        screen.wait_for_selector('.present[data-open="false"]', timeout=10_000)
+        # F fills the screen, and a press after it leaves it full (the screen is swapped, not reloaded).
+        screen.keyboard.press("f")
+        poll(lambda: screen.evaluate("() => !!document.fullscreenElement"), timeout=5, what="full screen after F")
+        screen.keyboard.press("l")
+        screen.wait_for_selector('.present[data-open="true"]', timeout=10_000)
+        assert screen.evaluate("() => !!document.fullscreenElement"), "Unlock left full screen"
+        screen.keyboard.press("l")
+        screen.wait_for_selector('.present[data-open="false"]', timeout=10_000)
         assert "Voting is locked" in screen.locator(".present-state").inner_text()
         phone.wait_for_function("() => document.querySelector('.deck-page').dataset.state === 'closed'",
                                 timeout=10_000)
