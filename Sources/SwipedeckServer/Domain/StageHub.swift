@@ -25,9 +25,6 @@ public final class StageHub: Sendable {
     private let followers = Mutex<[Int64: Follower]>([:])
     private let nextStream = Atomic<Int>(0)
 
-    /// Decks followed now (the tests check that a deck's last stream ends its reader).
-    public var followedDecks: Int { followers.withLock { $0.count } }
-
     public init(
         store: any Store, interval: Duration = .seconds(1), clock: @escaping @Sendable () -> Double,
         logger: Logger = Logger(label: "swipedeck.stage")

@@ -141,7 +141,4 @@ final class StageSessions: Sendable {
             if open[session.key]?.isEmpty == true { open[session.key] = nil }
         }
     }
-
-    /// Credentials with a stream now (the tests check that ended streams leave).
-    var credentials: Int { open.withLock { $0.count } }
 }
