@@ -125,14 +125,11 @@ struct PresentController: Sendable {
             "kind": "present", "pageTitle": "\(deck.title) · on the big screen", "slug": deck.slug,
             "title": deck.title, "code": presentation.joinCode, "address": address, "link": joinLink, "qr": qr,
             "hasQR": !qr.isEmpty, "people": stats.people, "decisions": stats.decisions, "decision": stats.decision,
-            "hasDecision": !stats.decision.isEmpty, "cards": cards, "revealed": stage.revealed,
-            "open": deck.isOpen, "csrf": OwnerForms.csrfToken(context), "rightLabel": deck.rightLabel,
-            "pollMs": Self.pollSeconds * 1000, "revealIn": stage.revealIn.map(String.init) ?? "",
-            "timing": stage.revealIn != nil,
-            "timers": Presentation.revealTimers.map { ["seconds": $0, "words": Self.timerWords($0)] },
+            "hasDecision": !stats.decision.isEmpty, "cards": cards, "rightLabel": deck.rightLabel,
             "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
             "noCards": cards.isEmpty, "resultsPublic": deck.resultsPublic,
         ]
+        view.merge(Self.controlsView(stage, context)) { _, controls in controls }
         // The share panel's warning: phones cannot open a link to this computer itself.
         if reach == .thisComputer { view["thisComputer"] = URL(string: deckLink)?.host ?? deckLink }
         var response = try renderer.page("present", view)
@@ -146,16 +143,24 @@ struct PresentController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let presentation = try await presentation(for: deck)
         let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, now: clock())
-        let view: [String: Any] = [
+        var view: [String: Any] = [
             "kind": "remote", "pageTitle": "Remote · \(deck.title)", "slug": deck.slug, "title": deck.title,
-            "code": presentation.joinCode, "csrf": OwnerForms.csrfToken(context), "remote": true,
-            "revealed": stage.revealed, "open": stage.open, "revealIn": stage.revealIn.map(String.init) ?? "",
-            "timing": stage.revealIn != nil, "pollMs": Self.pollSeconds * 1000,
-            "timers": Presentation.revealTimers.map { ["seconds": $0, "words": Self.timerWords($0)] },
+            "code": presentation.joinCode, "remote": true,
         ]
+        view.merge(Self.controlsView(stage, context)) { _, controls in controls }
         var response = try renderer.page("present-remote", view)
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// What the controls (present-controls.mustache) and present.js read, alike on the big screen and
+    /// the remote: the stage, the form's token, the timers, how often to ask.
+    static func controlsView(_ stage: DeckStage, _ context: AppRequestContext) -> [String: Any] {
+        [
+            "revealed": stage.revealed, "open": stage.open, "revealIn": stage.revealIn.map(String.init) ?? "",
+            "timing": stage.revealIn != nil, "csrf": OwnerForms.csrfToken(context), "pollMs": pollSeconds * 1000,
+            "timers": Presentation.revealTimers.map { ["seconds": $0, "words": timerWords($0)] },
+        ]
     }
 
     /// How often a big screen asks for the deck's stage, seconds (present.js reads it from the page).
