@@ -116,9 +116,13 @@ bench-stuffing:
 	python3 scripts/bench_stuffing.py 60
 	STUFFING_PACED=1 python3 scripts/bench_stuffing.py 60
 
-bench-crowd:
+# Issue 35 in one run, 10 minutes: honest crowds (30/120/500 on one /24 in three tastes, 2,000 over
+# 20 /24s) joining by the free budget or the join puzzle, beside attacks (a) lockstep batches, (b)
+# identical votes at a human pace, (c) a host rotating /24s (and (d), its core-seconds per counted
+# identity), and a throttled Chromium phone timing the page's puzzle (the venv's Playwright).
+bench-crowd: deps
 	swift build -c release --product swipedeck
-	python3 scripts/bench_crowd.py --duration 600
+	$(PY) scripts/bench_crowd.py --duration 600
 
 # Match rooms: 1,000 rooms × 4 members swiping with every events stream open (match latency, swipes/s
 # beside no rooms; then again at a human pace, a swipe every 8 s each), 5,000 open streams (RSS),
