@@ -142,11 +142,13 @@ def obtain_participant(client, source, deck, deadline, solvers):
 
 def make_deck(client, slug, expected=None):
     cards = [{"title": f"{slug} {i}"} for i in range(CARDS)]
-    deck = {"slug": slug, "title": slug, "profile": "standard", "cards": cards}
-    if expected:
-        deck["joinLimit"] = expected
-    status, _, _ = client.request("127.0.0.1", "POST", "/api/v1/decks", deck, {"Authorization": "Bearer " + ADMIN})
+    owner = {"Authorization": "Bearer " + ADMIN}
+    status, _, _ = client.request("127.0.0.1", "POST", "/api/v1/decks",
+                                  {"slug": slug, "title": slug, "profile": "standard", "cards": cards}, owner)
     assert status == 201, status
+    if expected:  # the people expected, as the owner says on the share page
+        status, deck, _ = client.request("127.0.0.1", "PATCH", f"/api/v1/decks/{slug}", {"joinLimit": expected}, owner)
+        assert status == 200 and deck["joinLimit"] == expected, (status, deck)
     status, page, _ = client.request("127.0.0.1", "GET", f"/api/v1/decks/{slug}/cards?limit=100")
     return [c["id"] for c in page["cards"]]
 
@@ -445,6 +447,11 @@ def main():
             phone_p99 = f"{percentile(side.phone, 0.99):>8.2f}s" if side.phone else f"{'-':>9}"
             print(f"{side.name:22} {side.people:>7} {side.minted:>7} {p50} {p99} {phone_p99} {side.accepted:>9} "
                   f"{counted:>8} {share:>7.1%} {per_minute:>11.0f}")
+            people = results.get("people") or {}
+            if side.kind == "crowd" and counted < side.accepted:
+                # Why decisions did not count, as the owner's results say (Who is counted).
+                for group in people.get("groups", []):
+                    print(f"{'':22} {group['status']} {group['people']}: {group['reason']}")
             if side.kind == "rotating" and tally:
                 identities = results["participants"]
                 print(f"{'':22} (d) {tally['free']} free joins, {tally['puzzles']} puzzles "

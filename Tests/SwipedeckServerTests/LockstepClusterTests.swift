@@ -147,8 +147,37 @@ struct LockstepClusterTests {
         #expect(clusters.count == 1 && clusters.first?.evidence == [.clockwork] && clusters.first?.members.count == 12)
         #expect(
             clusters.first?.reason
-                == "12 people joined from one network (203.0.113.0/24) within 11 seconds and each decided at a clockwork pace (every 2.0 s, varying by under 5 %)"
+                == "12 people joined from one network (203.0.113.0/24) within 11 seconds and each decided at one clockwork pace (every 2.0 s, varying by under 3 %)"
         )
+    }
+
+    @Test(
+        "a hall of 500 or 2,000 on one network, judged after 5, 7 and 10 decisions each: the few steady by chance keep paces of their own, nobody is left out; clockwork scripts in it are"
+    )
+    func largeHallKeepsItsSteadyPeople() {
+        for size in [500, 2000] {
+            var sim = CrowdSimulation(seed: UInt64(size))
+            let hall = sim.honest("h", size, network: Self.network, cards: Self.cards, taste: .consensus)
+            // Two scripts, each one sleep between decisions, hidden in the hall.
+            let bots =
+                sim.clockwork("c", 8, network: Self.network, cards: Self.cards, every: 2.2)
+                + sim.clockwork("d", 8, network: Self.network, cards: Self.cards, every: 3.1)
+            for decided in [5, 7, 10] {
+                let seen = (hall + bots).map { m in
+                    var m = m
+                    m.votes = Array(m.votes.sorted { $0.at < $1.at }.prefix(decided))
+                    return m
+                }
+                let clusters = LockstepClusters.detect(seen, activeCards: 10)
+                let out = Set(clusters.filter(\.excludes).flatMap(\.members))
+                #expect(
+                    !hall.contains { out.contains($0.id) }, "\(size) after \(decided): \(clusters.map(\.reason))")
+                if decided >= LockstepClusters.minGaps + 1 {
+                    #expect(bots.allSatisfy { out.contains($0.id) }, "\(size) after \(decided): \(clusters.map(\.reason))")
+                    #expect(clusters.filter { $0.evidence == [.clockwork] }.map(\.members.count).sorted() == [8, 8])
+                }
+            }
+        }
     }
 
     @Test("small crowds, separate bursts and members with too few decisions are never a cluster")
@@ -241,7 +270,7 @@ struct LockstepClusterTests {
                 $0.ipRateLimit = 0
             }, clock: clock.read, testing: .live
         ) { client, env in
-            let ids = try await client.makeDeck("lock", titles: (0..<6).map { "c\($0)" }, allowButtons: true)
+            let ids = try await client.makeDeck("lock", titles: (0..<8).map { "c\($0)" }, allowButtons: true)
             var rng = SplitMix64(seed: 3)
             // 25 honest people (all on 127.0.0.0/24, as everything in this test) deciding diversely,
             // each at a pace of their own.

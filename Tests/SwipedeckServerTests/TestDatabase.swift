@@ -26,12 +26,20 @@ enum TestDatabase {
         return try await freshPostgres(cluster: postgresURL)
     }
 
+    /// At most two databases made or dropped at once. Every test of a parallel run starts by
+    /// making one: 330 `CREATE DATABASE`s at once on a busy 2-core machine kept the cluster from
+    /// accepting the running tests' connections for two minutes (their pools' circuit breakers
+    /// tripped and a request timed out), so they take turns, each waiting without a thread.
+    static let turns = AsyncGate(width: 2)
+
     /// A new, empty PostgreSQL database on the cluster `cluster` names; its URL.
     static func freshPostgres(cluster: String) async throws -> String {
         var place = try PostgresLocation(url: cluster)
         let name = "sd_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try await admin(place) { connection in
-            _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        try await turns.run { [place] in
+            try await admin(place) { connection in
+                _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            }
         }
         place.database = name
         return "postgres://\(place.user)@\(place.host):\(place.port)/\(name)?sslmode=disable&pool=4"
@@ -43,9 +51,13 @@ enum TestDatabase {
         case .sqlite(let path)?:
             removeDatabase(at: path)
         case .postgres(let place)?:
-            try? await admin(place) { connection in
-                _ = try await connection.query(
-                    PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(place.database) WITH (FORCE)"), logger: logger)
+            // A database left behind goes with the throwaway cluster at the run's end.
+            try? await turns.run {
+                try await admin(place) { connection in
+                    _ = try await connection.query(
+                        PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(place.database) WITH (FORCE)"),
+                        logger: logger)
+                }
             }
         case nil:
             break
@@ -133,5 +145,36 @@ struct TestRow: Sendable {
     private static func decode<T: PostgresDecodable>(_ cell: PostgresCell?) -> T? {
         guard let cell, cell.bytes != nil else { return nil }
         return try? cell.decode(T.self)
+    }
+}
+
+/// Runs at most `width` bodies at once; the others wait their turn, suspended (no thread held).
+actor AsyncGate {
+    private let width: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) {
+        self.width = width
+    }
+
+    /// `body`'s result, once a turn is free.
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if running < width {
+            running += 1
+        } else {
+            // `leave` hands its turn straight to the first waiter, so `running` stays counted.
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        defer { leave() }
+        return try await body()
+    }
+
+    private func leave() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }

@@ -13,9 +13,13 @@ import Foundation
 /// 1. **Machine pace** (excludes): at least `minSize` members of the burst each sent most of their
 ///    decisions less than `machineGapSeconds` after their previous one (server clock): a script's
 ///    batch, never a person reading cards.
-/// 2. **Clockwork** (excludes): at least `minSize` other members each decided at a fixed rhythm —
-///    `minGaps` or more gaps between decisions whose spread (coefficient of variation) is under
-///    `clockworkSpread`. People's pace wanders far more from card to card.
+/// 2. **Clockwork** (excludes): at least `minSize` other members decided at one fixed rhythm —
+///    each with `minGaps` or more gaps between decisions whose spread (coefficient of variation)
+///    is under `clockworkSpread`, and all with mean gaps within `rhythmTolerance` of each other (a
+///    script's one interval). People's pace wanders far more from card to card, and the few of a
+///    large hall steady by chance keep paces of their own: in the crowds the tests model (1.5 s a
+///    card or more, each person's own pace), 10,000 on one network give at most 3 such people
+///    within one rhythm.
 /// 3. **Near-identical decisions**: in the burst's other members with at least `minDecisions`
 ///    decisions (or every active card on a smaller deck), the most common decision vector is the
 ///    *mode*, and the members who differ from it on at most one card in ten are *near* it; at least
@@ -66,11 +70,16 @@ public enum LockstepClusters {
     /// Default 0.3 (half of `HumanPace.burstWindowSeconds`: less than a choice reaction plus the
     /// stack's animation).
     public static let machineGapSeconds = HumanPace.burstWindowSeconds / 2
-    /// Fewest gaps between decisions for a member's rhythm to be judged. Default 4 (five decisions).
-    public static let minGaps = 4
+    /// Fewest gaps between decisions for a member's rhythm to be judged. Default 6 (seven
+    /// decisions): over five, one in a hundred fast people is steady by chance.
+    public static let minGaps = 6
     /// A member whose gaps vary less than this (standard deviation over mean) keeps a clockwork
-    /// rhythm. Default 0.05: a person's time per card varies by tens of percent.
-    public static let clockworkSpread = 0.05
+    /// rhythm. Default 0.03: a person's time per card varies by tens of percent; a script's
+    /// sleep, sent over a network, by a few.
+    public static let clockworkSpread = 0.03
+    /// Members keep one rhythm when their mean gaps lie within this share of each other. Default
+    /// 0.02 (±1 %): one program's interval, whatever the network adds.
+    public static let rhythmTolerance = 0.02
     /// Fewest values of one measure a member needs to count in its intraclass correlation. Default 3.
     public static let minStyleValues = 3
     /// The average intraclass correlation under which a group shows no personal style. Default
@@ -207,8 +216,9 @@ public enum LockstepClusters {
                     "\(who) each sent their decisions faster than anyone reads a card (\(Self.seconds(typicalGap)) apart)"
             }
             if evidence.contains(.clockwork) {
-                return
-                    "\(who) each decided at a clockwork pace (every \(Self.seconds(typicalGap)), varying by under 5 %)"
+                let spread = Int((LockstepClusters.clockworkSpread * 100).rounded())
+                let pace = "one clockwork pace (every \(Self.seconds(typicalGap)), varying by under \(spread) %)"
+                return "\(who) each decided at \(pace)"
             }
             let same = "decided \(mode.count) cards the same way"
             let generator = "none of them has a pace or a gesture of their own"
@@ -272,8 +282,12 @@ public enum LockstepClusters {
         }
         let machine = rest.filter(isMachinePaced)
         if machine.count >= minSize { found(machine, [.machinePace]) }
-        let clockwork = rest.filter(isClockwork)
-        if clockwork.count >= minSize { found(clockwork, [.clockwork]) }
+        var clockwork = rest.filter(isClockwork)
+        while let rhythm = oneRhythm(clockwork), rhythm.count >= minSize {
+            found(rhythm, [.clockwork])
+            let ids = Set(rhythm.map(\.id))
+            clockwork.removeAll { ids.contains($0.id) }
+        }
         for center in centers(rest, needed: needed) {
             guard let group = nearGroup(rest, center: center, needed: needed) else { continue }
             var evidence: [Evidence] = []
@@ -315,6 +329,19 @@ public enum LockstepClusters {
         guard mean > 0 else { return false }
         let variance = gaps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(gaps.count - 1)
         return variance.squareRoot() < clockworkSpread * mean
+    }
+
+    /// Rule 2 for clockwork members: the most of them whose mean gaps lie within
+    /// `rhythmTolerance` of each other (the first such run in order of mean gap); nil for none.
+    static func oneRhythm(_ members: [Member]) -> [Member]? {
+        let sorted = members.map { m in (m, m.gaps.reduce(0, +) / Double(m.gaps.count)) }.sorted { $0.1 < $1.1 }
+        var best: ArraySlice<(Member, Double)> = []
+        var start = 0
+        for end in sorted.indices {
+            while sorted[end].1 > sorted[start].1 * (1 + rhythmTolerance) { start += 1 }
+            if end - start + 1 > best.count { best = sorted[start...end] }
+        }
+        return best.isEmpty ? nil : best.map(\.0)
     }
 
     /// A burst's mode and the members near it (rule 3), before it is judged.
