@@ -173,7 +173,8 @@ struct LockstepClusterTests {
                 #expect(
                     !hall.contains { out.contains($0.id) }, "\(size) after \(decided): \(clusters.map(\.reason))")
                 if decided >= LockstepClusters.minGaps + 1 {
-                    #expect(bots.allSatisfy { out.contains($0.id) }, "\(size) after \(decided): \(clusters.map(\.reason))")
+                    #expect(
+                        bots.allSatisfy { out.contains($0.id) }, "\(size) after \(decided): \(clusters.map(\.reason))")
                     #expect(clusters.filter { $0.evidence == [.clockwork] }.map(\.members.count).sorted() == [8, 8])
                 }
             }
