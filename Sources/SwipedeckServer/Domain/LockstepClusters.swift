@@ -18,8 +18,8 @@ import Foundation
 ///    is under `clockworkSpread`, and all with mean gaps within `rhythmTolerance` of each other (a
 ///    script's one interval). People's pace wanders far more from card to card, and the few of a
 ///    large hall steady by chance keep paces of their own: in the crowds the tests model (1.5 s a
-///    card or more, each person's own pace), 10,000 on one network give at most 3 such people
-///    within one rhythm.
+///    card or more, each person's own pace), 10,000 on one network judged after seven decisions
+///    put at most 4 such people at one rhythm in 20 draws, fewer than `minSize`.
 /// 3. **Near-identical decisions**: in the burst's other members with at least `minDecisions`
 ///    decisions (or every active card on a smaller deck), the most common decision vector is the
 ///    *mode*, and the members who differ from it on at most one card in ten are *near* it; at least
