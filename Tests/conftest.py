@@ -208,15 +208,15 @@ def make_server(tmpdir_path, db_engine):
         s = Server(tmpdir_path / db_name, free_port(), extra_args, env, database_url=url,
                    participant_secret=participant_secret)
         servers.append(s)
-        try:
-            return s.start()
-        except RuntimeError as e:
-            # Another worker (pytest-xdist) may take the free port between its pick and the bind.
-            if "in use" not in str(e):
-                raise
-            s.port = free_port()
-            s.base = f"http://127.0.0.1:{s.port}"
-            return s.start()
+        for attempt in range(3):
+            try:
+                return s.start()
+            except RuntimeError as e:
+                # Another worker (pytest-xdist) may take the free port between its pick and the bind.
+                if "in use" not in str(e) or attempt == 2:
+                    raise
+                s.port = free_port()
+                s.base = f"http://127.0.0.1:{s.port}"
 
     yield factory
     for s in servers:

@@ -12,6 +12,8 @@ ADMIN_TOKEN = "test-admin-token"
 
 
 def free_port() -> int:
+    # Picked on every address, not 127.0.0.1 alone: a server told `--host 0.0.0.0` cannot bind a port
+    # another address holds (a browser's connection from the LAN address took one, in a stressed run).
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("0.0.0.0", 0))
         return s.getsockname()[1]

@@ -81,32 +81,34 @@ def binary():
 
 
 class Client:
-    """Keep-alive HTTP connections from chosen source addresses (one per address and thread)."""
+    """One keep-alive HTTP connection per source address, as one phone holds one: the people sharing an
+    address take turns on it (a connection per thread and address held tens of thousands open)."""
 
     def __init__(self, port):
         self.port = port
-        self.local = threading.local()
+        self.lock = threading.Lock()
+        self.conns = {}  # source -> [lock, connection or None]
 
     def request(self, source, method, path, body=None, headers=None):
-        conns = self.local.__dict__.setdefault("conns", {})
-        for attempt in range(2):
-            conn = conns.get(source)
-            if conn is None:
-                conn = conns[source] = http.client.HTTPConnection(
-                    "127.0.0.1", self.port, timeout=30, source_address=(source, 0))
-            h = {"Content-Type": "application/json"} if body is not None else {}
-            h.update(headers or {})
-            try:
-                conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=h)
-                r = conn.getresponse()
-                data = r.read()
-                return r.status, (json.loads(data) if data.startswith((b"{", b"[")) else data), r.headers
-            except (http.client.HTTPException, OSError):
-                conn.close()
-                conns.pop(source, None)
-                if attempt:
-                    return 0, None, {}
-        return 0, None, {}
+        with self.lock:
+            slot = self.conns.setdefault(source, [threading.Lock(), None])
+        with slot[0]:
+            for attempt in range(2):
+                if slot[1] is None:
+                    slot[1] = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(source, 0))
+                h = {"Content-Type": "application/json"} if body is not None else {}
+                h.update(headers or {})
+                try:
+                    slot[1].request(method, path, body=json.dumps(body) if body is not None else None, headers=h)
+                    r = slot[1].getresponse()
+                    data = r.read()
+                    return r.status, (json.loads(data) if data.startswith((b"{", b"[")) else data), r.headers
+                except (http.client.HTTPException, OSError):
+                    slot[1].close()
+                    slot[1] = None
+                    if attempt:
+                        return 0, None, {}
+            return 0, None, {}
 
 
 def obtain_participant(client, source, deck, deadline, solvers):
@@ -183,6 +185,15 @@ class Side:
         self.lock = threading.Lock()
         self.people = self.minted = self.accepted = 0
         self.joins, self.phone = [], []
+        self.refused = {}
+
+    def refuse(self, status, answer):
+        """A decision the server did not take, by status and error code."""
+        code = answer.get("error", {}).get("code") if isinstance(answer, dict) and isinstance(answer.get("error"), dict) else (
+            answer.get("code") if isinstance(answer, dict) else None)
+        with self.lock:
+            key = f"{status} {code or ''}".strip()
+            self.refused[key] = self.refused.get(key, 0) + 1
 
     def add(self, **kw):
         with self.lock:
@@ -249,8 +260,10 @@ def person(client, schedule, solvers, side, cards, source, rates, rng, start, de
         direction = "right" if rng.random() < rates[card] else "left"
         body = {"card": card, "direction": direction, "input": "drag", "participant": state["me"],
                 "trace": human_drag(direction, hand, rng), "decisionMs": round(look * math.exp(rng.gauss(0, 0.4)), 1)}
-        status, _, _ = client.request(source, "POST", f"/api/v1/decks/{side.deck}/swipes", body)
+        status, answer, _ = client.request(source, "POST", f"/api/v1/decks/{side.deck}/swipes", body)
         side.add(accepted=1 if status == 201 else 0)
+        if status != 201:
+            side.refuse(status, answer)
         schedule.at(time.time() + 1.5 + pace * math.exp(rng.gauss(0, 0.4)), swipe)
 
     side.add(people=1)
@@ -447,6 +460,8 @@ def main():
             phone_p99 = f"{percentile(side.phone, 0.99):>8.2f}s" if side.phone else f"{'-':>9}"
             print(f"{side.name:22} {side.people:>7} {side.minted:>7} {p50} {p99} {phone_p99} {side.accepted:>9} "
                   f"{counted:>8} {share:>7.1%} {per_minute:>11.0f}")
+            if side.refused:
+                print(f"{'':22} refused: " + ", ".join(f"{k} x{v}" for k, v in sorted(side.refused.items())))
             people = results.get("people") or {}
             if side.kind == "crowd" and counted < side.accepted:
                 # Why decisions did not count, as the owner's results say (Who is counted).
