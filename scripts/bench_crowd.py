@@ -53,7 +53,6 @@ import tempfile
 import threading
 import time
 import multiprocessing
-import resource
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
@@ -189,10 +188,10 @@ class Side:
 
     def refuse(self, status, answer):
         """A decision the server did not take, by status and error code."""
-        code = answer.get("error", {}).get("code") if isinstance(answer, dict) and isinstance(answer.get("error"), dict) else (
-            answer.get("code") if isinstance(answer, dict) else None)
+        error = answer.get("error") if isinstance(answer, dict) else None  # API errors: {"error":{"code":…}}
+        code = error.get("code", "") if isinstance(error, dict) else ""
         with self.lock:
-            key = f"{status} {code or ''}".strip()
+            key = f"{status} {code}".strip()
             self.refused[key] = self.refused.get(key, 0) + 1
 
     def add(self, **kw):
