@@ -1,6 +1,7 @@
 """A deck's owner over HTTP, as the big screen's tests and bench_stage.py drive it: signed in with a
 password, the big screen read (its first visit makes the deck's presentation), its buttons pressed
 with the page's csrf token, redirects left unfollowed."""
+import json
 import re
 import urllib.error
 import urllib.parse
@@ -42,8 +43,15 @@ class Presenter:
     def csrf(self):
         return re.search(r'name="csrf" value="([^"]+)"', self.screen()).group(1)
 
-    def press(self, action, csrf=None):
-        """Presses Reveal, Hide, Lock or Unlock (`action`: reveal, hide, lock, unlock)."""
-        form = f"csrf={csrf or self.csrf()}&action={action}"
+    def state(self):
+        """The deck's stage as the big screen asks for it (`/d/{deck}/present/state`)."""
+        status, _, text = self.send("GET", f"/d/{self.deck}/present/state")
+        assert status == 200, f"the stage answered {status}"
+        return json.loads(text)
+
+    def press(self, action, csrf=None, extra=""):
+        """Presses a control (`action`: reveal, hide, lock, unlock, hostPaced, selfPaced, next, cardTimer;
+        `extra`: more form fields, such as `&cardSeconds=10`)."""
+        form = f"csrf={csrf or self.csrf()}&action={action}{extra}"
         status, headers, _ = self.send("POST", f"/owner/decks/{self.deck}/present", form)
         assert status == 303 and headers["Location"] == f"/d/{self.deck}/present", (status, action)

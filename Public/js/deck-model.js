@@ -67,11 +67,18 @@ export function pendingPhrase(count, until) {
  * The stack's state (StackState.of on the server, transliterated): `known` is the state only the
  * server can tell (noCards, closed: from the page or a refusal), else 'open'; `cardsShown` the
  * live cards on the page; `remaining` the undecided cards; `decided` this participant's
- * decisions; `quota` the deck's per-person limit or null.
+ * decisions; `quota` the deck's per-person limit or null; `paced` a host-paced deck, whose stack
+ * is the presenter's card: at its limit, or waiting for the presenter without it, never finished.
  */
-export function stackState(known, cardsShown, remaining, decided, quota) {
+export function stackState(known, cardsShown, remaining, decided, quota, paced) {
   if (known !== 'open') {
     return known;
+  }
+  if (paced) {
+    if (quota !== null && decided >= quota) {
+      return 'limitReached';
+    }
+    return cardsShown === 0 ? 'waiting' : 'open';
   }
   if (cardsShown === 0 && remaining === 0) {
     return 'finished';
@@ -110,6 +117,27 @@ export function stageWords(revealed, revealIn) {
     return `The results show in ${Math.max(revealIn, 0)} s.`;
   }
   return '';
+}
+
+/**
+ * What a phone on a host-paced deck says while it has no card to decide (DeckStage.waitingWords on
+ * the server), from the stage: before the first card, after the last, once a card's time is up,
+ * or after the person decided it; '' self-paced.
+ */
+export function waitingWords(stage) {
+  if (!stage.paced) {
+    return '';
+  }
+  if (stage.step === 0) {
+    return 'The presenter starts soon. The first card shows here by itself.';
+  }
+  if (typeof stage.card !== 'number') {
+    return 'That was the last card. Thank you!';
+  }
+  if (!stage.cardOpen) {
+    return 'Time is up for this card. The next one shows here when the presenter moves on.';
+  }
+  return 'Thank you! The next card shows here when the presenter moves on.';
 }
 
 /** The cards this person may still decide, as the counter says (StackState.cardsLeft). */

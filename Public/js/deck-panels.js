@@ -73,6 +73,11 @@ export function createPanels({ root, storage, hintKey, springScale }) {
     stageBanner.querySelector('.stage-room').hidden = !revealed;
   }
 
+  // A host-paced deck without a card to decide: why, in the waiting panel (deck-model.js waitingWords).
+  function showWaiting(words) {
+    root.querySelector('.waiting-words').textContent = words;
+  }
+
   // What stands above the stack beyond a one-line title (more title lines, the description, the
   // offline notice) comes off the stack's height (--head-extra in app.css).
   function fitStack() {
@@ -116,7 +121,8 @@ export function createPanels({ root, storage, hintKey, springScale }) {
   hint.querySelector('.hint-dismiss').addEventListener('click', dismissHint);
 
   return {
-    announce, showCount, showState, showOfflineState, showOfflineBanner, showStage, fitStack, showHint,
+    announce, showCount, showState, showOfflineState, showOfflineBanner, showStage, showWaiting, fitStack,
+    showHint,
     dismissHint,
   };
 }

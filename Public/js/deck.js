@@ -12,7 +12,7 @@
 // helpers are deck-model.js. The browser's parts are gathered once, at the end of this file.
 import {
   cardsLeft, feedbackMessage, isRefusal, mayActWithoutDrag, refetchDelayMs, refusalEffect, refusalMessage,
-  requestTimeoutMs, stackState, stageState, stageWords,
+  requestTimeoutMs, stackState, stageState, stageWords, waitingWords,
 } from './deck-model.js';
 import { createControls } from './deck-controls.js';
 import { createDelivery } from './deck-delivery.js';
@@ -69,6 +69,8 @@ export function createDeckPage(root, profile, browser) {
   let state = settings.state;
   const quota = settings.quota === '' ? null : Number(settings.quota);
   let decided = Number(settings.decided);
+  // Host-paced (data-paced; the stage says so from then on): the stack is the presenter's card.
+  const paced = settings.paced === 'true';
   // Past the free join budget the page comes with a join puzzle, solved while the first card is read.
   const puzzleScript = root.querySelector('#join-puzzle');
   const puzzle = puzzleScript ? JSON.parse(puzzleScript.textContent) : null;
@@ -142,7 +144,7 @@ export function createDeckPage(root, profile, browser) {
     remaining = Math.max(remaining, 0);
     panels.showCount(cardsLeft(remaining, decided, quota));
     const outOfCards = !cards[0];
-    const next = stackState(knownState, cards.length, remaining, decided, quota);
+    const next = stackState(knownState, cards.length, remaining, decided, quota, paced);
     if (next !== state) {
       state = next;
       announce();
@@ -357,15 +359,38 @@ export function createDeckPage(root, profile, browser) {
   function onStage(event) {
     const stage = JSON.parse(event.data);
     const next = stageState(knownState, stage.open, settings.state);
-    if (next === 'reload') {
+    // Self-paced again, or paced from now: the page is served anew with its deal.
+    if (next === 'reload' || Boolean(stage.paced) !== paced) {
       location.reload();
       return;
     }
     knownState = next;
+    if (paced) {
+      followPace(stage);
+    }
     const timed = !stage.revealed && typeof stage.revealIn === 'number';
     revealDue = timed ? clock.now() + stage.revealIn * 1000 : null;
     showStage(stage.revealed);
     layout();
+  }
+
+  // Host-paced: the presenter's card comes with the stage (built from its own JSON, `dealt`: a
+  // thousand phones ask nothing) unless this browser decided it, and every other card leaves — the
+  // one the presenter moved on from, or one whose time is up. The waiting panel says why when
+  // there is none.
+  function followPace(stage) {
+    const open = stage.cardOpen && stage.dealt && !queue.decidedCards().has(stage.dealt.id);
+    const dealt = open ? stage.dealt : null;
+    const shown = [...view.liveCards()].map((card) => Number(card.dataset.card));
+    view.drop(new Set(shown.filter((id) => !dealt || id !== dealt.id)));
+    if (dealt && !shown.includes(dealt.id)) {
+      view.append([dealt]);
+      // The time to decide counts from the card's arrival (the trust rules read it).
+      shownAt = clock.now();
+    }
+    remaining = view.liveCards().length;
+    panels.showWaiting(waitingWords(stage));
+    announce();
   }
 
   function showStage(revealed) {

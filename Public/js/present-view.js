@@ -48,13 +48,26 @@ export function presentedStats(report, revealed) {
 }
 
 /**
- * Whether the deck's stage as the server answers it (`DeckStage`: open, revealed, revealIn) is not
- * the one a screen was served with `elapsed` seconds ago (`open`, `revealed`, `revealIn`: a reveal
- * timer's seconds then, or null): it opened or closed, the results showed or hid, or a timer
- * started, ended or was started anew (more than 2 s off the one counting here).
+ * The pace a screen shows (DeckStage.paceKey on the server): '' self-paced; host-paced, the
+ * presenter's step and card and whether it is open.
  */
-export function stageChanged(stage, open, revealed, revealIn, elapsed) {
-  if (stage.open !== open || stage.revealed !== revealed) {
+export function paceKey(stage) {
+  if (!stage.paced) {
+    return '';
+  }
+  const card = typeof stage.card === 'number' ? String(stage.card) : '';
+  return `${stage.step}|${card}|${stage.cardOpen}`;
+}
+
+/**
+ * Whether the deck's stage as the server answers it (`DeckStage`: open, revealed, revealIn, the
+ * pace) is not the one a screen was served with `elapsed` seconds ago (`open`, `revealed`,
+ * `revealIn`: a reveal timer's seconds then, or null; `pace`: its paceKey): it opened or closed,
+ * the results showed or hid, the presenter's card moved or closed, or a timer started, ended or
+ * was started anew (more than 2 s off the one counting here).
+ */
+export function stageChanged(stage, open, revealed, revealIn, elapsed, pace) {
+  if (stage.open !== open || stage.revealed !== revealed || paceKey(stage) !== pace) {
     return true;
   }
   const timed = typeof stage.revealIn === 'number';
@@ -66,13 +79,13 @@ export function stageChanged(stage, open, revealed, revealIn, elapsed) {
 
 /**
  * What a key does on the big screen: 'results' (Reveal or Hide), 'voting' (Lock or Unlock),
- * 'fullscreen', 'counts' (hide or show how many joined and decided), or '' (nothing). Letters in
- * either case; a key with Ctrl, Alt or Meta is the browser's.
+ * 'fullscreen', 'counts' (hide or show how many joined and decided), 'next' (host-paced: the next
+ * card), or '' (nothing). Letters in either case; a key with Ctrl, Alt or Meta is the browser's.
  */
 export function presentKeyAction(key, modified) {
   if (modified) {
     return '';
   }
-  const actions = { r: 'results', l: 'voting', f: 'fullscreen', c: 'counts' };
+  const actions = { r: 'results', l: 'voting', f: 'fullscreen', c: 'counts', n: 'next' };
   return actions[key.toLowerCase()] || '';
 }

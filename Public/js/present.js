@@ -9,10 +9,11 @@ import { presentKeyAction, presentedCards, presentedStats, stageChanged } from '
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** One card's list item, as present.mustache serves it. */
-function cardItem(card) {
+/** One card's list item, as present.mustache serves it (`current`: the presenter's card id, or ''). */
+function cardItem(card, current) {
   const item = document.createElement('li');
   item.className = 'present-card';
+  item.classList.toggle('present-current', String(card.id) === current);
   item.dataset.card = String(card.id);
   item.dataset.verdict = card.verdict;
   const title = document.createElement('span');
@@ -49,10 +50,11 @@ function cardItem(card) {
 }
 
 /** Updates an item in place (the bar's width animates), or says it cannot (another card). */
-function updateItem(item, card) {
+function updateItem(item, card, current) {
   if (item.dataset.card !== String(card.id)) {
     return false;
   }
+  item.classList.toggle('present-current', String(card.id) === current);
   item.dataset.verdict = card.verdict;
   item.querySelector('.present-title').textContent = card.title;
   item.querySelector('.present-fill').setAttribute('width', card.width);
@@ -73,9 +75,11 @@ function draw(root, report, revealed) {
   const list = root.querySelector('.present-cards');
   const cards = presentedCards(report, revealed);
   const items = [...list.children];
-  const same = items.length === cards.length && cards.every((card, index) => updateItem(items[index], card));
+  const current = root.dataset.current;
+  const fits = (card, index) => updateItem(items[index], card, current);
+  const same = items.length === cards.length && cards.every(fits);
   if (!same) {
-    list.replaceChildren(...cards.map(cardItem));
+    list.replaceChildren(...cards.map((card) => cardItem(card, current)));
   }
 }
 
@@ -97,8 +101,9 @@ function listenForKeys() {
     }
     const root = shown.root;
     const action = presentKeyAction(event.key, event.ctrlKey || event.altKey || event.metaKey);
-    if (action === 'results' || action === 'voting') {
-      const values = action === 'results' ? ['reveal', 'hide'] : ['lock', 'unlock'];
+    if (action === 'results' || action === 'voting' || action === 'next') {
+      const pairs = { results: ['reveal', 'hide'], voting: ['lock', 'unlock'], next: ['next'] };
+      const values = pairs[action];
       const button = root.querySelector(values.map((value) => `button[value="${value}"]`).join(', '));
       button?.click();
     } else if (action === 'fullscreen') {
@@ -149,6 +154,8 @@ function mount(root) {
   const revealed = root.dataset.revealed === 'true';
   const open = root.dataset.open === 'true';
   const revealIn = root.dataset.revealIn === '' ? null : Number(root.dataset.revealIn);
+  const pace = root.dataset.pace || '';
+  const cardClosesIn = root.dataset.cardClosesIn ? Number(root.dataset.cardClosesIn) : null;
   const servedAt = Date.now();
   const intervals = [];
   let source = null;
@@ -185,6 +192,14 @@ function mount(root) {
       countdown.textContent = String(Math.max(0, Math.ceil(revealIn - (Date.now() - servedAt) / 1000)));
     }, 1000));
   }
+  // A card's timer counts down here too; the next ask sees its time run out.
+  const cardCountdown = root.querySelector('.present-card-countdown');
+  if (cardCountdown && cardClosesIn !== null) {
+    intervals.push(setInterval(() => {
+      const left = Math.ceil(cardClosesIn - (Date.now() - servedAt) / 1000);
+      cardCountdown.textContent = String(Math.max(0, left));
+    }, 1000));
+  }
   // Locked, unlocked, revealed, hidden or timed elsewhere (another window, the remote, the deck's
   // settings, its rule closing it, a timer running out or started anew): the screen is served again
   // as it now is. A failed ask changes nothing.
@@ -192,7 +207,7 @@ function mount(root) {
     try {
       const response = await fetch(root.dataset.state, { headers: { Accept: 'application/json' } });
       const elapsed = (Date.now() - servedAt) / 1000;
-      if (stageChanged(await response.json(), open, revealed, revealIn, elapsed)) {
+      if (stageChanged(await response.json(), open, revealed, revealIn, elapsed, pace)) {
         await refresh();
       }
     } catch (error) {

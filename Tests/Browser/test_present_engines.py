@@ -59,3 +59,88 @@ def test_a_phone_in_each_engine_joins_by_code_and_follows_the_big_screen(server,
         assert "The room: 100% LIKE · 1 vote" in phone.text(".row"), phone.text(".row")
     finally:
         phone.close()
+
+
+def join(phone, server, code):
+    """A phone types the screen's code at /j, presses Enter and waits for the deck's page."""
+    phone.goto(server.base + "/j")
+    type_text(phone, "#join-code", code.lower())
+    phone.press("Enter")
+    phone.wait_for("() => location.pathname === '/d/getaways'", what="the deck's page after the code")
+    phone.wait_for("() => document.querySelector('.deck-page').dataset.ready === 'true'", what="the deck page")
+
+
+def shows_only(phone, card, what):
+    """The phone's stack holds the presenter's card `card` alone, and takes decisions."""
+    phone.wait_for("""(id) => document.querySelector('.deck-page').dataset.state === 'open'
+        && [...document.querySelectorAll('#stack .card:not(.leaving)')].map((c) => c.dataset.card).join() === id""",
+                   str(card), what=what)
+
+
+def waiting(phone, words, what):
+    """The phone has no card to decide and says why."""
+    phone.wait_for("""(words) => document.querySelector('.deck-page').dataset.state === 'waiting'
+        && !document.querySelector('.state-waiting').hidden
+        && document.querySelector('.waiting-words').textContent.startsWith(words)""", words, what=what)
+
+
+def test_host_paced_phones_in_each_engine_follow_the_presenter_card_by_card(server, engine):
+    """Host-paced (issue 36 item 4): the presenter paces the deck; phones that joined by the code wait
+    for the first card, each shows only the presenter's card (a drag, an arrow key and a tap decide it),
+    a decided card leaves for "Thank you", Next brings the next card to every phone, a card timer takes
+    an undecided card away ("Time is up"), and past the last card every phone says so. Three phones in
+    Chromium and Firefox (each with its own cookies); WebKit's driver holds one page, so one there."""
+    add_owner(server, "pia")
+    presenter = Presenter(server.base, "pia", PASSWORD)
+    screen = presenter.screen()
+    code = re.search(r'<p class="present-code"><span class="sr-only">Join code: </span>(\w+)<', screen).group(1)
+    presenter.press("hostPaced")
+    first = engine.new_page(viewport=PHONE, touch=True)
+    phones = [first] + ([] if first.engine == "webkit" else [engine.new_page(viewport=PHONE, touch=True)
+                                                              for _ in range(2)])
+    try:
+        for phone in phones:
+            join(phone, server, code)
+            waiting(phone, "The presenter starts soon.", "a phone waiting for the first card")
+        presenter.press("next")
+        card = presenter.state()["card"]
+        for phone in phones:
+            shows_only(phone, card, "the first card on every phone")
+        # A drag on the first phone, the → key on the second, a tap on ♥ on the third.
+        box, x0, y0 = card_centre_of(first)
+        kind = "touch" if first.supports_touch else "mouse"
+        reach = min(box["width"] * 0.55, PHONE["width"] - 4 - x0)
+        first.gesture(kind, x0, y0, drag_points(x0, y0, reach, 10, 360, 20, rng=random.Random(4)))
+        if len(phones) == 3:
+            phones[1].press("ArrowRight")
+            phones[2].click(".ctl-like")
+        for phone in phones:
+            waiting(phone, "Thank you! The next card", "a phone that decided the card")
+        poll(lambda: len(swipes(server)) == len(phones), timeout=10, what="every phone's decision stored")
+        assert {row["cardId"] for row in swipes(server)} == {card}
+
+        # The next card, with a 10 s timer: the first phone decides it, the others let it run out.
+        presenter.press("cardTimer", extra="&cardSeconds=10")
+        presenter.press("next")
+        second = presenter.state()["card"]
+        assert second != card
+        for phone in phones:
+            shows_only(phone, second, "the second card on every phone")
+        first.click(".ctl-nope")
+        waiting(first, "Thank you! The next card", "the first phone after its pass")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        phones[-1].screenshot(str(SHOTS / f"present-paced-phone-{first.engine}.png"))
+        for phone in phones[1:]:
+            waiting(phone, "Time is up for this card.", "a phone whose card ran out of time")
+        stored = len(phones) + 1
+        poll(lambda: len(swipes(server)) == stored, timeout=10, what="the pass stored")
+
+        # Past the last card: every phone says so, and nothing takes decisions.
+        while presenter.state()["card"] is not None:
+            presenter.press("next")
+        for phone in phones:
+            waiting(phone, "That was the last card.", "a phone past the last card")
+        assert len(swipes(server)) == stored
+    finally:
+        for phone in phones:
+            phone.close()

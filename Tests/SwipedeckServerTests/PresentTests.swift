@@ -163,7 +163,9 @@ struct PresentTests {
                     "This deck's results are public"))
             let shout = try await Self.control(client, dee, "shout")
             #expect(shout.status == .badRequest)
-            #expect(shout.text.contains("action must be reveal, hide, timer, lock or unlock."))
+            #expect(
+                shout.text.contains(
+                    "action must be reveal, hide, timer, lock, unlock, hostPaced, selfPaced, next or cardTimer."))
             // Without the page's token the form changes nothing.
             let forged = try await client.postForm("/owner/decks/getaways/present", "action=reveal", headers: dee)
             #expect(forged.status == .forbidden)

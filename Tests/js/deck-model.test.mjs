@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   announcement, cardsLeft, deliveryRequest, feedbackMessage, isParticipantRefusal, isRefusal, isWorthRetrying,
   keyAction, mayActWithoutDrag, maxRetrySeconds, offlineBannerText, offlineDescription, overlayFamily, pendingPhrase,
-  refusalEffect, refusalMessage, retrySeconds, stackState, stageState, stageWords, waitingPhrase,
+  refusalEffect, refusalMessage, retrySeconds, stackState, stageState, stageWords, waitingPhrase, waitingWords,
 } from '../../Public/js/deck-model.js';
 
 const answer = (retryAfter) => ({ headers: new Headers(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }) });
@@ -44,6 +44,26 @@ test('stackState: what only the server knows first, then finished, then the quot
   assert.equal(stackState('open', 2, 4, 4, 5), 'open');
   assert.equal(stackState('open', 2, 4, 5, 5), 'limitReached');
   assert.equal(stackState('open', 2, 4, 50, null), 'open');
+});
+
+test('stackState host-paced: the card on the big screen, else waiting or at the limit, never finished', () => {
+  assert.equal(stackState('open', 1, 1, 2, null, true), 'open');
+  assert.equal(stackState('open', 0, 0, 2, null, true), 'waiting');
+  assert.equal(stackState('open', 0, 0, 5, 5, true), 'limitReached');
+  assert.equal(stackState('closed', 0, 0, 2, null, true), 'closed');
+  assert.equal(stackState('open', 0, 0, 2, null, false), 'finished');
+});
+
+test('waitingWords: why a host-paced phone has no card (DeckStage.waitingWords in Swift)', () => {
+  assert.equal(waitingWords({ paced: false }), '');
+  assert.equal(waitingWords({ paced: true, step: 0 }), 'The presenter starts soon. The first card shows here by itself.');
+  assert.equal(waitingWords({ paced: true, step: 4 }), 'That was the last card. Thank you!');
+  assert.equal(
+    waitingWords({ paced: true, step: 2, card: 7, cardOpen: false }),
+    'Time is up for this card. The next one shows here when the presenter moves on.');
+  assert.equal(
+    waitingWords({ paced: true, step: 2, card: 7, cardOpen: true }),
+    'Thank you! The next card shows here when the presenter moves on.');
 });
 
 test('cardsLeft: the undecided cards, no more than the quota leaves, never below 0', () => {

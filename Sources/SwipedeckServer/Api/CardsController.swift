@@ -51,9 +51,12 @@ struct CardsController: Sendable {
                     named, cookies: context.cookies, deck: deck, now: clock()
                 ).id, after: cursor, limit: limit)
         }
+        let pacing = try await catalog.pacing(slug)
         let page = try await Dealer(store: store).page(
-            deck: deck, participant: participant, after: cursor, limit: limit)
-        let cards = try await knownAnswers.dealt(page.cards, deck: deck, participant: participant)
+            deck: deck, participant: participant, after: cursor, limit: limit, pacing: pacing, now: clock())
+        // Host-paced, the presenter's card is the whole deal: no known-answer card joins it.
+        let cards =
+            pacing.hosted ? page.cards : try await knownAnswers.dealt(page.cards, deck: deck, participant: participant)
         // The owner sees the known answers of their deck's cards (as on their card editor); nobody else does.
         return CardPage(
             cards: cards.map { CardJSON($0, deck: slug, withAnswer: manages) },

@@ -3,12 +3,16 @@ import Synchronization
 /// In-memory index of decks by slug and their card ids, so the swipe hot path needs no read
 /// transaction to check that a card belongs to a deck. Misses fall through to the database,
 /// so decks imported by another process are found too. An entry is read anew once the store
-/// marks its deck edited (`Store.edits`: on PostgreSQL also an edit through another server).
+/// marks its deck edited (`Store.edits`: on PostgreSQL also an edit through another server) —
+/// the big screen's pace (`Pacing`) is such an edit, so a host-paced deck's swipes read the
+/// presenter's card here too.
 public final class Catalog: Sendable {
     struct Entry {
         var deck: Deck
         var active: Set<Int64>
         var archived: Set<Int64>
+        /// The deck's pace on a big screen (`Pacing.off` without one).
+        var pacing: Pacing
         /// `DeckEdits.generation` before the entry was read.
         var generation: Int
     }
@@ -43,6 +47,11 @@ public final class Catalog: Sendable {
         try await self.card(card, in: slug) != .absent
     }
 
+    /// The deck's pace: host-paced decks take decisions on the presenter's card only.
+    public func pacing(_ slug: String) async throws -> Pacing {
+        try await entry(slug).pacing
+    }
+
     /// Number of the deck's active (not archived) cards.
     public func cardCount(_ slug: String) async throws -> Int {
         try await entry(slug).active.count
@@ -69,7 +78,8 @@ public final class Catalog: Sendable {
             throw ApiError.notFound("deck")
         }
         let ids = try await store.cardIds(deckId: deck.id)
-        let e = Entry(deck: deck, active: ids.active, archived: ids.archived, generation: generation)
+        let pacing = try await store.presentation(deckId: deck.id)?.pacing ?? .off
+        let e = Entry(deck: deck, active: ids.active, archived: ids.archived, pacing: pacing, generation: generation)
         entries.withLock { $0[slug] = e }
         return e
     }

@@ -25,7 +25,14 @@ public struct Dealer: Sendable {
     /// changes with every vote, so each page is the first `limit` cards of the order now
     /// (`AdaptiveDeal.ordered` over the counts the results count, decided cards retired) and the
     /// cursor is ignored: the page may repeat cards the client holds, which it skips (deck.js).
-    public func page(deck: Deck, participant: String?, after cursor: Int, limit: Int) async throws -> Page {
+    ///
+    /// A host-paced deck (`pacing`) deals the presenter's card alone, while it takes decisions at
+    /// `now` and the participant has not decided it; their other undecided cards are `retired`
+    /// (neither left nor decided), and the cursor is ignored.
+    public func page(
+        deck: Deck, participant: String?, after cursor: Int, limit: Int, pacing: Pacing, now: Double
+    ) async throws -> Page {
+        if pacing.hosted { return try await paced(deck: deck, participant: participant, pacing: pacing, now: now) }
         let order = deck.cardOrder
         guard order == .adaptive else {
             let (cards, remaining) = try await store.unswipedCards(
@@ -44,5 +51,24 @@ public struct Dealer: Sendable {
         return Page(
             cards: cards, remaining: ordered.count, nextCursor: ordered.count > cards.count ? -1 : nil,
             retired: unswiped.count - ordered.count)
+    }
+
+    /// `page` on a host-paced deck.
+    private func paced(deck: Deck, participant: String?, pacing: Pacing, now: Double) async throws -> Page {
+        let undecided = try await store.unswipedCards(
+            deckId: deck.id, participant: participant, order: .listed, after: -1, limit: 0
+        ).remaining
+        guard let cardId = pacing.cardId, pacing.isCardOpen(at: now), let card = try await store.card(id: cardId),
+            card.deckId == deck.id
+        else {
+            return Page(cards: [], remaining: 0, nextCursor: nil, retired: undecided)
+        }
+        // The participant's first undecided card from the presenter's on, in the listed order: that
+        // card itself unless they decided it (or it is archived).
+        let next = try await store.unswipedCards(
+            deckId: deck.id, participant: participant, order: .listed, after: card.position - 1, limit: 1
+        ).cards
+        let dealt = next.first?.id == cardId ? next : []
+        return Page(cards: dealt, remaining: dealt.count, nextCursor: nil, retired: undecided - dealt.count)
     }
 }

@@ -1,6 +1,13 @@
 import Logging
 import Synchronization
 
+/// What a deck's followers hear: its stage and, host-paced, the presenter's card.
+public struct StageReading: Sendable {
+    public var stage: DeckStage
+    /// The card the presenter shows (host-paced; nil otherwise, or before the first card).
+    public var card: Card?
+}
+
 /// One per server: the stage (`DeckStage`) of every deck a phone follows (`/d/{deck}/stage`),
 /// read once for all of the deck's streams.
 ///
@@ -12,7 +19,7 @@ import Synchronization
 /// one read per `interval`, not a thousand. The task ends with the deck's last stream.
 public final class StageHub: Sendable {
     private struct Follower {
-        var streams: [Int: AsyncStream<DeckStage>.Continuation] = [:]
+        var streams: [Int: AsyncStream<StageReading>.Continuation] = [:]
         var wake: AsyncStream<Void>.Continuation
         var task: Task<Void, Never>?
     }
@@ -38,8 +45,9 @@ public final class StageHub: Sendable {
 
     /// The deck's stage for one stream, every `interval` and at once after an edit of the deck, until the
     /// caller stops iterating (the first comes with the deck's first read).
-    public func follow(deckId: Int64, slug: String) -> AsyncStream<DeckStage> {
-        let (stream, continuation) = AsyncStream.makeStream(of: DeckStage.self, bufferingPolicy: .bufferingNewest(1))
+    public func follow(deckId: Int64, slug: String) -> AsyncStream<StageReading> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: StageReading.self, bufferingPolicy: .bufferingNewest(1))
         let id = nextStream.add(1, ordering: .relaxed).newValue
         continuation.onTermination = { [weak self] _ in self?.unfollow(deckId: deckId, stream: id) }
         let wake = followers.withLock { f -> AsyncStream<Void>.Continuation in
@@ -87,11 +95,19 @@ public final class StageHub: Sendable {
         }
         defer { ticker.cancel() }
         for await _ in signals {
-            let stage: DeckStage
+            let stage: StageReading
             do {
                 guard let deck = try await store.deck(slug: slug) else { continue }
                 let presentation = try await store.presentation(deckId: deckId)
-                stage = DeckStage.of(open: deck.isOpen, presentation: presentation, now: clock())
+                var steps = 0
+                var card: Card?
+                if let pacing = presentation?.pacing, pacing.hosted {
+                    steps = try await store.cardIds(deckId: deckId).active.count
+                    if let id = pacing.cardId { card = try await store.card(id: id) }
+                }
+                stage = StageReading(
+                    stage: DeckStage.of(open: deck.isOpen, presentation: presentation, steps: steps, now: clock()),
+                    card: card)
             } catch {
                 // The streams keep the stage they have; the next tick reads again.
                 logger.error("deck stage not read", metadata: ["deck": "\(slug)", "error": "\(error)"])

@@ -84,6 +84,7 @@ public struct SwipeService: Sendable {
         case .archived: throw ApiError.cardArchived
         case .absent: throw ApiError.notFound("card")
         }
+        if !(try await catalog.pacing(slug).takes(card: r.card, at: now)) { throw ApiError.cardNotCurrent }
         var room: Room?
         if let code = r.room {
             guard let rooms else { throw ApiError.room(.notFound) }
@@ -151,13 +152,21 @@ public struct SwipeService: Sendable {
     }
 
     /// Undoes the acting participant's most recent live swipe in the deck, if any.
-    /// - Throws: the credential's errors, `rateLimited`, `deckClosed`.
+    /// - Throws: the credential's errors, `rateLimited`, `deckClosed`, `cardNotCurrent` (host-paced,
+    ///   that swipe's card is no longer the presenter's).
     public func undoLatest(deck slug: String, cookies: ParticipantCookies, now: Double) async throws -> Swipe? {
         let deck = try await catalog.deck(slug)
         let deckId = deck.id
         let identity = try self.identity(nil, cookies: cookies, deck: deck, now: now)
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
+        let pacing = try await catalog.pacing(slug)
+        if pacing.hosted,
+            let latest = try await store.history(deckId: deckId, participant: identity.id, limit: 1).first,
+            !pacing.takes(card: latest.card.id, at: now)
+        {
+            throw ApiError.cardNotCurrent
+        }
         let undone = try await store.undoLatestSwipe(deckId: deckId, participant: identity.id, at: now)
         if undone != nil, deck.rooms { await rooms?.decided(deckId: deckId, participant: identity.id, now: now) }
         return undone
@@ -212,7 +221,8 @@ public struct SwipeService: Sendable {
     }
 
     /// Swipe `id`, its deck and the acting identity, once the identity is the swipe's maker, has
-    /// budget left, the deck is open and the card not archived (an archived card's tally is frozen).
+    /// budget left, the deck is open, the card not archived (an archived card's tally is frozen)
+    /// and, host-paced, still the presenter's card (`cardNotCurrent`).
     private func ownSwipe(id: String, named: String?, cookies: ParticipantCookies, now: Double) async throws -> (
         Swipe, Deck, ParticipantIdentity
     ) {
@@ -223,6 +233,7 @@ public struct SwipeService: Sendable {
         try takeDecision(identity, now: now)
         if !deck.isOpen { throw ApiError.deckClosed }
         if try await catalog.card(s.cardId, in: deck.slug) == .archived { throw ApiError.cardArchived }
+        if !(try await catalog.pacing(deck.slug).takes(card: s.cardId, at: now)) { throw ApiError.cardNotCurrent }
         return (s, deck, identity)
     }
 

@@ -45,6 +45,8 @@ public enum ApiError: Error, Sendable, Equatable {
     case deckClosed
     /// 409: the card is archived: dealt to nobody and taking no new swipes.
     case cardArchived
+    /// 409: the deck is host-paced (`Pacing`) and this card is not the presenter's, or its timer ran out.
+    case cardNotCurrent
     /// 409: the participant decided as many cards as the deck's quota allows.
     case quotaReached(Int)
     /// 409: an owner with this name exists.
@@ -95,7 +97,8 @@ public enum ApiError: Error, Sendable, Equatable {
             .accessRequired, .notYourDeck:
             return .forbidden
         case .notFound, .joinCodeNotFound: return .notFound
-        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .quotaReached, .ownerNameTaken:
+        case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .cardNotCurrent, .quotaReached,
+            .ownerNameTaken:
             return .conflict
         case .tooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
@@ -145,6 +148,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .notYourDeck: return "not_your_deck"
         case .deckClosed: return "deck_closed"
         case .cardArchived: return "card_archived"
+        case .cardNotCurrent: return "card_not_current"
         case .quotaReached: return "quota_reached"
         case .ownerNameTaken: return "owner_name_taken"
         case .notYourSwipe: return "not_your_swipe"
@@ -196,6 +200,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case .deckClosed:
             return "This deck is closed: its owner is not taking swipes now, and decisions made cannot be changed."
         case .cardArchived: return "This card is archived: its owner is not taking swipes on it."
+        case .cardNotCurrent:
+            return "The presenter sets the pace: only the card on the big screen takes decisions, until its time ends."
         case .quotaReached(let n): return "You have decided \(n) cards, as many as this deck asks of one person."
         case .ownerNameTaken: return "An owner with this name exists."
         case .notYourSwipe: return "Only the participant who made a swipe can change it."

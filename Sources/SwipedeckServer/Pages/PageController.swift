@@ -51,10 +51,16 @@ struct PageController: Sendable {
         }
         let profile = deck.swipeProfile
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
+        let pacing = try await catalog.pacing(deck.slug)
+        let now = clock()
         let dealt = try await Dealer(store: store).page(
-            deck: deck, participant: participant, after: -1, limit: profile.stack.visible + Self.bufferedCards)
+            deck: deck, participant: participant, after: -1, limit: profile.stack.visible + Self.bufferedCards,
+            pacing: pacing, now: now)
         let remaining = dealt.remaining
-        let cards = try await knownAnswers.dealt(dealt.cards, deck: deck, participant: participant)
+        // Host-paced, the presenter's card is the whole deal: no known-answer card joins it.
+        let cards =
+            pacing.hosted
+            ? dealt.cards : try await knownAnswers.dealt(dealt.cards, deck: deck, participant: participant)
         let cardCount = try await catalog.cardCount(deck.slug)
         let showResults = access.canReadResults(deck, context)
         // No credential for this deck and none could be minted: the page waits for one.
@@ -67,17 +73,20 @@ struct PageController: Sendable {
         // A deck on a big screen: the page follows its stage (StageController) and says once its
         // results show (a reveal timer's countdown is the stream's to tell: it changes every second).
         let presentation = try await store.presentation(deckId: deck.id)
-        let revealed = presentation?.isRevealed(at: clock()) == true
+        let revealed = presentation?.isRevealed(at: now) == true
+        let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, steps: cardCount, now: now)
         let host = context.host.flatMap { URL(string: "http://\($0)")?.host } ?? ""
         let thisComputer = deck.rooms && LinkReach(link: "http://" + (context.host ?? "")) == .thisComputer ? host : nil
         let key =
             "deck|\(deck.id)|\(deck.revision)|\(showResults)|\(remaining)|\(dealt.retired)|\(joinWait ?? -1)|"
-            + "\(thisComputer ?? "")|\(presentation != nil)|\(revealed)|"
+            + "\(thisComputer ?? "")|\(presentation != nil)|\(revealed)|\(stage.waitingWords)|"
             + cards.map { String($0.id) }.joined(separator: ",")
         let pageContext: () -> [String: Any] = {
             var ctx = stackContext(
                 deck, cards: cards, remaining: remaining, cardCount: cardCount, participant: participant,
-                showResults: showResults, joinWait: joinWait, retired: dealt.retired)
+                showResults: showResults, joinWait: joinWait, retired: dealt.retired, paced: pacing.hosted)
+            ctx["waitingWords"] = stage.waitingWords
+            ctx["paced"] = pacing.hosted
             // The cursor is the dealt page's last card in the deck's order; known-answer cards
             // brought forward from later in the deck must not move it past the cards between.
             ctx["cursor"] = dealt.cards.last.map { deck.cardOrder.sortKey($0, participant: participant) } ?? -1
@@ -112,9 +121,10 @@ struct PageController: Sendable {
     /// left of `cardCount`: the stack, its state panels and the controls. The deck page and a room's
     /// page (which adds the room) render it alike. `retired`: the participant's undecided cards the
     /// stop rule took out of dealing (`Dealer.Page.retired`): neither left nor decided by them.
+    /// `paced`: a host-paced deck (`Pacing`), whose deal is the presenter's card.
     func stackContext(
         _ deck: Deck, cards: [Card], remaining: Int, cardCount: Int, participant: String?,
-        showResults: Bool, joinWait: Int?, retired: Int = 0
+        showResults: Bool, joinWait: Int?, retired: Int = 0, paced: Bool = false
     ) -> [String: Any] {
         let profile = deck.swipeProfile
         let order = deck.cardOrder
@@ -131,7 +141,9 @@ struct PageController: Sendable {
                 "hasImage": false,
             ] as [String: Any]
         ctx["topCard"] = cards.first.map { String($0.id) } ?? ""
-        let state = StackState.of(deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil)
+        let state = StackState.of(
+            deck, activeCards: cardCount, remaining: remaining, joining: joinWait != nil, paced: paced, retired: retired
+        )
         ctx["isJoining"] = state == .joining
         ctx["joinWait"] = joinWait.map(String.init) ?? ""
         ctx["state"] = state.rawValue
@@ -142,13 +154,14 @@ struct PageController: Sendable {
         ctx["isClosed"] = state == .closed
         ctx["isFinished"] = state == .finished
         ctx["isLimitReached"] = state == .limitReached
+        ctx["isWaiting"] = state == .waiting
         ctx["quota"] = deck.quota.map(String.init) ?? ""
         ctx["hasQuota"] = deck.quota != nil
         ctx["quotaCards"] = deck.quota.map { $0 == 1 ? "1 card" : "\($0) cards" } ?? ""
         let decided = cardCount - remaining - retired
         ctx["decided"] = decided
         // Nothing left because the deck is decided, not because this person decided everything.
-        ctx["isDeckDecided"] = remaining == 0 && retired > 0
+        ctx["isDeckDecided"] = remaining == 0 && retired > 0 && !paced
         ctx["hasDescription"] = !deck.description.isEmpty
         ctx["remaining"] = remaining
         ctx["left"] = StackState.cardsLeft(remaining: remaining, decided: decided, quota: deck.quota)

@@ -11,6 +11,7 @@ import Hummingbird
 /// (`RoomLookupBudget`): guessing join codes is no cheaper than guessing rooms.
 struct PresentController: Sendable {
     let store: any Store
+    let catalog: Catalog
     let access: DeckAccess
     let share: ShareController
     let renderer: PageRenderer
@@ -104,7 +105,7 @@ struct PresentController: Sendable {
     @Sendable func present(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let presentation = try await presentation(for: deck)
-        let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, now: clock())
+        let stage = try await stage(of: deck, presentation)
         let report = try await store.results(for: deck)
         let joinLink = share.absolute("/j/\(presentation.joinCode)", context)
         let stats = PresentView.presentedStats(report, revealed: stage.revealed)
@@ -118,18 +119,19 @@ struct PresentController: Sendable {
         let cards = PresentView.presentedCards(report, revealed: stage.revealed).map { c -> [String: Any] in
             [
                 "id": c.id, "title": c.title, "votes": c.votes, "share": c.share, "width": c.width, "state": c.state,
-                "verdict": c.verdict,
+                "verdict": c.verdict, "current": c.id == presentation.pacing.cardId,
             ]
         }
         var view: [String: Any] = [
             "kind": "present", "pageTitle": "\(deck.title) · on the big screen", "slug": deck.slug,
+            "currentCard": presentation.pacing.cardId.map(String.init) ?? "",
             "title": deck.title, "code": presentation.joinCode, "address": address, "link": joinLink, "qr": qr,
             "hasQR": !qr.isEmpty, "people": stats.people, "decisions": stats.decisions, "decision": stats.decision,
             "hasDecision": !stats.decision.isEmpty, "cards": cards, "rightLabel": deck.rightLabel,
             "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
             "noCards": cards.isEmpty, "resultsPublic": deck.resultsPublic,
         ]
-        view.merge(Self.controlsView(stage, context)) { _, controls in controls }
+        view.merge(try await pacedView(stage, presentation, context)) { _, controls in controls }
         // The share panel's warning: phones cannot open a link to this computer itself.
         if reach == .thisComputer { view["thisComputer"] = URL(string: deckLink)?.host ?? deckLink }
         var response = try renderer.page("present", view)
@@ -142,24 +144,47 @@ struct PresentController: Sendable {
     @Sendable func remote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let presentation = try await presentation(for: deck)
-        let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, now: clock())
+        let stage = try await stage(of: deck, presentation)
         var view: [String: Any] = [
             "kind": "remote", "pageTitle": "Remote · \(deck.title)", "slug": deck.slug, "title": deck.title,
             "code": presentation.joinCode, "remote": true,
         ]
-        view.merge(Self.controlsView(stage, context)) { _, controls in controls }
+        view.merge(try await pacedView(stage, presentation, context)) { _, controls in controls }
         var response = try renderer.page("present-remote", view)
         response.headers[.cacheControl] = "no-store"
         return response
     }
 
+    /// The deck's stage as its big screen shows it, at the clock's time.
+    func stage(of deck: Deck, _ presentation: Presentation?) async throws -> DeckStage {
+        let steps = presentation?.pacing.hosted == true ? try await catalog.cardCount(deck.slug) : 0
+        return DeckStage.of(open: deck.isOpen, presentation: presentation, steps: steps, now: clock())
+    }
+
+    /// `controlsView` with the presenter's card in words (host-paced).
+    func pacedView(_ stage: DeckStage, _ presentation: Presentation, _ context: AppRequestContext) async throws
+        -> [String: Any]
+    {
+        var view = Self.controlsView(stage, presentation.pacing, context)
+        var title: String?
+        if let id = presentation.pacing.cardId { title = try await store.card(id: id)?.title }
+        view["nowWords"] = stage.presenterWords(cardTitle: title)
+        return view
+    }
+
     /// What the controls (present-controls.mustache) and present.js read, alike on the big screen and
-    /// the remote: the stage, the form's token, the timers, how often to ask.
-    static func controlsView(_ stage: DeckStage, _ context: AppRequestContext) -> [String: Any] {
+    /// the remote: the stage, the pace, the form's token, the timers, how often to ask.
+    static func controlsView(_ stage: DeckStage, _ pacing: Pacing, _ context: AppRequestContext) -> [String: Any] {
         [
             "revealed": stage.revealed, "open": stage.open, "revealIn": stage.revealIn.map(String.init) ?? "",
             "timing": stage.revealIn != nil, "csrf": OwnerForms.csrfToken(context), "pollMs": pollSeconds * 1000,
             "timers": Presentation.revealTimers.map { ["seconds": $0, "words": timerWords($0)] },
+            "paced": stage.paced, "started": stage.step > 0, "pace": stage.paceKey,
+            "cardClosesIn": stage.cardClosesIn.map(String.init) ?? "", "cardTiming": stage.cardClosesIn != nil,
+            "cardTimers": [["seconds": 0, "words": "no timer", "chosen": pacing.cardSeconds == nil]]
+                + Pacing.cardTimers.map {
+                    ["seconds": $0, "words": timerWords($0), "chosen": pacing.cardSeconds == $0] as [String: Any]
+                },
         ]
     }
 
@@ -177,16 +202,20 @@ struct PresentController: Sendable {
     /// rule closing it, a timer running out).
     @Sendable func state(_ request: Request, context: AppRequestContext) async throws -> DeckStage {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
-        return DeckStage.of(
-            open: deck.isOpen, presentation: try await store.presentation(deckId: deck.id), now: clock())
+        return try await stage(of: deck, try await store.presentation(deckId: deck.id))
     }
 
     /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen, at
-    /// once), `timer` (the results show in `seconds`, one of `Presentation.revealTimers`), or `lock`
-    /// or `unlock` (the deck: a locked deck takes no decision, as one closed in its settings).
+    /// once), `timer` (the results show in `seconds`, one of `Presentation.revealTimers`), `lock`
+    /// or `unlock` (the deck: a locked deck takes no decision, as one closed in its settings),
+    /// `hostPaced` or `selfPaced` (the pace, `Pacing`; host-paced starts before the first card),
+    /// `next` (host-paced: the next card in the deck's listed order, on every phone), or
+    /// `cardTimer` (each card's time, `cardSeconds`: 0 for none or one of `Pacing.cardTimers`;
+    /// the card shown now gets it from now).
     struct ControlForm: Decodable {
         var action: String
         var seconds: Int?
+        var cardSeconds: Int?
         /// `remote`: the press came from the phone remote, which is served again.
         var back: String?
     }
@@ -214,9 +243,34 @@ struct PresentController: Sendable {
             let changed = try patch.applied(to: deck)
             _ = try await store.updateDeck(
                 changed, by: context.owner?.ownerId, detail: OwnerDecksController.describe(changed), now: now)
+        case "hostPaced", "selfPaced":
+            let kept = try await presentation(for: deck).pacing.cardSeconds
+            let pacing = Pacing(hosted: form.action == "hostPaced", cardSeconds: kept)
+            _ = try await store.setPacing(deckId: deck.id, pacing, now: now)
+        case "next":
+            let pacing = try await presentation(for: deck).pacing
+            guard pacing.hosted else {
+                throw ApiError.invalidField(
+                    code: "not_host_paced", message: "The deck is self-paced: pace the room card by card first.")
+            }
+            let listed = try await store.allCards(deckId: deck.id).filter { $0.archivedAt == nil }.map(\.id)
+            _ = try await store.setPacing(deckId: deck.id, pacing.next(in: listed, now: now), now: now)
+        case "cardTimer":
+            guard let seconds = form.cardSeconds, seconds == 0 || Pacing.cardTimers.contains(seconds) else {
+                throw ApiError.invalidField(
+                    code: "invalid_card_timer",
+                    message:
+                        "cardSeconds must be 0 or one of \(Pacing.cardTimers.map(String.init).joined(separator: ", "))."
+                )
+            }
+            var pacing = try await presentation(for: deck).pacing
+            pacing.cardSeconds = seconds == 0 ? nil : seconds
+            if pacing.isCardOpen(at: now) { pacing.closesAt = pacing.cardSeconds.map { now + Double($0) } }
+            _ = try await store.setPacing(deckId: deck.id, pacing, now: now)
         default:
             throw ApiError.invalidField(
-                code: "invalid_action", message: "action must be reveal, hide, timer, lock or unlock.")
+                code: "invalid_action",
+                message: "action must be reveal, hide, timer, lock, unlock, hostPaced, selfPaced, next or cardTimer.")
         }
         return .redirect(to: "/d/\(deck.slug)/present\(form.back == "remote" ? "/remote" : "")", type: .normal)
     }

@@ -17,10 +17,15 @@ enum StackState: String, Sendable, CaseIterable {
     case finished
     /// This participant made the deck's per-person number of decisions (`Deck.quota`).
     case limitReached
+    /// Host-paced (`Pacing`): no card of the presenter's to decide now — before the first, after
+    /// this person decided it, once its time ran out, after the last. The stage moves it on.
+    case waiting
 
     /// The state of a deck with `activeCards` active cards of which this participant has not
     /// decided `remaining`; `joining` when the visitor waits for a credential. Checked in this
-    /// order: no cards, closed, joining, finished, limit reached.
+    /// order: no cards, closed, joining, finished, limit reached. A host-paced deck (`paced`:
+    /// `remaining` is the presenter's card, `retired` the person's other undecided cards) is at
+    /// its limit or waiting for the presenter when it deals nothing, never finished.
     /// The decisions counted against the quota are those on active cards (`activeCards −
     /// remaining`); a swipe on a card archived since still counts on the server, which then
     /// refuses with `quota_reached` and the page moves to `limitReached` itself.
@@ -31,10 +36,16 @@ enum StackState: String, Sendable, CaseIterable {
         return max(0, min(remaining, quota - decided))
     }
 
-    static func of(_ deck: Deck, activeCards: Int, remaining: Int, joining: Bool = false) -> StackState {
+    static func of(
+        _ deck: Deck, activeCards: Int, remaining: Int, joining: Bool = false, paced: Bool = false, retired: Int = 0
+    ) -> StackState {
         if activeCards == 0 { return .noCards }
         if !deck.isOpen { return .closed }
         if joining { return .joining }
+        if paced {
+            if let quota = deck.quota, activeCards - remaining - retired >= quota { return .limitReached }
+            return remaining == 0 ? .waiting : .open
+        }
         if remaining == 0 { return .finished }
         if let quota = deck.quota, activeCards - remaining >= quota { return .limitReached }
         return .open

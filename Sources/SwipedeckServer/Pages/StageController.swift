@@ -13,12 +13,51 @@ extension DeckStage {
         return ""
     }
 
+    /// The pace as a big screen was served with it (present-view.js `paceKey`): host-paced or not,
+    /// the presenter's step and card, and whether it is open. A change serves the screen again.
+    var paceKey: String {
+        paced ? "\(step)|\(card.map(String.init) ?? "")|\(cardOpen)" : ""
+    }
+
+    /// What the big screen and the remote say of the pace: nothing self-paced; host-paced, the
+    /// presenter's card (its title `cardTitle`) and where it stands.
+    func presenterWords(cardTitle: String?) -> String {
+        guard paced else { return "" }
+        if step == 0 { return "Card by card: press Next card to show the first on every phone." }
+        guard card != nil else { return "That was the last card." }
+        let title = cardTitle.map { ": \($0)" } ?? ""
+        return "Card \(step) of \(steps)\(title)\(cardOpen ? "" : " · time is up")"
+    }
+
+    /// What a phone on a host-paced deck says while it has no card to decide (deck-model.js
+    /// `waitingWords`): before the first card, after the last, once a card's time is up, or
+    /// after the person decided it; nothing on a self-paced deck.
+    var waitingWords: String {
+        guard paced else { return "" }
+        if step == 0 { return "The presenter starts soon. The first card shows here by itself." }
+        if card == nil { return "That was the last card. Thank you!" }
+        if !cardOpen { return "Time is up for this card. The next one shows here when the presenter moves on." }
+        return "Thank you! The next card shows here when the presenter moves on."
+    }
+
     /// Whether a stream that last sent `sent`, `elapsed` seconds ago, must send `self`: the deck
-    /// opened or closed, the results showed or hid, or a reveal timer was set, cleared or moved
-    /// (a timer counting down as expected is the phone's to count, not an event a second).
+    /// opened or closed, the results showed or hid, the pace or the presenter's card changed, or
+    /// a timer (reveal or card) was set, cleared or moved (a timer counting down as expected is
+    /// the phone's to count, not an event a second).
     func differs(from sent: DeckStage, elapsed: Double) -> Bool {
-        if open != sent.open || revealed != sent.revealed { return true }
-        switch (revealIn, sent.revealIn) {
+        if open != sent.open || revealed != sent.revealed || paced != sent.paced || card != sent.card
+            || cardOpen != sent.cardOpen || step != sent.step || steps != sent.steps
+        {
+            return true
+        }
+        return Self.moved(revealIn, from: sent.revealIn, elapsed: elapsed)
+            || Self.moved(cardClosesIn, from: sent.cardClosesIn, elapsed: elapsed)
+    }
+
+    /// Whether a countdown now at `now` seconds was set, cleared or moved since it read `before`,
+    /// `elapsed` seconds ago.
+    private static func moved(_ now: Int?, from before: Int?, elapsed: Double) -> Bool {
+        switch (now, before) {
         case (nil, nil): return false
         case (let now?, let before?): return abs(Double(before) - elapsed - Double(now)) > 1.5
         default: return true
@@ -26,9 +65,25 @@ extension DeckStage {
     }
 }
 
+/// One event of the phones' stage stream: the deck's stage and, host-paced, the presenter's card
+/// as the cards API deals it (`dealt`), so a thousand phones show it without asking for it.
+struct StageEvent: Encodable {
+    let stage: DeckStage
+    let dealt: CardJSON?
+
+    enum CodingKeys: String, CodingKey { case dealt }
+
+    func encode(to encoder: any Encoder) throws {
+        try stage.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(dealt, forKey: .dealt)
+    }
+}
+
 /// The phones' side of a deck on a big screen: `GET /d/{deck}/stage`, Server-Sent Events of the
-/// deck's stage (`DeckStage`: open or locked, results shown or when they will be) for the people
-/// swiping it, so every phone shows the state the room is in as the presenter changes it.
+/// deck's stage (`StageEvent`: open or locked, results shown or when they will be, host-paced the
+/// presenter's card) for the people swiping it, so every phone shows the state the room is in as
+/// the presenter changes it.
 ///
 /// Only for a deck on a big screen (one with a presentation; else 404) and a person the deck knows
 /// (its participant cookie, or its admission on a deck for invited people; else 403
@@ -69,6 +124,7 @@ struct StageController: Sendable {
         let session = sessions.enter(credential.body)
         let sessions = sessions
         let stages = hub.follow(deckId: deck.id, slug: deck.slug)
+        let slug = deck.slug
         let clock = clock
         let heartbeatTicks = heartbeatTicks
         return Response(
@@ -81,16 +137,18 @@ struct StageController: Sendable {
                 }
                 var sent: (stage: DeckStage, at: Double)?
                 var quiet = 0
-                for await stage in stages.cancelOnGracefulShutdown() {
+                for await reading in stages.cancelOnGracefulShutdown() {
                     // A newer stream of the same credential took over (within one reading).
                     if session.isEnded { break }
                     let now = clock()
+                    let stage = reading.stage
                     if let last = sent, !stage.differs(from: last.stage, elapsed: now - last.at) {
                         quiet += 1
                         if quiet % heartbeatTicks == 0 { try await writer.write(ByteBuffer(string: ": ping\n\n")) }
                         continue
                     }
-                    let json = String(decoding: try JSONCoding.shared.encode(stage), as: UTF8.self)
+                    let event = StageEvent(stage: stage, dealt: reading.card.map { CardJSON($0, deck: slug) })
+                    let json = String(decoding: try JSONCoding.shared.encode(event), as: UTF8.self)
                     try await writer.write(ByteBuffer(string: "event: stage\ndata: \(json)\n\n"))
                     sent = (stage, now)
                     quiet = 0

@@ -11,4 +11,7 @@ public protocol PresentationStore: Sendable {
     /// Shows (`true`) or hides the results on the deck's big screen, and sets its reveal timer
     /// (`revealAt`; nil: none); nil when the deck has no presentation.
     func setRevealed(deckId: Int64, _ revealed: Bool, revealAt: Double?, now: Double) async throws -> Presentation?
+    /// Sets the deck's pace (`Presentation.pacing`) — an edit of the deck, heard by its phones and
+    /// screens on every server; nil when the deck has no presentation.
+    func setPacing(deckId: Int64, _ pacing: Pacing, now: Double) async throws -> Presentation?
 }

@@ -185,7 +185,8 @@ public struct CopyTable: Sendable {
             "presentations", key: ["deckId"],
             [
                 ("deckId", .int), ("joinCode", .text), ("revealed", .bool), ("revealAt", .double),
-                ("createdAt", .double), ("updatedAt", .double),
+                ("createdAt", .double), ("updatedAt", .double), ("hosted", .bool), ("pacedCard", .int),
+                ("pacedStep", .int), ("cardClosesAt", .double), ("cardSeconds", .int),
             ]),
     ]
 

@@ -223,6 +223,15 @@ extension PostgresStore {
         ),
         // A big screen's reveal timer, as SQLite's v16-reveal-timer.
         ("v13-reveal-timer", "ALTER TABLE presentations ADD COLUMN revealAt double precision"),
+        // A host-paced deck, as SQLite's v17-host-pace.
+        (
+            "v14-host-pace",
+            """
+            ALTER TABLE presentations ADD COLUMN hosted boolean NOT NULL DEFAULT false,
+                ADD COLUMN pacedCard bigint, ADD COLUMN pacedStep integer NOT NULL DEFAULT 0,
+                ADD COLUMN cardClosesAt double precision, ADD COLUMN cardSeconds integer
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

@@ -1,7 +1,8 @@
 import PostgresNIO
 
 extension PostgresStore {
-    static let presentationColumns = "deckId, joinCode, revealed, revealAt, createdAt, updatedAt"
+    static let presentationColumns =
+        "deckId, joinCode, revealed, revealAt, createdAt, updatedAt, hosted, pacedCard, pacedStep, cardClosesAt, cardSeconds"
 
     /// See `PresentationStore.presentation(deckId:)`.
     public func presentation(deckId: Int64) async throws -> Presentation? {
@@ -51,10 +52,32 @@ extension PostgresStore {
         }
     }
 
+    /// See `PresentationStore.setPacing`.
+    public func setPacing(deckId: Int64, _ pacing: Pacing, now: Double) async throws -> Presentation? {
+        try await editing(deckId) { connection in
+            try await fetchOne(
+                """
+                UPDATE presentations SET hosted = \(pacing.hosted), pacedCard = \(pacing.cardId),
+                pacedStep = \(pacing.step), cardClosesAt = \(pacing.closesAt), cardSeconds = \(pacing.cardSeconds),
+                updatedAt = \(now)
+                WHERE deckId = \(deckId)
+                RETURNING \(unescaped: Self.presentationColumns)
+                """, on: connection, Self.presentation)
+        }
+    }
+
     static func presentation(_ c: inout PostgresColumns) throws -> Presentation {
-        Presentation(
-            deckId: try c.next(), joinCode: try c.next(), revealed: try c.next(), revealAt: try c.next(),
-            createdAt: try c.next(),
-            updatedAt: try c.next())
+        let deckId: Int64 = try c.next()
+        let joinCode: String = try c.next()
+        let revealed: Bool = try c.next()
+        let revealAt: Double? = try c.next()
+        let createdAt: Double = try c.next()
+        let updatedAt: Double = try c.next()
+        let pacing = Pacing(
+            hosted: try c.next(), cardId: try c.next(), step: try c.next(), closesAt: try c.next(),
+            cardSeconds: try c.next())
+        return Presentation(
+            deckId: deckId, joinCode: joinCode, revealed: revealed, revealAt: revealAt, pacing: pacing,
+            createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -240,6 +240,18 @@ extension AppDatabase {
         m.registerMigration("v16-reveal-timer") { db in
             try db.execute(sql: "ALTER TABLE presentations ADD COLUMN revealAt REAL")
         }
+        // A host-paced deck (`Presentation.pacing`): the presenter's card, step, its timer's end and
+        // the timer each "Next" starts.
+        m.registerMigration("v17-host-pace") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE presentations ADD COLUMN hosted INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE presentations ADD COLUMN pacedCard INTEGER;
+                    ALTER TABLE presentations ADD COLUMN pacedStep INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE presentations ADD COLUMN cardClosesAt REAL;
+                    ALTER TABLE presentations ADD COLUMN cardSeconds INTEGER;
+                    """)
+        }
         return m
     }
 }

@@ -49,9 +49,28 @@ extension AppDatabase {
         }
     }
 
+    /// See `PresentationStore.setPacing`.
+    public func setPacing(deckId: Int64, _ pacing: Pacing, now: Double) async throws -> Presentation? {
+        try await editing(deckId) { db in
+            try db.execute(
+                sql: """
+                    UPDATE presentations SET hosted = ?, pacedCard = ?, pacedStep = ?, cardClosesAt = ?, cardSeconds = ?,
+                    updatedAt = ? WHERE deckId = ?
+                    """,
+                arguments: [
+                    pacing.hosted, pacing.cardId, pacing.step, pacing.closesAt, pacing.cardSeconds, now, deckId,
+                ])
+            return try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
+                .map(Self.presentation(row:))
+        }
+    }
+
     static func presentation(row r: Row) -> Presentation {
         Presentation(
             deckId: r["deckId"], joinCode: r["joinCode"], revealed: r["revealed"], revealAt: r["revealAt"],
+            pacing: Pacing(
+                hosted: r["hosted"], cardId: r["pacedCard"], step: r["pacedStep"], closesAt: r["cardClosesAt"],
+                cardSeconds: r["cardSeconds"]),
             createdAt: r["createdAt"],
             updatedAt: r["updatedAt"])
     }
