@@ -2,9 +2,16 @@
 """The big screen's phones (issue 36): N phones (default 1,000) follow a presented deck's stage
 (`GET /d/{deck}/stage`, Server-Sent Events), first on one server (SQLite), then on two servers that
 share one PostgreSQL database, half the phones on each. The presenter (an owner signed in over
-HTTP) presses Lock, Unlock, Reveal and Hide on the first server; for each press the script prints
-the time from sending it to the new stage on every phone (p50, p99, max, and how many phones heard
-it within 5 s), and the servers' memory with the streams open.
+HTTP) presses Lock, Unlock, Reveal and Hide on the first server, then paces the deck card by card
+(host-paced) and presses Next twice; for each press the script prints the time from sending it to
+the new stage on every phone — for Next, the presenter's card itself in the stream, which is all a
+phone needs to show it — (p50, p99, max, and how many phones heard it within 5 s), and the
+servers' memory with the streams open.
+
+Then the big screen's verdicts: the deck goes back to self-paced with a stop rule that settles a
+card at its third vote, the big screen's live results stream is open on the first server, and for
+each card two votes are cast, then the deciding third (on the last server): the time from sending
+it to the first results event on the big screen that shows the card decided (p50, p99, max).
 
 Each phone is one connection from its own loopback address (127.0.x.y) with its own participant
 credential, signed with the server's participant secret (joining is measured elsewhere: this is the
@@ -21,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +39,16 @@ from presenter import Presenter  # noqa: E402
 from signed_ids import PARTICIPANT_SECRET, pid  # noqa: E402
 
 PASSWORD = "correct horse battery staple"
-PRESSES = [("lock", "open", False), ("unlock", "open", True), ("reveal", "revealed", True), ("hide", "revealed", False)]
+# Each press, its label and how a phone's stage event shows it arrived.
+PRESSES = [
+    ("lock", "lock", lambda s: s.get("open") is False),
+    ("unlock", "unlock", lambda s: s.get("open") is True),
+    ("reveal", "reveal", lambda s: s.get("revealed") is True),
+    ("hide", "hide", lambda s: s.get("revealed") is False),
+    ("hostPaced", "paced", lambda s: s.get("paced") is True),
+    ("next", "next 1", lambda s: s.get("step") == 1 and "dealt" in s),
+    ("next", "next 2", lambda s: s.get("step") == 2 and "dealt" in s),
+]
 
 
 def rss_mb(pid_):
@@ -89,7 +106,7 @@ async def follow(ports, phones):
 async def measure(crowd, presenter, csrf):
     """Per press: the seconds from sending it to each phone's first event showing it."""
     rows = []
-    for action, field, value in PRESSES:
+    for action, label, shows in PRESSES:
         await asyncio.sleep(1.5)
         marks = [len(p.events) for p in crowd]
         sent = time.monotonic()
@@ -100,14 +117,82 @@ async def measure(crowd, presenter, csrf):
             for i, phone in enumerate(crowd):
                 if i not in heard:
                     for at, stage in phone.events[marks[i]:]:
-                        if stage.get(field) == value:
+                        if shows(stage):
                             heard[i] = at - sent
                             break
             await asyncio.sleep(0.02)
         delays = sorted(heard.values())
         within = sum(1 for d in delays if d <= 5)
-        rows.append((action, delays, within))
+        rows.append((label, delays, within))
     return rows
+
+
+class BigScreen:
+    """The big screen's live results stream (the owner's session): every results event, timed."""
+
+    def __init__(self, port, cookie):
+        self.port, self.cookie = port, cookie
+        self.events = []
+
+    async def run(self):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write((f"GET /api/v1/decks/getaways/results/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      f"Cookie: {self.cookie}\r\n\r\n").encode())
+        await writer.drain()
+        status = await reader.readline()
+        if b" 200 " not in status:
+            raise RuntimeError(f"the big screen's stream: {status!r}")
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                self.events.append((time.monotonic(), json.loads(line[6:])))
+
+
+def api(port, method, path, body, admin=False):
+    headers = {"Content-Type": "application/json"}
+    if admin:
+        headers["Authorization"] = "Bearer bench-stage-admin"
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode() if body else None,
+                                     method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return r.status, json.loads(r.read() or b"null")
+
+
+VOTES = 3
+
+
+async def verdicts(ports, presenter, csrf):
+    """Per card: the seconds from sending its deciding vote to the big screen showing it decided."""
+    await asyncio.to_thread(presenter.press, "selfPaced", csrf)
+    await asyncio.to_thread(api, ports[0], "PATCH", "/api/v1/decks/getaways",
+                            {"stopRule": {"kind": "votes", "votes": VOTES}}, True)
+    _, page = await asyncio.to_thread(api, ports[0], "GET", "/api/v1/decks/getaways/cards?limit=100", None)
+    screen = BigScreen(ports[0], presenter.cookie)
+    task = asyncio.create_task(screen.run())
+    delays = []
+    for card in [c["id"] for c in page["cards"]]:
+        def vote(k, port):
+            body = {"card": card, "direction": "right", "input": "button", "participant": pid(f"voter{card}-{k}")}
+            status, _ = api(port, "POST", "/api/v1/decks/getaways/swipes", body)
+            assert status == 201, status
+        for k in range(VOTES - 1):
+            await asyncio.to_thread(vote, k, ports[0])
+        await asyncio.sleep(1.2)
+        mark = len(screen.events)
+        sent = time.monotonic()
+        await asyncio.to_thread(vote, VOTES - 1, ports[-1])
+        while time.monotonic() < sent + 10:
+            shown = [at for at, report in screen.events[mark:]
+                     if any(c["cardId"] == card and c.get("state") not in (None, "deciding") for c in report["cards"])]
+            if shown:
+                delays.append(shown[0] - sent)
+                break
+            await asyncio.sleep(0.01)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return len(page["cards"]), sorted(delays)
 
 
 def report(title, rows, phones, rss):
@@ -139,6 +224,13 @@ async def run(ports, pids, phones, title):
     rss = ", ".join(f"{a:.0f} MB ({(a - b) * 1024 / max(1, phones // len(pids)):.0f} kB a stream)"
                     for a, b in zip(after, before))
     report(title, rows, phones, rss)
+    cards, delays = await verdicts(ports, presenter, csrf)
+    if delays:
+        p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000
+        print(f"verdict on the big screen, {len(delays)} of {cards} cards: p50 {statistics.median(delays) * 1000:.0f} ms,"
+              f" p99 {p99:.0f} ms, max {delays[-1] * 1000:.0f} ms (from the deciding vote, sent to the last server)")
+    else:
+        print(f"verdict on the big screen: none of {cards} cards shown decided within 10 s")
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

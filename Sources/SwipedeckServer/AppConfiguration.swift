@@ -151,8 +151,11 @@ public struct AppConfiguration: Sendable {
     /// Descriptors kept out of `defaultMaxConnections` for the database, images and logs.
     static let reservedDescriptors = 128
 
+    /// The largest descriptor limit the defaults count (and `swipedeck serve` raises its soft limit to).
+    public static let descriptorCeiling = 65_536
+
     /// The soft descriptor limit less `reservedDescriptors` (at least 16; an unlimited or very
-    /// large limit counts as 65,536).
+    /// large limit counts as `descriptorCeiling`).
     public static func defaultMaxConnections() -> Int {
         var limit = rlimit()
         #if os(Linux)
@@ -161,7 +164,7 @@ public struct AppConfiguration: Sendable {
             let resource = RLIMIT_NOFILE
         #endif
         guard getrlimit(resource, &limit) == 0 else { return 1024 - reservedDescriptors }
-        let soft = Int(min(limit.rlim_cur, 65_536))  // RLIM_INFINITY is the largest rlim_t
+        let soft = Int(min(limit.rlim_cur, rlim_t(descriptorCeiling)))  // RLIM_INFINITY is the largest rlim_t
         return max(16, soft - reservedDescriptors)
     }
 

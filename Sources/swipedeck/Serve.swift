@@ -148,6 +148,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let env = EnvironmentSettings()
+        // Before the defaults are read from it: the connection caps follow the limit.
+        DescriptorLimit.raise()
         var config = AppConfiguration()
         config.host = host
         config.port = port

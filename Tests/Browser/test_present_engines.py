@@ -77,11 +77,12 @@ def shows_only(phone, card, what):
                    str(card), what=what)
 
 
-def waiting(phone, words, what):
+def waiting(phone, words, what, timeout=10.0):
     """The phone has no card to decide and says why."""
     phone.wait_for("""(words) => document.querySelector('.deck-page').dataset.state === 'waiting'
         && !document.querySelector('.state-waiting').hidden
-        && document.querySelector('.waiting-words').textContent.startsWith(words)""", words, what=what)
+        && document.querySelector('.waiting-words').textContent.startsWith(words)""", words, timeout=timeout,
+                   what=what)
 
 
 def test_host_paced_phones_in_each_engine_follow_the_presenter_card_by_card(server, engine):
@@ -131,12 +132,13 @@ def test_host_paced_phones_in_each_engine_follow_the_presenter_card_by_card(serv
         SHOTS.mkdir(parents=True, exist_ok=True)
         phones[-1].screenshot(str(SHOTS / f"present-paced-phone-{first.engine}.png"))
         for phone in phones[1:]:
-            waiting(phone, "Time is up for this card.", "a phone whose card ran out of time")
+            # The card's 10 s run from the Next press above.
+            waiting(phone, "Time is up for this card.", "a phone whose card ran out of time", timeout=20)
         stored = len(phones) + 1
         poll(lambda: len(swipes(server)) == stored, timeout=10, what="the pass stored")
 
         # Past the last card: every phone says so, and nothing takes decisions.
-        while presenter.state()["card"] is not None:
+        while presenter.state().get("card") is not None:
             presenter.press("next")
         for phone in phones:
             waiting(phone, "That was the last card.", "a phone past the last card")

@@ -67,6 +67,18 @@ def is_closed(s, wait):
         return False
 
 
+def is_silent(s, wait):
+    """Whether `s` is still open with nothing sent on it after `wait` seconds."""
+    s.settimeout(wait)
+    try:
+        s.recv(1)
+        return False
+    except ConnectionResetError:
+        return False
+    except socket.timeout:
+        return True
+
+
 def get(s, path, headers=""):
     s.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}\r\n".encode())
 
@@ -339,3 +351,32 @@ def test_bad_limits_stop_the_start_with_a_sentence(tmpdir_path, args, env, sente
                          capture_output=True, text=True, timeout=30, env=dict(os.environ, **env))
     assert out.returncode != 0
     assert sentence in out.stderr, out.stderr
+
+
+def test_a_hall_behind_one_address_fits_under_a_soft_descriptor_limit_of_1024(make_server):
+    """Started as many services are, at a soft descriptor limit of 1,024 under a larger hard one, the
+    server raises its own soft limit at start (to the hard one, at most 65,536), so the default caps
+    follow the raised limit: 300 phones behind one NAT address each hold a connection and the next
+    request from that address is served, where a quarter of 1,024 − 128 would have refused the 225th."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert hard == resource.RLIM_INFINITY or hard >= 2048, f"this test needs a hard limit of 2,048+ ({hard})"
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+    try:
+        server = make_server()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    limits = open(f"/proc/{server.proc.pid}/limits").read()
+    row = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+    ceiling = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    assert row.split()[3] == str(ceiling), row
+    hall = []
+    try:
+        for _ in range(300):
+            hall.append(connect(server.port, "127.0.0.77"))
+        time.sleep(0.3)
+        assert healthz_via_fresh_connection(server.port, "127.0.0.77").startswith("HTTP/1.1 200")
+        # Held open and told nothing: a connection past a cap is answered 503 at once, then closed.
+        assert sum(1 for s in hall[-20:] if is_silent(s, 0.01)) == 20
+    finally:
+        for s in hall:
+            s.close()
