@@ -48,6 +48,17 @@ export function presentedStats(report, revealed) {
 }
 
 /**
+ * How the big screen lays out `count` cards (PresentView.density on the server): 'one' column up
+ * to 4, 'two' up to 10, then 'three'.
+ */
+export function presentDensity(count) {
+  if (count <= 4) {
+    return 'one';
+  }
+  return count <= 10 ? 'two' : 'three';
+}
+
+/**
  * The pace a screen shows (DeckStage.paceKey on the server): '' self-paced; host-paced, the
  * presenter's step and card and whether it is open.
  */

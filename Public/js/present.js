@@ -5,7 +5,9 @@
 // that part. Without JavaScript the page is complete as served and the join instructions never need it.
 
 import { isTyping } from './deck-model.js';
-import { presentKeyAction, presentedCards, presentedStats, stageChanged } from './present-view.js';
+import {
+  presentDensity, presentKeyAction, presentedCards, presentedStats, stageChanged,
+} from './present-view.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -76,6 +78,7 @@ function draw(root, report, revealed) {
   const cards = presentedCards(report, revealed);
   const items = [...list.children];
   const current = root.dataset.current;
+  list.dataset.density = presentDensity(cards.length);
   const fits = (card, index) => updateItem(items[index], card, current);
   const same = items.length === cards.length && cards.every(fits);
   if (!same) {

@@ -64,6 +64,11 @@ struct HostPaceTests {
         var moved = presentation
         moved.pacing = end
         #expect(DeckStage.of(open: true, presentation: moved, steps: 2, now: 141).differs(from: stage, elapsed: 28.5))
+        // The big screen's columns for a deck's cards (present-view.js presentDensity).
+        #expect(
+            [1, 4, 5, 10, 11, 40].map { PresentView.density(cards: $0) } == [
+                "one", "one", "two", "two", "three", "three",
+            ])
         // The words the phones and the presenter read.
         #expect(DeckStage.of(open: true, presentation: nil, now: 0).waitingWords == "")
         var waiting = presentation

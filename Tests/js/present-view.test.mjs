@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { paceKey, presentKeyAction, presentedCards, presentedStats, stageChanged } from '../../Public/js/present-view.js';
+import { paceKey, presentDensity, presentKeyAction, presentedCards, presentedStats, stageChanged } from '../../Public/js/present-view.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../Fixtures/present-view.json', import.meta.url), 'utf8'));
 const { report, expected } = fixture;
@@ -30,6 +30,10 @@ test('stageChanged: served again when the deck opens or closes, the results show
   // A timer counting down as served is no change; one started anew elsewhere is.
   assert.equal(stageChanged({ open: true, revealed: false, revealIn: 25 }, true, false, 30, 5, ''), false);
   assert.equal(stageChanged({ open: true, revealed: false, revealIn: 15 }, true, false, 300, 5, ''), true);
+});
+
+test('presentDensity: one column up to 4 cards, two up to 10, then three (PresentView.density in Swift)', () => {
+  assert.deepEqual([1, 4, 5, 10, 11, 40].map(presentDensity), ['one', 'one', 'two', 'two', 'three', 'three']);
 });
 
 test('paceKey and stageChanged: a host-paced screen is served again when the presenter moves on or the card closes', () => {

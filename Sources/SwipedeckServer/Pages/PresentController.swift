@@ -130,6 +130,7 @@ struct PresentController: Sendable {
             "hasDecision": !stats.decision.isEmpty, "cards": cards, "rightLabel": deck.rightLabel,
             "deckDecided": report.decision?.deckDecided == true, "codesDeck": deck.access == .codes,
             "noCards": cards.isEmpty, "resultsPublic": deck.resultsPublic,
+            "density": PresentView.density(cards: cards.count),
         ]
         view.merge(try await pacedView(stage, presentation, context)) { _, controls in controls }
         // The share panel's warning: phones cannot open a link to this computer itself.

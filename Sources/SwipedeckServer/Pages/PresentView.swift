@@ -4,6 +4,12 @@
 /// votes and whether the stop rule decided it; revealed, in the ranking with its share of likes
 /// and its verdict.
 enum PresentView {
+    /// How the big screen lays out `cards` cards so a projector shows them all without scrolling
+    /// (present.css; present-view.js `presentDensity`): one column up to 4, two up to 10, then three.
+    static func density(cards: Int) -> String {
+        cards <= 4 ? "one" : cards <= 10 ? "two" : "three"
+    }
+
     /// One card on the big screen.
     struct Card: Equatable {
         var id: Int64
