@@ -65,6 +65,26 @@ def server_args(phones):
             "--idle-timeout", "600", "--sse-heartbeat", "30"]
 
 
+async def read_events(port, path, cookie, events, what, source="127.0.0.1", opened=None):
+    """Reads the Server-Sent Events of `path` (with `cookie`) into `events` as (monotonic time of
+    arrival, data) until the server closes; `opened` is set with the first. `what` names the stream
+    in the error raised when it is refused."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n\r\n".encode())
+    await writer.drain()
+    status = await reader.readline()
+    if b" 200 " not in status:
+        raise RuntimeError(f"{what}: {status!r}")
+    while True:
+        line = await reader.readline()
+        if not line:
+            return
+        if line.startswith(b"data: "):
+            events.append((time.monotonic(), json.loads(line[6:])))
+            if opened:
+                opened.set()
+
+
 class Phone:
     """One stage stream: every stage event it receives, with the monotonic time it arrived."""
 
@@ -75,20 +95,8 @@ class Phone:
 
     async def run(self):
         source = f"127.0.{1 + self.index // 250}.{1 + self.index % 250}"
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(source, 0))
-        writer.write((f"GET /d/getaways/stage HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                      f"Cookie: sd_pid={pid(f'phone{self.index}')}\r\n\r\n").encode())
-        await writer.drain()
-        status = await reader.readline()
-        if b" 200 " not in status:
-            raise RuntimeError(f"phone {self.index}: {status!r}")
-        while True:
-            line = await reader.readline()
-            if not line:
-                return
-            if line.startswith(b"data: "):
-                self.events.append((time.monotonic(), json.loads(line[6:])))
-                self.opened.set()
+        await read_events(self.port, "/d/getaways/stage", f"sd_pid={pid(f'phone{self.index}')}", self.events,
+                          f"phone {self.index}", source=source, opened=self.opened)
 
 
 async def follow(ports, phones):
@@ -135,19 +143,8 @@ class BigScreen:
         self.events = []
 
     async def run(self):
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write((f"GET /api/v1/decks/getaways/results/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                      f"Cookie: {self.cookie}\r\n\r\n").encode())
-        await writer.drain()
-        status = await reader.readline()
-        if b" 200 " not in status:
-            raise RuntimeError(f"the big screen's stream: {status!r}")
-        while True:
-            line = await reader.readline()
-            if not line:
-                return
-            if line.startswith(b"data: "):
-                self.events.append((time.monotonic(), json.loads(line[6:])))
+        await read_events(self.port, "/api/v1/decks/getaways/results/live", self.cookie, self.events,
+                          "the big screen's stream")
 
 
 def api(port, method, path, body, admin=False):

@@ -190,27 +190,14 @@ struct HostPaceTests {
             let port = try #require(client.port)
             let cards = try await client.cardIds("getaways")
             #expect(try await Self.press(client, dee, "action=hostPaced").status == .seeOther)
-            let request = Array(
-                "GET /d/getaways/stage HTTP/1.1\r\nHost: localhost\r\nCookie: sd_pid=\(pid("ann"))\r\n\r\n".utf8)
             let firstSeen = Mutex(false)
-            async let streamed: String = RawHTTPConnection.run {
-                let stream = try RawHTTPConnection(port: port)
-                _ = stream.send(request)
-                var received = ""
-                let deadline = Date().addingTimeInterval(15)
-                while Date() < deadline, received.components(separatedBy: "event: stage").count < 3 {
-                    guard let bytes = stream.read(waitingMilliseconds: 500) else { break }
-                    received += String(decoding: bytes, as: UTF8.self)
-                    if received.contains("event: stage") { firstSeen.withLock { $0 = true } }
-                }
-                return received
+            async let streamed = PresentTests.followStage(port: port, as: "ann", events: 2) {
+                firstSeen.withLock { $0 = true }
             }
             for _ in 0..<150 where !firstSeen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
             #expect(try await Self.press(client, dee, "action=next").status == .seeOther)
             let text = try await streamed
-            let events = text.components(separatedBy: "event: stage\ndata: ").dropFirst().map {
-                String($0.prefix { $0 != "\n" })
-            }
+            let events = PresentTests.stageEvents(text)
             #expect(events.count == 2, "\(events)\n\(env.diagnosis())")
             #expect(events.first?.contains(#""paced":true"#) == true && events.first?.contains(#""step":0"#) == true)
             #expect(events.first?.contains(#""dealt""#) == false)

@@ -18,6 +18,35 @@ struct PresentTests {
         return String(html[r.upperBound...].prefix { $0 != "<" })
     }
 
+    /// `GET /d/getaways/stage` with `who`'s participant cookie, as raw bytes.
+    static func stageRequest(_ who: String) -> [UInt8] {
+        Array("GET /d/getaways/stage HTTP/1.1\r\nHost: localhost\r\nCookie: sd_pid=\(pid(who))\r\n\r\n".utf8)
+    }
+
+    /// `who`'s stage stream of getaways on `port`, read off the concurrency pool until `events`
+    /// stage events came or 15 s passed; `seen` is called once the first one came.
+    static func followStage(
+        port: Int, as who: String, events: Int, seen: @escaping @Sendable () -> Void
+    ) async throws -> String {
+        try await RawHTTPConnection.run {
+            let stream = try RawHTTPConnection(port: port)
+            _ = stream.send(stageRequest(who))
+            var received = ""
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline, received.components(separatedBy: "event: stage").count <= events {
+                guard let bytes = stream.read(waitingMilliseconds: 500) else { break }
+                received += String(decoding: bytes, as: UTF8.self)
+                if received.contains("event: stage") { seen() }
+            }
+            return received
+        }
+    }
+
+    /// The data of each stage event in a stream's text, in order.
+    static func stageEvents(_ text: String) -> [String] {
+        text.components(separatedBy: "event: stage\ndata: ").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+    }
+
     /// The presenter's control form, posted with the page's csrf token.
     static func control(
         _ client: any TestClientProtocol, _ session: HTTPFields, _ action: String, slug: String = "getaways"
@@ -322,21 +351,9 @@ struct PresentTests {
             #expect(!(try await client.get("/d/getaways", headers: cookie("ann"))).text.contains("data-stage"))
             _ = try await client.get("/d/getaways/present", headers: dee)
             #expect(try await client.get("/d/getaways/stage").status == .forbidden, "nobody the deck knows")
-            let request = Array(
-                "GET /d/getaways/stage HTTP/1.1\r\nHost: localhost\r\nCookie: sd_pid=\(pid("ann"))\r\n\r\n".utf8)
+            let request = Self.stageRequest("ann")
             let firstSeen = Mutex(false)
-            async let streamed: String = RawHTTPConnection.run {
-                let stream = try RawHTTPConnection(port: port)
-                _ = stream.send(request)
-                var received = ""
-                let deadline = Date().addingTimeInterval(15)
-                while Date() < deadline, received.components(separatedBy: "event: stage").count < 4 {
-                    guard let bytes = stream.read(waitingMilliseconds: 500) else { break }
-                    received += String(decoding: bytes, as: UTF8.self)
-                    if received.contains("event: stage") { firstSeen.withLock { $0 = true } }
-                }
-                return received
-            }
+            async let streamed = Self.followStage(port: port, as: "ann", events: 3) { firstSeen.withLock { $0 = true } }
             for _ in 0..<150 where !firstSeen.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
             // A second tab of the same person follows too.
             async let second: String = RawHTTPConnection.run {
@@ -354,9 +371,7 @@ struct PresentTests {
             let text = try await streamed
             #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(300))\n\(env.diagnosis())")
             #expect(text.lowercased().contains("content-type: text/event-stream"))
-            let events = text.components(separatedBy: "event: stage\ndata: ").dropFirst().map {
-                String($0.prefix { $0 != "\n" })
-            }
+            let events = Self.stageEvents(text)
             #expect(events.count == 3, "\(events)\n\(env.diagnosis())")
             #expect(
                 events.first?.contains(#""open":true"#) == true && events.first?.contains(#""revealed":false"#) == true)
@@ -374,8 +389,7 @@ struct PresentTests {
             let port = try #require(client.port)
             #expect(try await client.get("/d/getaways/stage", headers: cookie("ann")).status == .notFound)
             _ = try await client.get("/d/getaways/present", headers: dee)
-            let request = Array(
-                "GET /d/getaways/stage HTTP/1.1\r\nHost: localhost\r\nCookie: sd_pid=\(pid("ann"))\r\n\r\n".utf8)
+            let request = Self.stageRequest("ann")
             let (third, firstEnded) = try await RawHTTPConnection.run { () throws -> (String, Bool) in
                 let first = try RawHTTPConnection(port: port)
                 _ = first.send(request)

@@ -51,7 +51,10 @@ struct PageController: Sendable {
         }
         let profile = deck.swipeProfile
         let participant = swipes.cookieIdentity(context.cookies, deck: deck)
-        let pacing = try await catalog.pacing(deck.slug)
+        // A deck on a big screen: the page follows its stage (StageController) and says once its
+        // results show (a reveal timer's countdown is the stream's to tell: it changes every second).
+        let presentation = try await store.presentation(deckId: deck.id)
+        let pacing = presentation?.pacing ?? .off
         let now = clock()
         let dealt = try await Dealer(store: store).page(
             deck: deck, participant: participant, after: -1, limit: profile.stack.visible + Self.bufferedCards,
@@ -70,9 +73,6 @@ struct PageController: Sendable {
         // link (all in the key), so its HTML is rendered once per combination. Any change to the
         // deck or its cards bumps the revision. A room's link is this page's own address: the Share
         // panel's warning when only this computer opens it.
-        // A deck on a big screen: the page follows its stage (StageController) and says once its
-        // results show (a reveal timer's countdown is the stream's to tell: it changes every second).
-        let presentation = try await store.presentation(deckId: deck.id)
         let revealed = presentation?.isRevealed(at: now) == true
         let stage = DeckStage.of(open: deck.isOpen, presentation: presentation, steps: cardCount, now: now)
         let host = context.host.flatMap { URL(string: "http://\($0)")?.host } ?? ""
