@@ -53,5 +53,5 @@ class Presenter:
         """Presses a control (`action`: reveal, hide, lock, unlock, hostPaced, selfPaced, next, cardTimer;
         `extra`: more form fields, such as `&cardSeconds=10`)."""
         form = f"csrf={csrf or self.csrf()}&action={action}{extra}"
-        status, headers, _ = self.send("POST", f"/owner/decks/{self.deck}/present", form)
+        status, headers, _ = self.send("POST", f"/d/{self.deck}/present", form)
         assert status == 303 and headers["Location"] == f"/d/{self.deck}/present", (status, action)

@@ -233,8 +233,8 @@ public func buildApplication(
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), clock: clock
     ).register(on: router)
     PresentController(
-        store: store, catalog: catalog, access: access, share: share, renderer: renderer, lookups: lookups,
-        clock: clock
+        store: store, catalog: catalog, access: access, share: share, renderer: renderer, lookups: lookups, live: live,
+        streams: streams, secretKey: secretKey, clock: clock
     ).register(on: router, pages: ownerPages)
     ImagesController(
         store: store, images: images, maxImageBytes: config.maxImageBytes, maxPixels: config.maxImagePixels,

@@ -17,7 +17,7 @@ struct HostPaceTests {
     ) async throws -> TestResponse {
         let page = try await client.get("/d/\(slug)/present", headers: session)
         let csrf = OwnerAuthTests.csrf(page.text)
-        return try await client.postForm("/owner/decks/\(slug)/present", "csrf=\(csrf)&\(fields)", headers: session)
+        return try await client.postForm("/d/\(slug)/present", "csrf=\(csrf)&\(fields)", headers: session)
     }
 
     static func state(_ client: any TestClientProtocol, _ session: HTTPFields) async throws -> TestResponse {

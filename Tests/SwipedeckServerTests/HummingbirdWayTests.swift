@@ -184,9 +184,11 @@ struct HummingbirdWayTests {
         (.post, "/owner/decks/sample/expected"),
         (.get, "/owner/decks/sample/webhooks"), (.post, "/owner/decks/sample/webhooks"),
         (.post, "/owner/decks/sample/webhooks/1/disable"),
-        (.post, "/owner/decks/sample/present"),
-        // The big screen is an owner page outside /owner (its address is the deck's).
+        (.post, "/owner/decks/sample/presenter-link"), (.get, "/owner/decks/sample/presenter.svg"),
+        // The big screen is an owner page outside /owner (its address is the deck's; a presenter
+        // link opens it too: PresenterLinkTests).
         (.get, "/d/sample/present"), (.get, "/d/sample/present/state"), (.get, "/d/sample/present/remote"),
+        (.get, "/d/sample/present/live"), (.post, "/d/sample/present"),
     ]
 
     @Test("every owner page route sends anybody without an owner session (nobody, the admin token) to the sign-in page")

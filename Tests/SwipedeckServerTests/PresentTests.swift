@@ -54,7 +54,7 @@ struct PresentTests {
         let page = try await client.get("/d/\(slug)/present", headers: session)
         let csrf = OwnerAuthTests.csrf(page.text)
         return try await client.postForm(
-            "/owner/decks/\(slug)/present", "csrf=\(csrf)&action=\(action)", headers: session)
+            "/d/\(slug)/present", "csrf=\(csrf)&action=\(action)", headers: session)
     }
 
     @Test("the big screen is its owner's: a join code that stays, the address to type, a QR code of the deck")
@@ -196,7 +196,7 @@ struct PresentTests {
                 shout.text.contains(
                     "action must be reveal, hide, timer, lock, unlock, hostPaced, selfPaced, next or cardTimer."))
             // Without the page's token the form changes nothing.
-            let forged = try await client.postForm("/owner/decks/getaways/present", "action=reveal", headers: dee)
+            let forged = try await client.postForm("/d/getaways/present", "action=reveal", headers: dee)
             #expect(forged.status == .forbidden)
             #expect(try await env.count("SELECT COUNT(*) FROM presentations WHERE revealed") == 0)
         }
@@ -264,7 +264,7 @@ struct PresentTests {
             #expect(page.text.contains(#"<option value="30">30 s</option>"#) && page.text.contains("2 min"))
             let csrf = OwnerAuthTests.csrf(page.text)
             let started = try await client.postForm(
-                "/owner/decks/getaways/present", "csrf=\(csrf)&action=timer&seconds=30", headers: dee)
+                "/d/getaways/present", "csrf=\(csrf)&action=timer&seconds=30", headers: dee)
             #expect(started.status == .seeOther)
             let state = try await client.get("/d/getaways/present/state", headers: dee)
             #expect(try state.json()["revealIn"].int == 30 && state.json()["revealed"].bool == false, "\(state.text)")
@@ -276,7 +276,7 @@ struct PresentTests {
             #expect(try shown.json()["revealed"].bool == true && shown.json()["revealIn"].isNull, "\(shown.text)")
             #expect(try await client.get("/d/getaways/present", headers: dee).text.contains(#"data-revealed="true""#))
             let odd = try await client.postForm(
-                "/owner/decks/getaways/present", "csrf=\(csrf)&action=timer&seconds=7", headers: dee)
+                "/d/getaways/present", "csrf=\(csrf)&action=timer&seconds=7", headers: dee)
             #expect(odd.status == .badRequest)
             #expect(odd.text.contains("seconds must be one of 15, 30, 60, 120, 300."))
             // Hide clears the timer that ran out: hidden again.
@@ -299,7 +299,7 @@ struct PresentTests {
             #expect(try await client.get("/d/getaways/present/remote", headers: eli).status == .forbidden)
             let csrf = OwnerAuthTests.csrf(page.text)
             let lock = try await client.postForm(
-                "/owner/decks/getaways/present", "csrf=\(csrf)&action=lock&back=remote", headers: dee)
+                "/d/getaways/present", "csrf=\(csrf)&action=lock&back=remote", headers: dee)
             #expect(lock.headers[.location] == "/d/getaways/present/remote")
             let after = try await client.get("/d/getaways/present/remote", headers: dee)
             #expect(after.text.contains("Voting is locked · results hidden") && after.text.contains("Unlock voting"))
@@ -366,7 +366,7 @@ struct PresentTests {
             let page = try await client.get("/d/getaways/present", headers: dee)
             let csrf = OwnerAuthTests.csrf(page.text)
             let timer = try await client.postForm(
-                "/owner/decks/getaways/present", "csrf=\(csrf)&action=timer&seconds=60", headers: dee)
+                "/d/getaways/present", "csrf=\(csrf)&action=timer&seconds=60", headers: dee)
             #expect(timer.status == .seeOther)
             let text = try await streamed
             #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(300))\n\(env.diagnosis())")

@@ -60,7 +60,7 @@ struct StorageTests {
                     "v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate", "v5-card-galleries",
                     "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access", "v9-deck-listed", "v10-rooms",
                     "v11-stop-rules", "v12-known-answers", "v13-webhooks", "v14-solved-puzzles", "v15-presentations",
-                    "v16-reveal-timer", "v17-host-pace",
+                    "v16-reveal-timer", "v17-host-pace", "v18-presenter-link",
                 ])
             _ = try await Self.importDeck(db, cards: 3)
 
@@ -72,7 +72,7 @@ struct StorageTests {
                         "v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate",
                         "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access",
                         "v9-deck-listed", "v10-rooms", "v11-stop-rules", "v12-known-answers", "v13-webhooks",
-                        "v14-solved-puzzles", "v15-presentations", "v16-reveal-timer", "v17-host-pace",
+                        "v14-solved-puzzles", "v15-presentations", "v16-reveal-timer", "v17-host-pace", "v18-presenter-link",
                     ])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try await again.decks().map(\.deck.slug) == ["s"])

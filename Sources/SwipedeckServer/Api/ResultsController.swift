@@ -73,7 +73,6 @@ struct ResultsController: Sendable {
     /// nothing more, and is disconnected within one heartbeat even when nothing changes.
     @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await access.results(try context.parameters.require("deck"), context)
-        let live = live
         let access = access
         let clock = clock
         let identity = context.owner
@@ -81,25 +80,10 @@ struct ResultsController: Sendable {
         let bearerHash = request.headers[.authorization].flatMap {
             $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil
         }
-        guard let ticket = streams.take(client: context.remoteAddress) else {
-            throw ApiError.tooManyStreams(retryAfter: StreamLimiter.retryAfterSeconds)
+        return try live.response(deck: deck, streams: streams, client: context.remoteAddress) {
+            await access.stillReadsResults(
+                slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
-            body: ResponseBody { writer in
-                defer { ticket.release() }
-                for await event in live.events(deckId: deck.id, slug: deck.slug).cancelOnGracefulShutdown() {
-                    guard
-                        await access.stillReadsResults(
-                            slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
-                    else {
-                        break
-                    }
-                    try await writer.write(ByteBuffer(string: event))
-                }
-                try await writer.finish(nil)
-            })
     }
 
     /// Why a participant looks suspect: their swipes by kind and the reasons recorded.

@@ -14,19 +14,22 @@ public struct Presentation: Sendable, Hashable {
     public var revealAt: Double?
     /// Host-paced or not, and where the presenter is (`Pacing.off`: each person at their own pace).
     public var pacing: Pacing
+    /// The link that lets someone other than the owner run the screen and the remote (`PresenterLink`).
+    public var presenterLink: PresenterLink
     public var createdAt: Double
     /// When the presenter last revealed or hid the results, or paced the deck (or the presentation was made).
     public var updatedAt: Double
 
     public init(
         deckId: Int64, joinCode: String, revealed: Bool, revealAt: Double? = nil, pacing: Pacing = .off,
-        createdAt: Double, updatedAt: Double
+        presenterLink: PresenterLink = .none, createdAt: Double, updatedAt: Double
     ) {
         self.deckId = deckId
         self.joinCode = joinCode
         self.revealed = revealed
         self.revealAt = revealAt
         self.pacing = pacing
+        self.presenterLink = presenterLink
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -38,6 +41,46 @@ public struct Presentation: Sendable, Hashable {
 
     /// The reveal timers a presenter picks from, in seconds (the presenter page offers these).
     public static let revealTimers = [15, 30, 60, 120, 300]
+}
+
+/// A deck's presenter link (`Presentation.presenterLink`): whoever opens it runs the deck's big
+/// screen and its remote — reveal, lock, pace — without the owner's password, and nothing else of
+/// the deck (not its settings, cards, codes or people). The owner makes it on the share panel and
+/// revokes it there; a revoked link never works again, and a new one is another link.
+///
+/// Nothing secret is stored: the link's key is HMAC-SHA256 of the server's secret key over the
+/// deck and the link's `generation` (`SecretPurpose.presenter`), so a backup or a copied database
+/// opens no screen, the owner can show the link again at any time, and a key rotation revokes it.
+public struct PresenterLink: Sendable, Hashable {
+    /// How many links the deck has had: each new link is the next, so a revoked key never returns.
+    public var generation: Int
+    /// The latest link works (made, not revoked).
+    public var active: Bool
+
+    public init(generation: Int, active: Bool) {
+        self.generation = generation
+        self.active = active
+    }
+
+    /// No link was ever made.
+    public static let none = PresenterLink(generation: 0, active: false)
+
+    /// A new link: the next generation, working.
+    public func made() -> PresenterLink { PresenterLink(generation: generation + 1, active: true) }
+
+    /// The link revoked: its key opens nothing from now on.
+    public func revoked() -> PresenterLink { PresenterLink(generation: generation, active: false) }
+
+    /// The key of the working link of deck `deckId` (64 hex digits); nil when none works.
+    public func key(deckId: Int64, secretKey: SecretKey) -> String? {
+        active ? secretKey.derive("\(deckId):\(generation)", for: .presenter) : nil
+    }
+
+    /// Whether `key` is the key of the deck's working link (compared in constant time).
+    public func opens(with key: String, deckId: Int64, secretKey: SecretKey) -> Bool {
+        guard let expected = self.key(deckId: deckId, secretKey: secretKey) else { return false }
+        return Secret.constantTimeEqual(key, expected)
+    }
 }
 
 /// A deck's pace on the big screen (`Presentation.pacing`). Self-paced (the default), each person

@@ -10,6 +10,17 @@ public enum Secret {
         return prefix + (0..<4).map { _ in Hex.string(generator.next() as UInt64, width: 16) }.joined()
     }
 
+    /// Compares every byte, so timing does not reveal a matching prefix.
+    public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = x.count ^ y.count
+        for i in 0..<max(x.count, y.count) {
+            difference |= Int((i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0))
+        }
+        return difference == 0
+    }
+
     /// SHA-256 of the UTF-8 bytes, 64 hex digits.
     public static func sha256(_ text: String) -> String {
         Hex.string(SHA256.hash(data: Data(text.utf8)))

@@ -8,6 +8,8 @@ public enum SecretPurpose: String, Sendable, Hashable, CaseIterable {
     case participantSigning = "participant-signing"
     case deckAccess = "deck-access"
     case webhook = "webhook"
+    /// A deck's presenter link (`PresenterLink`): derived from the deck and the link's generation, never stored.
+    case presenter = "presenter"
 }
 
 /// The server's secret key: 256 bits kept outside the database (a key file, by default

@@ -29,6 +29,8 @@ public enum ApiError: Error, Sendable, Equatable {
     case accessRequired
     /// 403: the signed-in owner (or token) does not manage this deck.
     case notYourDeck
+    /// 403: a presenter link the deck's owner revoked (or never made): it opens no screen.
+    case presenterLinkRevoked
     /// 403: undoing or flipping somebody else's swipe.
     case notYourSwipe
     /// 404: unknown route, deck, card, profile or swipe (`what` says which).
@@ -94,7 +96,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .malformedJSON, .malformedBody, .invalidField: return .badRequest
         case .unauthorized, .invalidCredentials: return .unauthorized
         case .crossOrigin, .notYourSwipe, .unknownParticipant, .participantExpired, .participantOtherDeck,
-            .accessRequired, .notYourDeck:
+            .accessRequired, .notYourDeck, .presenterLinkRevoked:
             return .forbidden
         case .notFound, .joinCodeNotFound: return .notFound
         case .alreadySwiped, .slugTaken, .alreadyUndone, .deckClosed, .cardArchived, .cardNotCurrent, .quotaReached,
@@ -146,6 +148,7 @@ public enum ApiError: Error, Sendable, Equatable {
         case .participantOtherDeck: return "participant_other_deck"
         case .accessRequired: return "access_required"
         case .notYourDeck: return "not_your_deck"
+        case .presenterLinkRevoked: return "presenter_link_revoked"
         case .deckClosed: return "deck_closed"
         case .cardArchived: return "card_archived"
         case .cardNotCurrent: return "card_not_current"
@@ -197,6 +200,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case .accessRequired:
             return "This deck takes invited people only: open the link or enter the code you were given."
         case .notYourDeck: return "This deck belongs to another owner."
+        case .presenterLinkRevoked:
+            return "This presenter link no longer works: the deck's owner revoked it. Ask them for the new one."
         case .deckClosed:
             return "This deck is closed: its owner is not taking swipes now, and decisions made cannot be changed."
         case .cardArchived: return "This card is archived: its owner is not taking swipes on it."

@@ -24,6 +24,8 @@ public struct AppRequestContext: RequestContext {
     public var owner: OwnerIdentity?
     /// The owner signed in by session, on owner pages (set by `SessionOwnerMiddleware`).
     public var sessionOwner: SessionOwner?
+    /// Who runs the deck's big screen, on its presenter routes (set by `PresenterMiddleware`).
+    public var presenter: Presenter?
     /// The socket peer's IP address (a reverse proxy's, behind one); nil in router tests.
     public let peerAddress: String?
     /// The client's IP address, for rate limits, join budgets, sign-in limits and logs: the peer,

@@ -19,7 +19,7 @@ struct OwnerMiddleware: RouterMiddleware {
         var context = context
         if let auth = request.headers[.authorization], auth.hasPrefix("Bearer ") {
             let token = String(auth.dropFirst(7))
-            if Self.constantTimeEqual(Secret.sha256(token), adminTokenHash) {
+            if Secret.constantTimeEqual(Secret.sha256(token), adminTokenHash) {
                 context.owner = .admin
             } else if token.hasPrefix(ApiTokenFormat.prefix),
                 let owner = try await store.tokenOwner(tokenHash: Secret.sha256(token))
@@ -35,16 +35,6 @@ struct OwnerMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Compares every byte, so timing does not reveal a matching prefix.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        var difference = x.count ^ y.count
-        for i in 0..<max(x.count, y.count) {
-            difference |= Int((i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0))
-        }
-        return difference == 0
-    }
 }
 
 /// The admin token's stored form.

@@ -20,7 +20,7 @@ struct MetricsController {
 
     @Sendable func scrape(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-            OwnerMiddleware.constantTimeEqual(Secret.sha256(String(header.dropFirst(7))), tokenHash)
+            Secret.constantTimeEqual(Secret.sha256(String(header.dropFirst(7))), tokenHash)
         else {
             // JSON for a scraper, although /metrics is not under /api/ (where ErrorMiddleware picks JSON).
             return try ApiError.unauthorized.response(from: request, context: context)

@@ -39,7 +39,7 @@ enum OwnerForms {
             throw ApiError.tooLarge(limit)
         }
         let form = FormFields(String(buffer: body))
-        guard OwnerMiddleware.constantTimeEqual(form["csrf"] ?? "", csrfToken(context)) else {
+        guard Secret.constantTimeEqual(form["csrf"] ?? "", csrfToken(context)) else {
             throw ApiError.crossOrigin
         }
         return form
@@ -51,11 +51,18 @@ enum OwnerForms {
         -> T
     {
         guard case .owner(_, _, _?) = context.owner else { throw ApiError.unauthorized }
+        return try await checked(type, request, token: csrfToken(context))
+    }
+
+    /// Decodes a form whose hidden `csrf` field must equal `token` (the caller has decided who
+    /// sends it: `Presenter.csrf` on the big screen's controls).
+    /// - Throws: 403 `cross_origin` when the field is missing or wrong, 400 `invalid_form`.
+    static func checked<T: Decodable>(_ type: T.Type, _ request: Request, token: String) async throws -> T {
         let body = try await request.body.collect(upTo: 64 * 1024)
         let text = String(buffer: body)
         // A form that does not decode has no token: refused below as cross-origin, like a wrong one.
-        let token = (try? URLEncodedFormDecoder().decode(Token.self, from: text))?.csrf ?? ""
-        guard OwnerMiddleware.constantTimeEqual(token, csrfToken(context)) else { throw ApiError.crossOrigin }
+        let sent = (try? URLEncodedFormDecoder().decode(Token.self, from: text))?.csrf ?? ""
+        guard !token.isEmpty, Secret.constantTimeEqual(sent, token) else { throw ApiError.crossOrigin }
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: text)
         } catch {

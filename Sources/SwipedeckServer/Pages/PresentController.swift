@@ -1,11 +1,14 @@
 import Foundation
 import Hummingbird
 
-/// The big screen: `/d/{deck}/present` (the deck's owner, signed in) shows the room how to join —
-/// the address to type and the deck's short join code, and a QR code of the deck's link — how many
-/// have decided, and the results per card once revealed (hidden by default); the presenter
-/// reveals or hides them (at once, or by a timer) and locks or unlocks the deck
-/// (`POST /owner/decks/{deck}/present`); every phone on the deck follows (`StageController`).
+/// The big screen: `/d/{deck}/present` (the deck's owner signed in, or whoever holds its presenter
+/// link: `PresenterMiddleware`) shows the room how to join — the address to type and the deck's
+/// short join code, and a QR code of the deck's link — how many have decided, and the results per
+/// card once revealed (hidden by default); the presenter reveals or hides them (at once, or by a
+/// timer), locks or unlocks the deck and paces it (`POST /d/{deck}/present`), on the screen or on
+/// the remote (`/d/{deck}/present/remote`); every phone on the deck follows (`StageController`).
+/// The owner makes and revokes the presenter link on the share panel
+/// (`POST /owner/decks/{deck}/presenter-link`; its remote's QR code `…/presenter.svg`).
 /// `/j` takes a typed code (`GET /j?code=`) and `/j/{code}` leads to the deck's page. A code that
 /// no deck has costs the client's network a failed lookup from the budget room codes draw on
 /// (`RoomLookupBudget`): guessing join codes is no cheaper than guessing rooms.
@@ -16,17 +19,27 @@ struct PresentController: Sendable {
     let share: ShareController
     let renderer: PageRenderer
     let lookups: RoomLookupBudget
+    /// The results streams the screen's chart follows, and their pool (the owners' streams').
+    let live: LiveResults
+    let streams: StreamLimiter
+    /// Derives presenter links' keys (`PresenterLink`).
+    let secretKey: SecretKey
     let clock: @Sendable () -> Double
 
-    /// `/j` on `router`; the presenter page and its controls on `pages` (`SessionOwnerMiddleware`:
-    /// anybody else is sent to sign in, and back).
+    /// `/j` on `router`; the big screen, its state, remote, stream and controls behind
+    /// `PresenterMiddleware`; the presenter link on `pages` (`SessionOwnerMiddleware`: owners only).
     func register(on router: Router<AppRequestContext>, pages: RouterGroup<AppRequestContext>) {
         router.get("/j", use: findCode)
         router.get("/j/:code", use: follow)
-        pages.get("/d/:deck/present", use: present)
-        pages.get("/d/:deck/present/state", use: state)
-        pages.get("/d/:deck/present/remote", use: remote)
-        pages.post("/owner/decks/:deck/present", use: control)
+        let screen = router.group("/d/:deck/present")
+            .add(middleware: PresenterMiddleware(access: access, store: store, secretKey: secretKey))
+        screen.get(use: present)
+        screen.post(use: control)
+        screen.get("state", use: state)
+        screen.get("remote", use: remote)
+        screen.get("live", use: liveResults)
+        pages.post("/owner/decks/:deck/presenter-link", use: presenterLink)
+        pages.get("/owner/decks/:deck/presenter.svg", use: presenterCode)
     }
 
     static let notFoundWords = "No deck has that code. Check it on the screen and type it again."
@@ -103,7 +116,8 @@ struct PresentController: Sendable {
     /// `/d/{deck}/present`: the big screen, for 1920×1080 and 1280×720 (present.css); present.js
     /// keeps the counts and cards live.
     @Sendable func present(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let presenter = try context.presenting()
+        let deck = presenter.deck
         let presentation = try await presentation(for: deck)
         let stage = try await stage(of: deck, presentation)
         let report = try await store.results(for: deck)
@@ -132,7 +146,7 @@ struct PresentController: Sendable {
             "noCards": cards.isEmpty, "resultsPublic": deck.resultsPublic,
             "density": PresentView.density(cards: cards.count),
         ]
-        view.merge(try await pacedView(stage, presentation, context)) { _, controls in controls }
+        view.merge(try await pacedView(stage, presentation, presenter, context)) { _, controls in controls }
         // The share panel's warning: phones cannot open a link to this computer itself.
         if reach == .thisComputer { view["thisComputer"] = URL(string: deckLink)?.host ?? deckLink }
         var response = try renderer.page("present", view)
@@ -143,14 +157,15 @@ struct PresentController: Sendable {
     /// `/d/{deck}/present/remote`: the big screen's controls on the presenter's phone, usable with
     /// one thumb while the projector shows the screen; served again when the stage changes.
     @Sendable func remote(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let presenter = try context.presenting()
+        let deck = presenter.deck
         let presentation = try await presentation(for: deck)
         let stage = try await stage(of: deck, presentation)
         var view: [String: Any] = [
             "kind": "remote", "pageTitle": "Remote · \(deck.title)", "slug": deck.slug, "title": deck.title,
             "code": presentation.joinCode, "remote": true,
         ]
-        view.merge(try await pacedView(stage, presentation, context)) { _, controls in controls }
+        view.merge(try await pacedView(stage, presentation, presenter, context)) { _, controls in controls }
         var response = try renderer.page("present-remote", view)
         response.headers[.cacheControl] = "no-store"
         return response
@@ -163,10 +178,12 @@ struct PresentController: Sendable {
     }
 
     /// `controlsView` with the presenter's card in words (host-paced).
-    func pacedView(_ stage: DeckStage, _ presentation: Presentation, _ context: AppRequestContext) async throws
-        -> [String: Any]
-    {
-        var view = Self.controlsView(stage, presentation.pacing, context)
+    func pacedView(
+        _ stage: DeckStage, _ presentation: Presentation, _ presenter: Presenter, _ context: AppRequestContext
+    ) async throws -> [String: Any] {
+        var view = Self.controlsView(stage, presentation.pacing, csrf: presenter.csrf(context))
+        // The owner's own pages are the owner's: a presenter link leads to the screen and the remote only.
+        view["byOwner"] = presenter.linkKey == nil
         var title: String?
         if let id = presentation.pacing.cardId { title = try await store.card(id: id)?.title }
         view["nowWords"] = stage.presenterWords(cardTitle: title)
@@ -174,11 +191,11 @@ struct PresentController: Sendable {
     }
 
     /// What the controls (present-controls.mustache) and present.js read, alike on the big screen and
-    /// the remote: the stage, the pace, the form's token, the timers, how often to ask.
-    static func controlsView(_ stage: DeckStage, _ pacing: Pacing, _ context: AppRequestContext) -> [String: Any] {
+    /// the remote: the stage, the pace, the form's token (`Presenter.csrf`), the timers, how often to ask.
+    static func controlsView(_ stage: DeckStage, _ pacing: Pacing, csrf: String) -> [String: Any] {
         [
             "revealed": stage.revealed, "open": stage.open, "revealIn": stage.revealIn.map(String.init) ?? "",
-            "timing": stage.revealIn != nil, "csrf": OwnerForms.csrfToken(context), "pollMs": pollSeconds * 1000,
+            "timing": stage.revealIn != nil, "csrf": csrf, "pollMs": pollSeconds * 1000,
             "timers": Presentation.revealTimers.map { ["seconds": $0, "words": timerWords($0)] },
             "paced": stage.paced, "started": stage.step > 0, "pace": stage.paceKey,
             "cardClosesIn": stage.cardClosesIn.map(String.init) ?? "", "cardTiming": stage.cardClosesIn != nil,
@@ -202,8 +219,29 @@ struct PresentController: Sendable {
     /// and is served again when it changed (pressed in another window, the deck's settings, its
     /// rule closing it, a timer running out).
     @Sendable func state(_ request: Request, context: AppRequestContext) async throws -> DeckStage {
-        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let deck = try context.presenting().deck
         return try await stage(of: deck, try await store.presentation(deckId: deck.id))
+    }
+
+    /// `/d/{deck}/present/live`: the deck's results stream (`LiveResults`) for the screen's chart,
+    /// whether or not its results are public; each event is sent only while the presenter still
+    /// may present (the owner's session live and the deck theirs, or the link not revoked).
+    @Sendable func liveResults(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let presenter = try context.presenting()
+        let deck = presenter.deck
+        let logger = context.logger
+        let stillAllowed: @Sendable () async -> Bool
+        if let key = presenter.linkKey {
+            let guardian = PresenterMiddleware(access: access, store: store, secretKey: secretKey)
+            stillAllowed = { await guardian.stillOpens(key, deck, logger: logger) }
+        } else {
+            let (access, clock, identity) = (access, clock, context.owner)
+            stillAllowed = {
+                await access.stillReadsResults(
+                    slug: deck.slug, identity: identity, bearerHash: nil, now: clock(), logger: logger)
+            }
+        }
+        return try live.response(deck: deck, streams: streams, client: context.remoteAddress, stillAllowed: stillAllowed)
     }
 
     /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen, at
@@ -222,8 +260,9 @@ struct PresentController: Sendable {
     }
 
     @Sendable func control(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let deck = try await access.managed(try context.parameters.require("deck"), context)
-        let form = try await OwnerForms.checked(ControlForm.self, request, context)
+        let presenter = try context.presenting()
+        let deck = presenter.deck
+        let form = try await OwnerForms.checked(ControlForm.self, request, token: presenter.csrf(context))
         let now = clock()
         switch form.action {
         case "reveal", "hide":
@@ -242,8 +281,10 @@ struct PresentController: Sendable {
             var patch = DeckPatch()
             patch.open = form.action == "unlock"
             let changed = try patch.applied(to: deck)
-            _ = try await store.updateDeck(
-                changed, by: context.owner?.ownerId, detail: OwnerDecksController.describe(changed), now: now)
+            // A press on a presenter link is nobody's of the owners: the deck's history says so.
+            let by = presenter.linkKey == nil ? context.owner?.ownerId : nil
+            let detail = OwnerDecksController.describe(changed) + (by == nil ? " (on the presenter link)" : "")
+            _ = try await store.updateDeck(changed, by: by, detail: detail, now: now)
         case "hostPaced", "selfPaced":
             let kept = try await presentation(for: deck).pacing.cardSeconds
             let pacing = Pacing(hosted: form.action == "hostPaced", cardSeconds: kept)
@@ -274,5 +315,36 @@ struct PresentController: Sendable {
                 message: "action must be reveal, hide, timer, lock, unlock, hostPaced, selfPaced, next or cardTimer.")
         }
         return .redirect(to: "/d/\(deck.slug)/present\(form.back == "remote" ? "/remote" : "")", type: .normal)
+    }
+
+    /// `POST /owner/decks/{deck}/presenter-link`: `action` `make` gives the deck a new presenter
+    /// link (one made before stops working), `revoke` stops the working one; back to the share
+    /// panel, which shows the link and its remote's QR code.
+    struct LinkForm: Decodable { var action: String }
+
+    @Sendable func presenterLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        let form = try await OwnerForms.checked(LinkForm.self, request, context)
+        let link = try await presentation(for: deck).presenterLink
+        switch form.action {
+        case "make": _ = try await store.setPresenterLink(deckId: deck.id, link.made(), now: clock())
+        case "revoke": _ = try await store.setPresenterLink(deckId: deck.id, link.revoked(), now: clock())
+        default:
+            throw ApiError.invalidField(code: "invalid_action", message: "action must be make or revoke.")
+        }
+        return .redirect(to: "/owner/decks/\(deck.slug)/share#presenter", type: .normal)
+    }
+
+    /// `GET /owner/decks/{deck}/presenter.svg`: the QR code of the presenter link's remote, for the
+    /// presenter's phone (404 without a working link).
+    @Sendable func presenterCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await access.managed(try context.parameters.require("deck"), context)
+        guard
+            let link = share.presenterURL(
+                deck, try await store.presentation(deckId: deck.id), page: "present/remote", context)
+        else { throw ApiError.notFound("presenter link") }
+        var response = try share.qrResponse(link)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 }

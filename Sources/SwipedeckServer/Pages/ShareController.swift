@@ -35,6 +35,15 @@ struct ShareController: Sendable {
         String(deckLink("", context).dropLast(3)) + path
     }
 
+    /// The working presenter link of `deck` to `page` (`present` or `present/remote`), absolute;
+    /// nil when it has none.
+    func presenterURL(_ deck: Deck, _ presentation: Presentation?, page: String, _ context: AppRequestContext)
+        -> String?
+    {
+        guard let key = presentation?.presenterLink.key(deckId: deck.id, secretKey: secretKey) else { return nil }
+        return absolute("/d/\(deck.slug)/\(page)?key=\(key)", context)
+    }
+
     /// An SVG QR code of `link`.
     func qrResponse(_ link: String) throws -> Response {
         let code: QRCode
@@ -137,6 +146,11 @@ struct ShareController: Sendable {
         let expectedError: String?
         /// Just saved.
         let expectedSaved: Bool
+        /// The presenter link to the big screen and to its remote (nil without a working one), and
+        /// whether one was made before (a revoked link is gone, not forgotten).
+        let presenterScreen: String?
+        let presenterRemote: String?
+        let presenterRevoked: Bool
     }
 
     @Sendable func sharePanel(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -158,6 +172,8 @@ struct ShareController: Sendable {
         let secret = try secretKey.accessSecret(of: deck) ?? ""
         let host = URL(string: link)?.host ?? ""
         let reach = LinkReach(link: link)
+        let presentation = try await store.presentation(deckId: deck.id)
+        let presenterScreen = presenterURL(deck, presentation, page: "present", context)
         let view = ShareView(
             pageTitle: "Share · \(deck.title)", owner: owner.name, csrf: OwnerForms.csrfToken(context), slug: deck.slug,
             title: deck.title,
@@ -169,7 +185,9 @@ struct ShareController: Sendable {
                 "/d/\(deck.slug)?pid=\(example)&sig=\(ParticipantSigner.externalSignature(pid: example, accessSecret: secret))",
                 context),
             thisComputer: reach == .thisComputer ? host : nil, sameNetwork: reach == .sameNetwork ? host : nil,
-            expected: expected, expectedError: error, expectedSaved: saved)
+            expected: expected, expectedError: error, expectedSaved: saved, presenterScreen: presenterScreen,
+            presenterRemote: presenterURL(deck, presentation, page: "present/remote", context),
+            presenterRevoked: presenterScreen == nil && (presentation?.presenterLink.generation ?? 0) > 0)
         return try renderer.page("owner-share", view, status: status)
     }
 

@@ -14,4 +14,7 @@ public protocol PresentationStore: Sendable {
     /// Sets the deck's pace (`Presentation.pacing`) — an edit of the deck, heard by its phones and
     /// screens on every server; nil when the deck has no presentation.
     func setPacing(deckId: Int64, _ pacing: Pacing, now: Double) async throws -> Presentation?
+    /// Sets the deck's presenter link (`Presentation.presenterLink`: made or revoked) — an edit of
+    /// the deck, so every server's screens check it afresh; nil when the deck has no presentation.
+    func setPresenterLink(deckId: Int64, _ link: PresenterLink, now: Double) async throws -> Presentation?
 }

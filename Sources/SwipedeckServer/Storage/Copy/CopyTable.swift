@@ -187,6 +187,7 @@ public struct CopyTable: Sendable {
                 ("deckId", .int), ("joinCode", .text), ("revealed", .bool), ("revealAt", .double),
                 ("createdAt", .double), ("updatedAt", .double), ("hosted", .bool), ("pacedCard", .int),
                 ("pacedStep", .int), ("cardClosesAt", .double), ("cardSeconds", .int),
+                ("presenterGeneration", .int), ("presenterActive", .bool),
             ]),
     ]
 

@@ -232,6 +232,14 @@ extension PostgresStore {
                 ADD COLUMN cardClosesAt double precision, ADD COLUMN cardSeconds integer
             """
         ),
+        // A deck's presenter link, as SQLite's v18-presenter-link.
+        (
+            "v15-presenter-link",
+            """
+            ALTER TABLE presentations ADD COLUMN presenterGeneration integer NOT NULL DEFAULT 0,
+                ADD COLUMN presenterActive boolean NOT NULL DEFAULT false
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet, in one transaction on `connection`. Servers

@@ -2,7 +2,8 @@ import PostgresNIO
 
 extension PostgresStore {
     static let presentationColumns =
-        "deckId, joinCode, revealed, revealAt, createdAt, updatedAt, hosted, pacedCard, pacedStep, cardClosesAt, cardSeconds"
+        "deckId, joinCode, revealed, revealAt, createdAt, updatedAt, hosted, pacedCard, pacedStep, cardClosesAt, cardSeconds, "
+        + "presenterGeneration, presenterActive"
 
     /// See `PresentationStore.presentation(deckId:)`.
     public func presentation(deckId: Int64) async throws -> Presentation? {
@@ -66,6 +67,19 @@ extension PostgresStore {
         }
     }
 
+    /// See `PresentationStore.setPresenterLink`.
+    public func setPresenterLink(deckId: Int64, _ link: PresenterLink, now: Double) async throws -> Presentation? {
+        try await editing(deckId) { connection in
+            try await fetchOne(
+                """
+                UPDATE presentations SET presenterGeneration = \(link.generation), presenterActive = \(link.active),
+                updatedAt = \(now)
+                WHERE deckId = \(deckId)
+                RETURNING \(unescaped: Self.presentationColumns)
+                """, on: connection, Self.presentation)
+        }
+    }
+
     static func presentation(_ c: inout PostgresColumns) throws -> Presentation {
         let deckId: Int64 = try c.next()
         let joinCode: String = try c.next()
@@ -76,8 +90,9 @@ extension PostgresStore {
         let pacing = Pacing(
             hosted: try c.next(), cardId: try c.next(), step: try c.next(), closesAt: try c.next(),
             cardSeconds: try c.next())
+        let link = PresenterLink(generation: try c.next(), active: try c.next())
         return Presentation(
             deckId: deckId, joinCode: joinCode, revealed: revealed, revealAt: revealAt, pacing: pacing,
-            createdAt: createdAt, updatedAt: updatedAt)
+            presenterLink: link, createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -252,6 +252,15 @@ extension AppDatabase {
                     ALTER TABLE presentations ADD COLUMN cardSeconds INTEGER;
                     """)
         }
+        // A deck's presenter link (`PresenterLink`): its generation and whether it works; the key is
+        // derived from the server's secret key, never stored.
+        m.registerMigration("v18-presenter-link") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE presentations ADD COLUMN presenterGeneration INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE presentations ADD COLUMN presenterActive INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return m
     }
 }

@@ -65,12 +65,24 @@ extension AppDatabase {
         }
     }
 
+    /// See `PresentationStore.setPresenterLink`.
+    public func setPresenterLink(deckId: Int64, _ link: PresenterLink, now: Double) async throws -> Presentation? {
+        try await editing(deckId) { db in
+            try db.execute(
+                sql: "UPDATE presentations SET presenterGeneration = ?, presenterActive = ?, updatedAt = ? WHERE deckId = ?",
+                arguments: [link.generation, link.active, now, deckId])
+            return try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
+                .map(Self.presentation(row:))
+        }
+    }
+
     static func presentation(row r: Row) -> Presentation {
         Presentation(
             deckId: r["deckId"], joinCode: r["joinCode"], revealed: r["revealed"], revealAt: r["revealAt"],
             pacing: Pacing(
                 hosted: r["hosted"], cardId: r["pacedCard"], step: r["pacedStep"], closesAt: r["cardClosesAt"],
                 cardSeconds: r["cardSeconds"]),
+            presenterLink: PresenterLink(generation: r["presenterGeneration"], active: r["presenterActive"]),
             createdAt: r["createdAt"],
             updatedAt: r["updatedAt"])
     }
