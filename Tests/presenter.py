@@ -1,6 +1,6 @@
 """A deck's owner over HTTP, as the big screen's tests and bench_stage.py drive it: signed in with a
 password, the big screen read (its first visit makes the deck's presentation), its buttons pressed
-with the page's csrf token, redirects left unfollowed."""
+with the page's csrf token, the presenter link made or revoked, redirects left unfollowed."""
 import json
 import re
 import urllib.error
@@ -55,3 +55,16 @@ class Presenter:
         form = f"csrf={csrf or self.csrf()}&action={action}{extra}"
         status, headers, _ = self.send("POST", f"/d/{self.deck}/present", form)
         assert status == 303 and headers["Location"] == f"/d/{self.deck}/present", (status, action)
+
+    def presenter_link(self, action="make"):
+        """Presses `action` (make, revoke) under "Someone else presents" on the deck's share panel; the
+        links to the big screen and to the remote it then shows (None, None without a working one)."""
+        status, _, panel = self.send("GET", f"/owner/decks/{self.deck}/share")
+        assert status == 200, f"the share panel answered {status}"
+        csrf = re.search(r'name="csrf" value="([^"]+)"', panel).group(1)
+        status, _, _ = self.send("POST", f"/owner/decks/{self.deck}/presenter-link", f"csrf={csrf}&action={action}")
+        assert status == 303, f"{action} of the presenter link answered {status}"
+        panel = self.send("GET", f"/owner/decks/{self.deck}/share")[2]
+        links = [re.search(rf'id="presenter-{name}" class="share-link" value="([^"]+)"', panel)
+                 for name in ("screen", "remote")]
+        return tuple(m and m.group(1).replace("&amp;", "&") for m in links)

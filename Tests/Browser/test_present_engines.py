@@ -15,6 +15,10 @@ from enginekit import card_centre_of, top_card, wait_thrown
 from presenter import Presenter
 from test_owner_console import PASSWORD, add_owner
 from test_rooms import click, type_text, wait_ready
+from testenv import ADMIN_TOKEN
+
+
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
 def stack_state(page, state, what):
@@ -146,3 +150,121 @@ def test_host_paced_phones_in_each_engine_follow_the_presenter_card_by_card(serv
     finally:
         for phone in phones:
             phone.close()
+
+
+def join_column_fits(screen, what):
+    """The join column (the locked line, QR code, address, code, link) stays between the title and the controls."""
+    box = screen.evaluate("""() => {
+        const parts = [...document.querySelectorAll('.present-join > *')].filter((e) => e.getClientRects().length)
+            .map((e) => e.getBoundingClientRect());
+        return {head: document.querySelector('.present-head').getBoundingClientRect().bottom,
+                controls: document.querySelector('.present-controls').getBoundingClientRect().top,
+                top: Math.min(...parts.map((r) => r.top)), bottom: Math.max(...parts.map((r) => r.bottom))};
+    }""")
+    assert box["top"] >= box["head"] - 1 and box["bottom"] <= box["controls"] + 1, (what, box)
+
+
+def pressed(remote, action, words, what):
+    """Presses the remote's button `action` with a tap or click, and waits for its state line to say `words`."""
+    remote.click(f".remote button[value={action}]")
+    remote.wait_for("(words) => document.querySelector('.remote').textContent.includes(words)", words, what=what)
+
+
+def test_a_live_session_in_each_engine_a_presenter_link_a_remote_and_three_phones(server, engine):
+    """The whole live session (issue 36's "Done when") in one engine: the owner makes a presenter link;
+    a colleague opens it on a 1920×1080 screen and its remote on a phone (both in the engine, cookies of
+    their own), three phones type the screen's code and join; the remote paces the room card by card,
+    every phone decides the presenter's card (a drag, a key, a tap), the remote locks and unlocks
+    voting, reveals the results (every phone says so), and the last card's third vote decides the deck,
+    whose stop rule closes it by itself: the screen says "Decided", every phone is closed. Revoked, the
+    link's screen says so. The screen is kept: artifacts/screenshots/present-session-{engine}.png."""
+    add_owner(server, "pia")
+    owner = Presenter(server.base, "pia", PASSWORD)
+    owner.screen()
+    # Three cards, each settled by three votes; the deck closes itself once all are.
+    ids = [row["id"] for row in server.request("GET", "/api/v1/decks/getaways/cards?limit=100")[2]["cards"]]
+    for card in ids[3:]:
+        assert server.request("POST", f"/api/v1/decks/getaways/cards/{card}/archive", None, ADMIN)[0] == 200
+    status, _, body = server.request("PATCH", "/api/v1/decks/getaways", {
+        "stopRule": {"kind": "votes", "votes": 3, "closeWhenDecided": True}}, ADMIN)
+    assert status == 200, body
+    screen_link, remote_link = owner.presenter_link("make")
+    assert "key=" in screen_link and "key=" in remote_link
+
+    people = []
+    try:
+        screen = engine.new_person({"width": 1920, "height": 1080})
+        people.append(screen)
+        screen.goto(screen_link)
+        screen.wait_for("() => location.pathname === '/d/getaways/present' && !location.search",
+                        what="the big screen, its key out of the address")
+        code = screen.evaluate("() => document.querySelector('.present-code').lastChild.textContent")
+        assert not screen.evaluate("() => [...document.querySelectorAll('a')].some((a) => a.textContent === 'Back to the deck')")
+        remote = engine.new_person(PHONE, touch=True)
+        people.append(remote)
+        remote.goto(remote_link)
+        remote.wait_for("() => location.pathname === '/d/getaways/present/remote'", what="the remote")
+        phones = [engine.new_person(PHONE, touch=True) for _ in range(3)]
+        people.extend(phones)
+        for phone in phones:
+            join(phone, server, code)
+        screen.wait_for("() => document.querySelector('[data-stat=people]').textContent === '0 people'",
+                        what="the screen's count before any vote")
+
+        pressed(remote, "hostPaced", "Show the first card", "the remote pacing the room")
+        for phone in phones:
+            waiting(phone, "The presenter starts soon.", "a phone waiting for the first card")
+        for step, card in enumerate(ids[:3]):
+            pressed(remote, "next", f"Card {step + 1} of 3", f"the remote on card {step + 1}")
+            for phone in phones:
+                shows_only(phone, card, f"card {step + 1} on every phone")
+            if step == 0:
+                join_column_fits(screen, "host-paced, open")
+            if step == 1:
+                # Locked, no phone takes a decision; unlocked, they all do again.
+                pressed(remote, "lock", "Voting is locked", "the remote locking")
+                for phone in phones:
+                    stack_state(phone, "closed", "a phone closed by the remote's Lock")
+                screen.wait_for("() => document.querySelector('.present-state').textContent.startsWith('Voting is locked')",
+                                what="the screen locked")
+                pressed(remote, "unlock", "Voting is open", "the remote unlocking")
+                for phone in phones:
+                    shows_only(phone, card, "the card again after the Unlock")
+            if step == 2:
+                pressed(remote, "reveal", "results shown", "the remote revealing")
+                for phone in phones:
+                    phone.wait_for("() => document.querySelector('.stage-words').textContent === 'The results are on the big screen.'",
+                                   what="a phone told of the Reveal")
+            # A drag on the first phone, the → key on the second, a tap on ♥ (✕ on the last card) on the third.
+            first = phones[0]
+            box, x0, y0 = card_centre_of(first)
+            reach = min(box["width"] * 0.55, PHONE["width"] - 4 - x0)
+            first.gesture("touch" if first.supports_touch else "mouse", x0, y0,
+                          drag_points(x0, y0, reach, 10, 360, 20, rng=random.Random(step)))
+            phones[1].press("ArrowRight")
+            phones[2].click(".ctl-nope" if step == 2 else ".ctl-like")
+            if step < 2:
+                for phone in phones:
+                    waiting(phone, "Thank you! The next card", "a phone that decided the card")
+                screen.wait_for("(n) => document.querySelector('[data-stat=decision]').textContent.startsWith(n + ' of 3')",
+                                str(step + 1), what="the screen counting the decided card")
+        # The third vote on the last card decides the deck: it closes by itself, on the screen and every phone.
+        screen.wait_for("() => (document.querySelector('.present-locked') || {}).textContent === 'Decided · voting is closed'",
+                        timeout=15, what="the screen saying the deck decided itself")
+        for phone in phones:
+            stack_state(phone, "closed", "a phone closed by the stop rule")
+        assert server.request("GET", "/api/v1/decks/getaways", None, ADMIN)[2]["open"] is False
+        assert len(swipes(server)) == 9
+        shares = screen.evaluate("() => [...document.querySelectorAll('.present-share')].map((e) => e.textContent)")
+        assert sorted(shares) == ["100%", "100%", "67%"], shares
+        join_column_fits(screen, "decided, closed")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        screen.screenshot(str(SHOTS / f"present-session-{screen.engine}.png"))
+
+        # Revoked, the link's screen stops at its next ask and says why.
+        assert owner.presenter_link("revoke") == (None, None)
+        screen.wait_for("() => document.body.textContent.includes('no longer works')", timeout=15,
+                        what="the screen told the link was revoked")
+    finally:
+        for page in people:
+            page.close()

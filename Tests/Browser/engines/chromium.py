@@ -97,6 +97,10 @@ class Chromium:
         self.browser = self.pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         self.version = self.browser.version
 
+    def new_person(self, viewport, touch=False):
+        """A page with cookies of its own beside this browser's others (each page has its own)."""
+        return self.new_page(viewport, touch)
+
     def new_page(self, viewport, touch=False, javascript=True, reduced_motion=False):
         return ChromiumPage(self.browser, viewport, touch, javascript, reduced_motion)
 

@@ -180,6 +180,10 @@ class Firefox:
             context = params.get("source", {}).get("context")
             self.errors.setdefault(context, []).append(params.get("text"))
 
+    def new_person(self, viewport, touch=False):
+        """A page with cookies of its own beside this browser's others (each page has its own)."""
+        return self.new_page(viewport, touch)
+
     def new_page(self, viewport, touch=False, javascript=True, reduced_motion=False):
         if javascript and not reduced_motion:
             return FirefoxPage(self, viewport, touch, javascript)

@@ -134,7 +134,12 @@ class WebKitPage(Page):
         with open(path, "wb") as f:
             f.write(base64.b64decode(self.s.call("GET", "/screenshot")))
 
+    own_browser = None
+
     def close(self):
+        if self.own_browser:
+            self.own_browser.close()
+            return
         # Cookies are per host, not per port: the next test's server must not see this one's participant.
         try:
             self.s.call("DELETE", "/cookie")
@@ -151,11 +156,11 @@ class WebKit:
 
     name = "webkit"
 
-    def __init__(self, reduced_motion=False):
+    def __init__(self, reduced_motion=False, screen="1400x1000x24"):
         for tool in ("Xvfb", "WebKitWebDriver"):
             if not shutil.which(tool):
                 raise RuntimeError(f"{tool} missing: `make apt` installs xvfb and webkit2gtk-driver")
-        self.xvfb, display = start_xvfb()
+        self.xvfb, display = start_xvfb(screen)
         self.port = free_port()
         self.log = tempfile.TemporaryFile()
         env = dict(os.environ, DISPLAY=display)
@@ -225,6 +230,20 @@ class WebKit:
         if self.session_js != javascript:
             self._open(javascript)
         return WebKitPage(self.session, viewport, touch, javascript)
+
+    def new_person(self, viewport, touch=False):
+        """A page with cookies of its own that stays open beside this browser's page: the driver holds
+        one session, so another driver (and MiniBrowser, on an Xvfb as large as the viewport), which
+        the page's close() stops."""
+        width, height = max(1400, viewport["width"] + 80), max(1000, viewport["height"] + 120)
+        browser = WebKit(screen=f"{width}x{height}x24")
+        try:
+            page = browser.new_page(viewport, touch)
+        except BaseException:
+            browser.close()
+            raise
+        page.own_browser = browser
+        return page
 
     def close(self):
         for variant in self.variants.values():
