@@ -148,7 +148,9 @@ public func buildApplication(
         on: router)
     ParticipantsController(catalog: catalog, admissions: admissions, decoding: decoding, clock: clock).register(
         on: router)
-    let decisions = DeckDecisions(store: store, catalog: catalog, notices: notices, logger: logger, clock: clock)
+    let clusters = ClusterGuard(store: store)
+    let decisions = DeckDecisions(
+        store: store, catalog: catalog, clusters: clusters, notices: notices, logger: logger, clock: clock)
     SwipesController(
         store: store, catalog: catalog, swipes: swipes, decoding: decoding, ipLimiter: ipLimiter,
         decisions: decisions, knownAnswers: knownAnswers, clock: clock
@@ -157,7 +159,6 @@ public func buildApplication(
         store: store, catalog: catalog, interval: config.liveInterval,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
     let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
-    let clusters = ClusterGuard(store: store)
     ResultsController(
         store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names,
         clusters: clusters, clock: clock

@@ -230,7 +230,7 @@ struct DecideApiTests {
             let second = try await env.openStore()
             let told = RecordedNotices()
             let late = DeckDecisions(
-                store: second, catalog: Catalog(store: second), notices: told, logger: Logger(label: "test"),
+                store: second, catalog: Catalog(store: second), clusters: ClusterGuard(store: second), notices: told, logger: Logger(label: "test"),
                 clock: { fixedTime })
             let once = try #require(try await second.deck(slug: "once"))
             await late.swipesStored(on: once, now: { fixedTime })
@@ -249,7 +249,8 @@ struct DecideApiTests {
             await late.swipesStored(on: later, now: { fixedTime })
             let thirdStore = try await env.openStore()
             let third = DeckDecisions(
-                store: thirdStore, catalog: Catalog(store: thirdStore), notices: told, logger: Logger(label: "test"),
+                store: thirdStore, catalog: Catalog(store: thirdStore), clusters: ClusterGuard(store: thirdStore),
+                notices: told, logger: Logger(label: "test"),
                 clock: { fixedTime })
             await third.swipesStored(on: later, now: { fixedTime })
             // On PostgreSQL the other servers hear of the change too and may be the first to record

@@ -261,6 +261,71 @@ struct LockstepClusterTests {
         }
     }
 
+    @Test(
+        "over HTTP: a clockwork crowd decides no card, closes no deck, is told in no event: excluded before the decision; people still decide"
+    )
+    func excludedBeforeDeciding() async throws {
+        let clock = TestClock()
+        try await withApp(
+            {
+                $0.port = 0
+                $0.participantRateLimit = 0
+                $0.ipRateLimit = 0
+            }, clock: clock.read, testing: .live
+        ) { client, env in
+            let ids = try await client.makeDeck("rule", titles: (0..<8).map { "c\($0)" }, allowButtons: true)
+            let rule = #"{"stopRule":{"kind":"threshold","threshold":0.5,"errorRate":0.05,"votesCap":400,"closeWhenDecided":true}}"#
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/decks/rule", method: .patch, headers: merged(jsonType, admin),
+                    body: ByteBuffer(string: rule)
+                ).status == .ok)
+            var rng = SplitMix64(seed: 35)
+            // 12 people (one network, as everything here) split on every card, each at a pace of their own.
+            for p in 0..<12 {
+                for card in ids {
+                    clock.advance(by: rng.uniform(1.5, 4))
+                    let d = rng.next() % 2 == 0 ? "right" : "left"
+                    _ = try await client.swipe(
+                        "rule", card: card, direction: d, input: "button", trace: nil, participant: "h\(p)")
+                }
+            }
+            // 30 fakes liking every card, one a second by the clock; nobody reads the results meanwhile.
+            for p in 0..<30 {
+                for card in ids {
+                    clock.advance(by: 1)
+                    _ = try await client.swipe(
+                        "rule", card: card, direction: "right", input: "button", trace: nil, participant: "bot\(p)")
+                }
+            }
+            let decided = "SELECT COUNT(*) FROM deckEvents WHERE kind IN ('card_decided', 'deck_decided')"
+            #expect(try await env.count(decided) == 0, "the fakes decided a card")
+            #expect(try await client.get("/api/v1/decks/rule", headers: admin).json()["open"].bool == true)
+            // (Fakes who had not yet made a decision tip are left for the next look: they decided nothing.)
+            #expect(try await env.count("SELECT COUNT(*) FROM exclusions WHERE liftedAt IS NULL") >= 5)
+
+            // 40 more people, every one liking the first card, split on the rest: the room decides it.
+            for p in 0..<40 {
+                for card in ids {
+                    clock.advance(by: rng.uniform(1.5, 4))
+                    let d = card == ids[0] || rng.next() % 2 == 0 ? "right" : "left"
+                    _ = try await client.swipe(
+                        "rule", card: card, direction: d, input: "button", trace: nil, participant: "p\(p)")
+                }
+            }
+            let first = "SELECT COUNT(*) FROM deckEvents WHERE kind = 'card_decided' AND detail LIKE ?"
+            #expect(try await env.count(first, [#"%"card":\#(ids[0]),%"state":"yes"%"#]) == 1)
+            // Read, the results leave out every fake, and none of the 52 people.
+            clock.advance(by: 10)
+            let results = try await client.get("/api/v1/decks/rule/results", headers: admin).json()
+            #expect(results["excludedParticipants"].int == 30)
+            let bots = Set(try await (0..<30).asyncMap { try await identity("bot\($0)", in: "rule", env) })
+            let excluded = try await env.rows("SELECT participantId FROM exclusions WHERE liftedAt IS NULL")
+                .map { $0.value(at: 0) as String? ?? "" }
+            #expect(Set(excluded) == bots)
+        }
+    }
+
     @Test("over HTTP: a lockstep crowd is excluded before results are read and shown as a cluster; Include all sticks")
     func endToEnd() async throws {
         let clock = TestClock()

@@ -22,8 +22,15 @@ import Synchronization
 /// previous state. Checks of one deck never overlap: swipes that commit during a check mark the
 /// deck, and one more check follows (a burst costs two results computations, not one per swipe).
 /// Decks without a rule cost nothing (what they recorded under an earlier rule stays as it was).
+///
+/// A decision is checked for concerted fakes before it is recorded: when a card or the deck is
+/// about to be decided, the deck's lockstep groups are checked at once (`ClusterGuard`, not at its
+/// interval) and the decision recomputed without those it excludes — so a crowd of fakes never
+/// decides a card, never closes the deck and is never told in a notice that results read a moment
+/// later would contradict. A card's or the deck's return to deciding needs no such check.
 public final class DeckDecisions: Sendable {
     private let store: any Store
+    private let clusters: ClusterGuard
     private let notices: any DeckNoticeSink
     private let logger: Logger
     /// Deck id → whether swipes committed during the check now running (absent: none running).
@@ -37,10 +44,11 @@ public final class DeckDecisions: Sendable {
     private let slugs = Mutex<[Int64: String]>([:])
 
     public init(
-        store: any Store, catalog: Catalog, notices: any DeckNoticeSink, logger: Logger,
+        store: any Store, catalog: Catalog, clusters: ClusterGuard, notices: any DeckNoticeSink, logger: Logger,
         clock: @escaping @Sendable () -> Double
     ) {
         self.store = store
+        self.clusters = clusters
         self.catalog = catalog
         self.notices = notices
         self.logger = logger
@@ -168,8 +176,12 @@ public final class DeckDecisions: Sendable {
 
     /// One pass of `check`: true when an insert lost to another server's (read and check again).
     private func record(_ deck: Deck, now: Double) async throws -> Bool {
-        let report = try await store.results(for: deck)
+        var report = try await store.results(for: deck)
         let ledger = DecisionLedger(try await store.decisionEvents(deckId: deck.id))
+        if Self.decides(report, ledger), try await clusters.check(deck, now: now, force: true).contains(where: \.excludes)
+        {
+            report = try await store.results(for: deck)
+        }
         var told: [DeckNotice] = []
         var lost = false
         for card in report.cards where !card.archived {
@@ -212,6 +224,16 @@ public final class DeckDecisions: Sendable {
         }
         if !told.isEmpty { await notices.post(told) }
         return lost
+    }
+
+    /// Whether `report` decides a card or the deck that `ledger` has not recorded as decided.
+    static func decides(_ report: ResultsReport, _ ledger: DecisionLedger) -> Bool {
+        let card = report.cards.contains { card in
+            guard !card.archived, let state = card.state, state.isDecided else { return false }
+            return ledger.revision(card: card.cardId, now: state) != nil
+        }
+        let deck = report.decision.map { $0.deckDecided && ledger.deckRevision(decided: true) != nil } ?? false
+        return card || deck
     }
 
     /// The settings event's detail of a deck its rule closed (`StopRule.closeWhenDecided`).
