@@ -143,6 +143,19 @@ function swap(html) {
   shown = mount(next);
 }
 
+/**
+ * The screen ended by the server (`words`: its sentence, such as a revoked presenter link's): said
+ * calmly in the screen's place, full screen kept, with nothing more asked.
+ */
+function end(words) {
+  shown.stop();
+  const notice = document.createElement('p');
+  notice.className = 'present-ended';
+  notice.setAttribute('role', 'status');
+  notice.textContent = words;
+  shown.root.replaceWith(notice);
+}
+
 async function refresh() {
   const response = await fetch(location.href, { headers: { Accept: 'text/html' } });
   swap(await response.text());
@@ -209,8 +222,14 @@ function mount(root) {
   intervals.push(setInterval(async () => {
     try {
       const response = await fetch(root.dataset.state, { headers: { Accept: 'application/json' } });
+      const stage = await response.json();
+      // Refused (the presenter link revoked, the owner signed out): the server's sentence, not an error page.
+      if (stage.error) {
+        end(stage.error.message);
+        return;
+      }
       const elapsed = (Date.now() - servedAt) / 1000;
-      if (stageChanged(await response.json(), open, revealed, revealIn, elapsed, pace)) {
+      if (stageChanged(stage, open, revealed, revealIn, elapsed, pace)) {
         await refresh();
       }
     } catch (error) {

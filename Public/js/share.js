@@ -1,4 +1,5 @@
-// Copy buttons (`data-copy` names what to copy): the share panel's deck link, a new API token.
+// Copy buttons (`data-copy` names what to copy): the share panel's deck link and presenter links,
+// a new API token.
 // The button is hidden without JavaScript, where the text can be selected by hand.
 
 /** Copies `text`; falls back to selecting `input` and `execCommand` where the Clipboard API is
@@ -20,11 +21,7 @@ async function copyText(text, input) {
   return document.execCommand('copy');
 }
 
-function createSharePanel(root) {
-  const button = root.querySelector('[data-copy]');
-  if (!button) {
-    return;
-  }
+function createCopyButton(root, button) {
   const input = root.querySelector(button.dataset.copy);
   const status = root.querySelector('.copy-status');
   button.hidden = false;
@@ -38,4 +35,4 @@ function createSharePanel(root) {
   });
 }
 
-createSharePanel(document);
+document.querySelectorAll('[data-copy]').forEach((button) => createCopyButton(document, button));

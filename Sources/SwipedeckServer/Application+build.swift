@@ -158,9 +158,16 @@ public func buildApplication(
     let live = LiveResults(
         store: store, catalog: catalog, interval: config.liveInterval,
         heartbeatTicks: max(1, Int(config.sseHeartbeat / config.liveInterval)), logger: logger)
-    let streams = StreamLimiter(maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient)
+    let streams = StreamLimiter(
+        maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient,
+        maxPerParticipant: config.maxStreamsPerClient)
+    // As many again for public results' readers, a network holding at most what a room network may.
+    let publicStreams = StreamLimiter(
+        maxTotal: config.maxStreams, maxPerClient: config.maxStreamsPerClient,
+        maxPerNetwork: config.maxRoomStreamsPerNetwork)
     ResultsController(
-        store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams, names: names,
+        store: store, catalog: catalog, access: access, decoding: decoding, live: live, streams: streams,
+        publicStreams: publicStreams, names: names,
         clusters: clusters, clock: clock
     )
     .register(on: router)

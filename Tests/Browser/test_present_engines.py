@@ -263,8 +263,10 @@ def test_a_live_session_in_each_engine_a_presenter_link_a_remote_and_three_phone
 
         # Revoked, the link's screen stops at its next ask and says why.
         assert owner.presenter_link("revoke") == (None, None)
-        screen.wait_for("() => document.body.textContent.includes('no longer works')", timeout=15,
-                        what="the screen told the link was revoked")
+        screen.wait_for("""() => document.querySelector('.present-ended')?.textContent.startsWith(
+            'This presenter link no longer works') && !document.querySelector('.present, .error-page')""", timeout=15,
+                        what="the screen told calmly that the link was revoked")
+        remote.wait_for("() => !!document.querySelector('.present-ended')", timeout=15, what="the remote told too")
     finally:
         for page in people:
             page.close()

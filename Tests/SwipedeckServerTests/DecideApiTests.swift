@@ -230,7 +230,8 @@ struct DecideApiTests {
             let second = try await env.openStore()
             let told = RecordedNotices()
             let late = DeckDecisions(
-                store: second, catalog: Catalog(store: second), clusters: ClusterGuard(store: second), notices: told, logger: Logger(label: "test"),
+                store: second, catalog: Catalog(store: second), clusters: ClusterGuard(store: second), notices: told,
+                logger: Logger(label: "test"),
                 clock: { fixedTime })
             let once = try #require(try await second.deck(slug: "once"))
             await late.swipesStored(on: once, now: { fixedTime })

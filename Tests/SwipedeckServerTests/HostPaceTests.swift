@@ -115,7 +115,7 @@ struct HostPaceTests {
             #expect(page.text.contains("The presenter starts soon."))
             #expect(!page.text.contains(#"data-card="\#(cards[0])""#), "no card on the stack")
             let screen = try await client.get("/d/getaways/present", headers: dee)
-            #expect(screen.text.contains("Show the first card") && screen.text.contains("press Next card"))
+            #expect(screen.text.contains("Show the first card") && screen.text.contains("press Show the first card"))
 
             // The first card: it alone takes decisions, for everyone.
             #expect(try await Self.press(client, dee, "action=next").status == .seeOther)

@@ -274,7 +274,8 @@ struct LockstepClusterTests {
             }, clock: clock.read, testing: .live
         ) { client, env in
             let ids = try await client.makeDeck("rule", titles: (0..<8).map { "c\($0)" }, allowButtons: true)
-            let rule = #"{"stopRule":{"kind":"threshold","threshold":0.5,"errorRate":0.05,"votesCap":400,"closeWhenDecided":true}}"#
+            let rule =
+                #"{"stopRule":{"kind":"threshold","threshold":0.5,"errorRate":0.05,"votesCap":400,"closeWhenDecided":true}}"#
             #expect(
                 try await client.execute(
                     uri: "/api/v1/decks/rule", method: .patch, headers: merged(jsonType, admin),

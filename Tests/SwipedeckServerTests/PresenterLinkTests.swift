@@ -119,7 +119,8 @@ struct PresenterLinkTests {
                     .status == .forbidden)
             #expect(try await client.get("/d/getaways/present?key=\(key)").status == .forbidden)
             let after = try await client.get("/owner/decks/getaways/share", headers: dee).text
-            #expect(Self.field(after, "presenter-screen") == nil && after.contains("The last presenter link was revoked"))
+            #expect(
+                Self.field(after, "presenter-screen") == nil && after.contains("The last presenter link was revoked"))
             // A new link is another key: the old one stays dead.
             _ = try await Self.link(client, dee, "make")
             let newKey = try #require(
@@ -132,6 +133,43 @@ struct PresenterLinkTests {
             let eli = try await OwnerAuthTests.signIn(client, "eli", adding: env)
             let eliPanel = try await client.get("/owner/decks/getaways/share", headers: eli)
             #expect(eliPanel.status == .forbidden)
+        }
+    }
+
+    @Test(
+        "a presenter's presses and the owner's settings at once (the API, admin): neither puts back what the other changed"
+    )
+    func pressesAndSettingsAtOnce() async throws {
+        try await withApp { client, env in
+            let dee = try await OwnerAuthTests.signIn(client, "dee", adding: env)
+            _ = try await client.get("/d/getaways/present", headers: dee)
+            _ = try await Self.link(client, dee, "make")
+            let panel = try await client.get("/owner/decks/getaways/share", headers: dee).text
+            let key = try #require(Self.field(panel, "presenter-screen")?.split(separator: "=").last.map(String.init))
+            let stranger = Self.presenterCookie(try await client.get("/d/getaways/present?key=\(key)"))
+            let csrf = OwnerAuthTests.csrf(try await client.get("/d/getaways/present", headers: stranger).text)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for i in 0..<30 {
+                        _ = try await client.postForm(
+                            "/d/getaways/present", "csrf=\(csrf)&action=\(i % 2 == 0 ? "lock" : "unlock")",
+                            headers: stranger)
+                    }
+                }
+                group.addTask {
+                    for i in 0..<30 {
+                        let r = try await client.execute(
+                            uri: "/api/v1/decks/getaways", method: .patch, headers: merged(jsonType, admin),
+                            body: ByteBuffer(string: #"{"title":"Title \#(i)"}"#))
+                        #expect(r.status == .ok)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // The owner's last title stands, and the presenter's last press (an unlock).
+            let deck = try await client.get("/api/v1/decks/getaways", headers: admin).json()
+            #expect(deck["title"].string == "Title 29")
+            #expect(deck["open"].bool == true)
         }
     }
 
@@ -160,7 +198,9 @@ struct PresenterLinkTests {
                 // Read by hand: heartbeats every 0.5 s keep `receive` from ever seeing a quiet second.
                 var first = ""
                 let opened = Date().addingTimeInterval(15)
-                while Date() < opened, !first.contains("event: results"), let bytes = stream.read(waitingMilliseconds: 500) {
+                while Date() < opened, !first.contains("event: results"),
+                    let bytes = stream.read(waitingMilliseconds: 500)
+                {
                     first += String(decoding: bytes, as: UTF8.self)
                 }
                 let owner = try RawHTTPConnection(port: port)

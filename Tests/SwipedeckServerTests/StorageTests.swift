@@ -72,7 +72,8 @@ struct StorageTests {
                         "v1", "v2-results-indexes", "v3-owners-and-trust", "v4-compact-and-aggregate",
                         "v5-card-galleries", "v6-admin-token-hash", "v7-participant-origins", "v8-deck-access",
                         "v9-deck-listed", "v10-rooms", "v11-stop-rules", "v12-known-answers", "v13-webhooks",
-                        "v14-solved-puzzles", "v15-presentations", "v16-reveal-timer", "v17-host-pace", "v18-presenter-link",
+                        "v14-solved-puzzles", "v15-presentations", "v16-reveal-timer", "v17-host-pace",
+                        "v18-presenter-link",
                     ])
                 #expect(try Self.read(again) { d in try AppDatabase.migrator.hasCompletedMigrations(d) })
                 #expect(try await again.decks().map(\.deck.slug) == ["s"])
@@ -289,9 +290,10 @@ struct StorageTests {
     func resultsQuery() async throws {
         try await Self.withDatabase { db, _ in
             let (imported, ids) = try await Self.importDeck(db, cards: 2)
-            var counting = imported
-            counting.countedInputs = Set(CountedInput.allCases)  // these swipes are programs' (input api, no trace)
-            let deck = try await db.updateDeck(counting, by: nil, detail: "{}", now: fixedTime)
+            var counting = DeckPatch()
+            counting.countedInputs = CountedInput.allCases.map(\.rawValue)  // these swipes are programs' (input api, no trace)
+            let deck = try await db.updateDeck(
+                id: imported.id, counting, by: nil, detail: { _ in "{}" }, now: fixedTime)
             let writer = SwipeWriter(store: db)
             for i in 0..<4 {
                 _ = try await writer.submit(

@@ -73,9 +73,9 @@ struct DecksController: Sendable {
         let deck = try await access.managed(slug, context)
         let body = try await decoding.collectJSONBody(request)
         let patch = try RequestDecoding.decode(DeckPatch.self, body)
-        let changed = try patch.applied(to: deck)
+        let detail = String(buffer: body)
         let stored = try await store.updateDeck(
-            changed, by: context.owner?.ownerId, detail: String(buffer: body), now: clock())
+            id: deck.id, patch, by: context.owner?.ownerId, detail: { _ in detail }, now: clock())
         return DeckJSON(stored, cardCount: try await catalog.cardCount(slug), forOwner: true)
     }
 }

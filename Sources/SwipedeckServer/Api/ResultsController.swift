@@ -10,8 +10,12 @@ struct ResultsController: Sendable {
     let access: DeckAccess
     let decoding: RequestDecoding
     let live: LiveResults
-    /// Caps the live streams per client address and in total.
+    /// The live streams of those who manage the deck (owners, the admin token, presenters): capped
+    /// in total, per client address and per owner.
     let streams: StreamLimiter
+    /// The live streams of anybody reading public results: capped in total, per client address and
+    /// per network.
+    let publicStreams: StreamLimiter
     /// Owners name participants by pseudonym.
     let names: ParticipantNames
     /// Lockstep clusters leave the ranking before it is read.
@@ -80,7 +84,14 @@ struct ResultsController: Sendable {
         let bearerHash = request.headers[.authorization].flatMap {
             $0.hasPrefix("Bearer ") ? Secret.sha256(String($0.dropFirst(7))) : nil
         }
-        return try live.response(deck: deck, streams: streams, client: context.remoteAddress) {
+        // Those who manage the deck watch from a pool of their own, one owner holding at most a client's
+        // share of it; anybody reading public results from the other, capped per network too: a
+        // crowd of addresses watching some public deck never takes an owner's or a big screen's place.
+        let manages = context.owner?.manages(deck) == true
+        return try live.response(
+            deck: deck, streams: manages ? streams : publicStreams, client: context.remoteAddress,
+            network: manages ? nil : context.network, holder: manages ? context.owner?.streamHolder : nil
+        ) {
             await access.stillReadsResults(
                 slug: deck.slug, identity: identity, bearerHash: bearerHash, now: clock(), logger: logger)
         }

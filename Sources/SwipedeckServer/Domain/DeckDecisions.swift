@@ -178,7 +178,8 @@ public final class DeckDecisions: Sendable {
     private func record(_ deck: Deck, now: Double) async throws -> Bool {
         var report = try await store.results(for: deck)
         let ledger = DecisionLedger(try await store.decisionEvents(deckId: deck.id))
-        if Self.decides(report, ledger), try await clusters.check(deck, now: now, force: true).contains(where: \.excludes)
+        if Self.decides(report, ledger),
+            try await clusters.check(deck, now: now, force: true).contains(where: \.excludes)
         {
             report = try await store.results(for: deck)
         }
@@ -245,7 +246,7 @@ public final class DeckDecisions: Sendable {
         guard let current = try await store.deck(slug: slug), current.isOpen else { return }
         var patch = DeckPatch()
         patch.open = false
-        _ = try await store.updateDeck(try patch.applied(to: current), by: nil, detail: Self.closedDetail, now: now)
+        _ = try await store.updateDeck(id: current.id, patch, by: nil, detail: { _ in Self.closedDetail }, now: now)
         catalog.invalidate(slug)
     }
 

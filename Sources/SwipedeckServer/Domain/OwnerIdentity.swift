@@ -19,4 +19,8 @@ public enum OwnerIdentity: Sendable, Hashable {
         if case .owner(let id, _, _) = self { return id }
         return nil
     }
+
+    /// The key an owner's live streams are counted under together, whatever their addresses
+    /// (`StreamLimiter`); nil for the admin token, the operator's own.
+    public var streamHolder: String? { ownerId.map { "owner:\($0)" } }
 }

@@ -51,7 +51,8 @@ struct PresenterMiddleware: RouterMiddleware {
         }
         if let key = offered {
             guard try await opens(key, deck) else { throw ApiError.presenterLinkRevoked }
-            var response = Response.redirect(to: request.uri.path, type: .normal)
+            // One leading slash: `//host/…` would send the browser to another host.
+            var response = Response.redirect(to: "/" + request.uri.path.drop { $0 == "/" }, type: .normal)
             response.setCookie(Self.cookie(key, slug: deck.slug, secure: context.isHTTPS))
             response.headers[.cacheControl] = "no-store"
             return response
@@ -77,7 +78,8 @@ struct PresenterMiddleware: RouterMiddleware {
         do {
             return try await opens(key, deck)
         } catch {
-            logger.error("big screen stream closed: link not checked", metadata: ["deck": "\(deck.slug)", "error": "\(error)"])
+            logger.error(
+                "big screen stream closed: link not checked", metadata: ["deck": "\(deck.slug)", "error": "\(error)"])
             return false
         }
     }

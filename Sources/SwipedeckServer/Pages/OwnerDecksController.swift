@@ -224,9 +224,9 @@ struct OwnerDecksController: Sendable {
         let deck = try await access.managed(try context.parameters.require("deck"), context)
         let form = try await OwnerForms.fields(request, context)
         do {
-            let changed = try DeckFormView.patch(form).applied(to: deck)
             _ = try await store.updateDeck(
-                changed, by: context.owner?.ownerId, detail: Self.describe(changed), now: clock())
+                id: deck.id, try DeckFormView.patch(form), by: context.owner?.ownerId, detail: Self.describe,
+                now: clock())
         } catch {
             guard let error = ApiError.of(error) else { throw error }
             let problem = DeckFormProblem(error, slug: deck.slug)

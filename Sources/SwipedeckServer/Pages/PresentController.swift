@@ -241,7 +241,10 @@ struct PresentController: Sendable {
                     slug: deck.slug, identity: identity, bearerHash: nil, now: clock(), logger: logger)
             }
         }
-        return try live.response(deck: deck, streams: streams, client: context.remoteAddress, stillAllowed: stillAllowed)
+        // The managers' pool (`ResultsController.liveResults`): one link holds at most a client's share.
+        let holder = presenter.linkKey == nil ? context.owner?.streamHolder : "presenter:\(deck.id)"
+        return try live.response(
+            deck: deck, streams: streams, client: context.remoteAddress, holder: holder, stillAllowed: stillAllowed)
     }
 
     /// The presenter's controls: `action` is `reveal` or `hide` (the results on the screen, at
@@ -280,11 +283,11 @@ struct PresentController: Sendable {
         case "lock", "unlock":
             var patch = DeckPatch()
             patch.open = form.action == "unlock"
-            let changed = try patch.applied(to: deck)
             // A press on a presenter link is nobody's of the owners: the deck's history says so.
             let by = presenter.linkKey == nil ? context.owner?.ownerId : nil
-            let detail = OwnerDecksController.describe(changed) + (by == nil ? " (on the presenter link)" : "")
-            _ = try await store.updateDeck(changed, by: by, detail: detail, now: now)
+            let suffix = by == nil ? " (on the presenter link)" : ""
+            _ = try await store.updateDeck(
+                id: deck.id, patch, by: by, detail: { OwnerDecksController.describe($0) + suffix }, now: now)
         case "hostPaced", "selfPaced":
             let kept = try await presentation(for: deck).pacing.cardSeconds
             let pacing = Pacing(hosted: form.action == "hostPaced", cardSeconds: kept)

@@ -203,9 +203,8 @@ struct ShareController: Sendable {
                     form["joinLimit"], code: "invalid_join_limit",
                     "People expected must be a whole number from 1 to \(DeckPatch.maxJoinLimit), or empty for the server's budget."
                 ))
-            let changed = try patch.applied(to: deck)
             _ = try await store.updateDeck(
-                changed, by: context.owner?.ownerId, detail: OwnerDecksController.describe(changed), now: clock())
+                id: deck.id, patch, by: context.owner?.ownerId, detail: OwnerDecksController.describe, now: clock())
         } catch {
             guard let error = ApiError.of(error) else { throw error }
             return try await panel(

@@ -23,7 +23,7 @@ extension DeckStage {
     /// presenter's card (its title `cardTitle`) and where it stands.
     func presenterWords(cardTitle: String?) -> String {
         guard paced else { return "" }
-        if step == 0 { return "Card by card: press Next card to show the first on every phone." }
+        if step == 0 { return "Card by card: press Show the first card to show it on every phone." }
         guard card != nil else { return "That was the last card." }
         let title = cardTitle.map { ": \($0)" } ?? ""
         return "Card \(step) of \(steps)\(title)\(cardOpen ? "" : " · time is up")"

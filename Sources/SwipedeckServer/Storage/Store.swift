@@ -68,9 +68,14 @@ public protocol DeckStore: Sendable {
 
 /// An owner's edits of a deck and its cards, each recorded as an event (files `+DeckEdits`).
 public protocol DeckEditStore: Sendable {
-    /// Stores `deck` (patched and checked) in place of the row with its id; bumps its revision.
-    /// - Throws: `StoreError.notFound(.deck)`.
-    func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck
+    /// Applies `patch` to deck `id` as stored now — read, checked and written in one transaction,
+    /// so two edits made at once (an owner's settings, a presenter's Lock, a stop rule closing the
+    /// deck) apply one after the other and neither puts back the fields the other changed — and
+    /// bumps its revision; the settings event's detail is `detail` of the deck as patched.
+    /// - Throws: `StoreError.notFound(.deck)`; the patch's own refusal (`DeckPatch.applied`).
+    func updateDeck(
+        id: Int64, _ patch: DeckPatch, by ownerId: Int64?, detail: @escaping @Sendable (Deck) -> String, now: Double
+    ) async throws -> Deck
     /// Adds a card at the end of the deck (revision 1).
     func addCard(_ card: NewCard, deckId: Int64, by ownerId: Int64?, now: Double) async throws -> Card
     /// Adds `cards` at the end of the deck in one transaction: all of them or none.

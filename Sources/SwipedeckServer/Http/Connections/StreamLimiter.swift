@@ -6,10 +6,12 @@ import Synchronization
 /// without a cap one client could pile them up. A stream beyond any cap is answered 429
 /// `too_many_streams` with `Retry-After: retryAfterSeconds`.
 ///
-/// The server keeps three pools: the owners' live results streams (`GET …/results/live`), the
+/// The server keeps four pools: the live results streams of those who manage the deck (owners
+/// and the big screen's, `GET …/results/live` and `/d/{deck}/present/live`; capped per owner or
+/// presenter link too), those of anybody reading public results (capped per network too), the
 /// room event streams (`GET /api/v1/rooms/{code}/events`) and the phones' stage streams
 /// (`GET /d/{deck}/stage`), so anonymous streams can never take the places an owner's live
-/// results need.
+/// results or a big screen need.
 public final class StreamLimiter: Sendable {
     /// The keys one stream is counted under.
     struct Keys: Sendable {

@@ -5,17 +5,21 @@ import PostgresNIO
 /// `deckEvents`, the deck's revision bumped, nothing erased. Rows changed are locked first
 /// (`FOR NO KEY UPDATE`, which still lets swipes reference them), so two servers editing one card apply one edit after the other.
 extension PostgresStore {
-    public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        let id = deck.id
-        return try await editing(id) { connection in
+    /// See `DeckEditStore.updateDeck`: the row is locked as it is read, so another server's edit
+    /// waits for this one and then patches what it wrote.
+    public func updateDeck(
+        id: Int64, _ patch: DeckPatch, by ownerId: Int64?, detail: @escaping @Sendable (Deck) -> String, now: Double
+    ) async throws -> Deck {
+        try await editing(id) { connection in
             guard
-                let revision = try await value(
-                    "SELECT revision FROM decks WHERE id = \(id) FOR NO KEY UPDATE", on: connection, as: Int.self)
+                let current = try await fetchOne(
+                    "SELECT \(unescaped: Self.deckColumns) FROM decks WHERE id = \(id) FOR NO KEY UPDATE",
+                    on: connection, Self.deck)
             else {
                 throw StoreError.notFound(.deck)
             }
-            var d = deck
-            d.revision = revision + 1
+            var d = try patch.applied(to: current)
+            d.revision = current.revision + 1
             try await execute(
                 """
                 UPDATE decks SET slug = \(d.slug), title = \(d.title), description = \(d.description), profile = \(d.profile),
@@ -28,7 +32,7 @@ extension PostgresStore {
                 WHERE id = \(id)
                 """, on: connection)
             try await recordEvent(
-                deckId: id, ownerId: ownerId, kind: .settings, detail: detail, at: now, on: connection)
+                deckId: id, ownerId: ownerId, kind: .settings, detail: detail(d), at: now, on: connection)
             return d
         }
     }

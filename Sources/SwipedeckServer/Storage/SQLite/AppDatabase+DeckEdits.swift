@@ -5,13 +5,16 @@ import GRDB
 /// and bumps the deck's `revision`; nothing is erased (an edit stores a new card revision, an
 /// archive sets a time).
 extension AppDatabase {
-    /// Stores `deck` (already patched and checked) in place of the row with its id.
-    public func updateDeck(_ deck: Deck, by ownerId: Int64?, detail: String, now: Double) async throws -> Deck {
-        try await editing(deck.id) { db in
-            var d = deck
-            d.revision += 1
+    /// See `DeckEditStore.updateDeck`: the one writer runs the read and the write back to back.
+    public func updateDeck(
+        id: Int64, _ patch: DeckPatch, by ownerId: Int64?, detail: @escaping @Sendable (Deck) -> String, now: Double
+    ) async throws -> Deck {
+        try await editing(id) { db in
+            guard let current = try Deck.fetchOne(db, key: id) else { throw StoreError.notFound(.deck) }
+            var d = try patch.applied(to: current)
+            d.revision = current.revision + 1
             try d.update(db)
-            try Self.recordEvent(db, deckSlug: d.slug, ownerId: ownerId, kind: .settings, detail: detail, at: now)
+            try Self.recordEvent(db, deckSlug: d.slug, ownerId: ownerId, kind: .settings, detail: detail(d), at: now)
             return d
         }
     }

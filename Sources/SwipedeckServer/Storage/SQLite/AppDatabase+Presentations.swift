@@ -69,7 +69,8 @@ extension AppDatabase {
     public func setPresenterLink(deckId: Int64, _ link: PresenterLink, now: Double) async throws -> Presentation? {
         try await editing(deckId) { db in
             try db.execute(
-                sql: "UPDATE presentations SET presenterGeneration = ?, presenterActive = ?, updatedAt = ? WHERE deckId = ?",
+                sql:
+                    "UPDATE presentations SET presenterGeneration = ?, presenterActive = ?, updatedAt = ? WHERE deckId = ?",
                 arguments: [link.generation, link.active, now, deckId])
             return try Row.fetchOne(db, sql: "SELECT * FROM presentations WHERE deckId = ?", arguments: [deckId])
                 .map(Self.presentation(row:))
