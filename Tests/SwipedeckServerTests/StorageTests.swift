@@ -291,7 +291,8 @@ struct StorageTests {
         try await Self.withDatabase { db, _ in
             let (imported, ids) = try await Self.importDeck(db, cards: 2)
             var counting = DeckPatch()
-            counting.countedInputs = CountedInput.allCases.map(\.rawValue)  // these swipes are programs' (input api, no trace)
+            // These swipes are programs' (input api, no trace).
+            counting.countedInputs = CountedInput.allCases.map(\.rawValue)
             let deck = try await db.updateDeck(
                 id: imported.id, counting, by: nil, detail: { _ in "{}" }, now: fixedTime)
             let writer = SwipeWriter(store: db)
