@@ -155,7 +155,7 @@ struct Serve: AsyncParsableCommand {
         config.port = port
         config.database = try db.location
         do {
-            _ = try StoreLocation(config.database)
+            if case .sqlite(let path) = try StoreLocation(config.database) { try ServerLock.take(sqlite: path) }
         } catch let error as StoreLocationError {
             throw ValidationError(error.description)
         }

@@ -484,3 +484,19 @@ def test_sigterm_under_load_loses_no_acknowledged_swipe(make_server):
     assert not missing, f"{len(missing)} acknowledged swipes lost, e.g. {sorted(missing)[:3]}"
     # The server really was busy when told to stop: some requests went unanswered after it.
     print(f"{len(acked)} acknowledged, {sum(w.dropped for w in writers)} refused connections after SIGTERM")
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(make_server, db_engine):
+    """One server per SQLite file: a second `serve` of it would take swipes on a deck the first has
+    locked or paced (it hears no edit of another process). It is refused at start with a sentence;
+    once the first has stopped — even by kill -9 — the file serves again."""
+    if db_engine != "sqlite":
+        pytest.skip("several servers share PostgreSQL by design")
+    server = make_server()
+    out = run_cli("serve", "--port", "0", "--db", str(server.db), timeout=30)
+    assert out.returncode != 0
+    assert "one server per SQLite file" in out.stderr and f"(process {server.proc.pid})" in out.stderr, out.stderr
+    assert "Swipedeck is serving" not in out.stdout
+    server.kill9()
+    server.start()
+    assert server.request("GET", "/api/v1/decks/getaways")[0] == 200
