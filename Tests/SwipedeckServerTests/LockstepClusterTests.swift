@@ -26,6 +26,21 @@ struct LockstepClusterTests {
         return (crowd.countedShare(clusters), attack.countedShare(clusters), clusters)
     }
 
+    /// A live server on a clock the test moves, without rate limits: a crowd's swipes as fast as
+    /// the test sends them, each at the time the clock says.
+    static func withCrowdApp(
+        _ body: @Sendable (_ client: any TestClientProtocol, _ env: TestEnv, _ clock: TestClock) async throws -> Void
+    ) async throws {
+        let clock = TestClock()
+        try await withApp(
+            {
+                $0.port = 0
+                $0.participantRateLimit = 0
+                $0.ipRateLimit = 0
+            }, clock: clock.read, testing: .live
+        ) { client, env in try await body(client, env, clock) }
+    }
+
     @Test(
         "honest crowds on one /24 in one burst keep >= 99 % of their decisions counted: consensus, one-sided, mixed, polarised; 30, 60, 120"
     )
@@ -238,14 +253,7 @@ struct LockstepClusterTests {
 
     @Test("over HTTP: 20 people behind one network who each liked the same single card of six are all counted")
     func oneCardIsNoCrowdEvidence() async throws {
-        let clock = TestClock()
-        try await withApp(
-            {
-                $0.port = 0
-                $0.participantRateLimit = 0
-                $0.ipRateLimit = 0
-            }, clock: clock.read, testing: .live
-        ) { client, _ in
+        try await Self.withCrowdApp { client, _, clock in
             let ids = try await client.makeDeck("one", titles: (0..<6).map { "c\($0)" }, allowButtons: true)
             for p in 0..<20 {
                 clock.advance(by: 2)
@@ -265,14 +273,7 @@ struct LockstepClusterTests {
         "over HTTP: a clockwork crowd decides no card, closes no deck, is told in no event: excluded before the decision; people still decide"
     )
     func excludedBeforeDeciding() async throws {
-        let clock = TestClock()
-        try await withApp(
-            {
-                $0.port = 0
-                $0.participantRateLimit = 0
-                $0.ipRateLimit = 0
-            }, clock: clock.read, testing: .live
-        ) { client, env in
+        try await Self.withCrowdApp { client, env, clock in
             let ids = try await client.makeDeck("rule", titles: (0..<8).map { "c\($0)" }, allowButtons: true)
             let rule =
                 #"{"stopRule":{"kind":"threshold","threshold":0.5,"errorRate":0.05,"votesCap":400,"closeWhenDecided":true}}"#
@@ -329,14 +330,7 @@ struct LockstepClusterTests {
 
     @Test("over HTTP: a lockstep crowd is excluded before results are read and shown as a cluster; Include all sticks")
     func endToEnd() async throws {
-        let clock = TestClock()
-        try await withApp(
-            {
-                $0.port = 0
-                $0.participantRateLimit = 0
-                $0.ipRateLimit = 0
-            }, clock: clock.read, testing: .live
-        ) { client, env in
+        try await Self.withCrowdApp { client, env, clock in
             let ids = try await client.makeDeck("lock", titles: (0..<8).map { "c\($0)" }, allowButtons: true)
             var rng = SplitMix64(seed: 3)
             // 25 honest people (all on 127.0.0.0/24, as everything in this test) deciding diversely,
@@ -413,14 +407,7 @@ struct PeopleSummaryTests {
         "results JSON and page: counted, flagged and left out with every reason; 60 people worth a look on two pages; public readers see no reasons"
     )
     func summaryAndPages() async throws {
-        let clock = TestClock()
-        try await withApp(
-            {
-                $0.port = 0
-                $0.participantRateLimit = 0
-                $0.ipRateLimit = 0
-            }, clock: clock.read, testing: .live
-        ) { client, env in
+        try await LockstepClusterTests.withCrowdApp { client, env, clock in
             let ids = try await client.makeDeck("who", titles: (0..<4).map { "c\($0)" }, allowButtons: true)
             var rng = SplitMix64(seed: 5)
             for p in 0..<6 {

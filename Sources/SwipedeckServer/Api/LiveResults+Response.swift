@@ -2,9 +2,10 @@ import Hummingbird
 
 extension LiveResults {
     /// Deck `deck`'s results as a Server-Sent Events response, on a ticket of `streams` taken for
-    /// `client`, its `network` and the `holder` of the credential (`StreamLimiter.take`): the results at once, then after changes, heartbeats between. `stillAllowed` is
-    /// asked before every event, updates and heartbeats alike: once it answers false the stream
-    /// ends without sending it. It ends too on graceful shutdown (an endless response would hold
+    /// `client`, its `network` and the `holder` of the credential (`StreamLimiter.take`): the
+    /// results at once, then after changes, heartbeats between. `stillAllowed` is asked before
+    /// every event, updates and heartbeats alike: once it answers false the stream ends without
+    /// sending it. It ends too on graceful shutdown (an endless response would hold
     /// the server up); a watcher that went away is dropped at the next write to it.
     /// - Throws: 429 `too_many_streams` when `streams` has no ticket for the client.
     func response(

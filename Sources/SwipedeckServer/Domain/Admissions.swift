@@ -74,7 +74,9 @@ public struct Admissions: Sendable {
         case .link:
             return (.open, "")
         case .unlisted:
-            guard let key = proof.key, let secret = try secretKey.accessSecret(of: deck), Self.same(key, secret) else {
+            guard let key = proof.key, let secret = try secretKey.accessSecret(of: deck),
+                Secret.constantTimeEqual(key, secret)
+            else {
                 throw ApiError.accessRequired
             }
             return (.secretLink, "")
@@ -86,7 +88,8 @@ public struct Admissions: Sendable {
         case .allowList:
             guard let pid = proof.pid, let sig = proof.sig, Self.isExternalId(pid),
                 let secret = try secretKey.accessSecret(of: deck),
-                Self.same(sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: secret))
+                Secret.constantTimeEqual(
+                    sig.lowercased(), ParticipantSigner.externalSignature(pid: pid, accessSecret: secret))
             else { throw ApiError.accessRequired }
             return (.external, pid)
         }
@@ -101,15 +104,6 @@ public struct Admissions: Sendable {
             }
     }
 
-    /// `a == b` in time independent of where they differ.
-    static func same(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for (p, q) in zip(x, y) { difference |= p ^ q }
-        return difference == 0
-    }
 }
 
 /// One-time codes of a `codes` deck: 8 characters from an alphabet without look-alikes (no 0/O,

@@ -98,11 +98,8 @@ public struct JoinPuzzleSigner: Sendable {
             (1...JoinDifficulty.maxMaxNumber).contains(solution.maxNumber), let number = solution.number,
             (0...solution.maxNumber).contains(number)
         else { throw .malformed }
-        let want = Array(signature(of: solution, deckId: deckId, network: network).utf8)
-        let given = Array(solution.signature.utf8)
-        var difference: UInt8 = 0
-        for (a, b) in zip(given, want) { difference |= a ^ b }
-        guard difference == 0 else { throw .invalid }
+        guard Secret.constantTimeEqual(solution.signature, signature(of: solution, deckId: deckId, network: network))
+        else { throw .invalid }
         guard Double(solution.expiresMs) / 1000 >= now else { throw .expired }
         guard Self.hash(salt: solution.salt, number: number) == solution.challenge else { throw .unsolved }
     }

@@ -34,7 +34,6 @@ struct OwnerMiddleware: RouterMiddleware {
         }
         return try await next(request, context)
     }
-
 }
 
 /// The admin token's stored form.

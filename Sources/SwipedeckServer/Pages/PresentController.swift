@@ -26,13 +26,15 @@ struct PresentController: Sendable {
     let secretKey: SecretKey
     let clock: @Sendable () -> Double
 
+    /// Who may present a deck: in front of its screen's routes, and asked again by its stream.
+    var gate: PresenterMiddleware { PresenterMiddleware(access: access, store: store, secretKey: secretKey) }
+
     /// `/j` on `router`; the big screen, its state, remote, stream and controls behind
     /// `PresenterMiddleware`; the presenter link on `pages` (`SessionOwnerMiddleware`: owners only).
     func register(on router: Router<AppRequestContext>, pages: RouterGroup<AppRequestContext>) {
         router.get("/j", use: findCode)
         router.get("/j/:code", use: follow)
-        let screen = router.group("/d/:deck/present")
-            .add(middleware: PresenterMiddleware(access: access, store: store, secretKey: secretKey))
+        let screen = router.group("/d/:deck/present").add(middleware: gate)
         screen.get(use: present)
         screen.post(use: control)
         screen.get("state", use: state)
@@ -232,8 +234,8 @@ struct PresentController: Sendable {
         let logger = context.logger
         let stillAllowed: @Sendable () async -> Bool
         if let key = presenter.linkKey {
-            let guardian = PresenterMiddleware(access: access, store: store, secretKey: secretKey)
-            stillAllowed = { await guardian.stillOpens(key, deck, logger: logger) }
+            let gate = gate
+            stillAllowed = { await gate.stillOpens(key, deck, logger: logger) }
         } else {
             let (access, clock, identity) = (access, clock, context.owner)
             stillAllowed = {
